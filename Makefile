@@ -1,0 +1,38 @@
+# FleetKit — see README.md. Every target that builds first makes sure the system libraries exist.
+SHELL := /bin/bash
+DEBIAN_PACKAGES := libsqlite3-dev libxlsxwriter-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng pkg-config
+SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
+SWIFT ?= swift
+FLEETKIT_RELEASE := .build/release/fleetkit
+# Debian's libtesseract is built with OpenMP; one thread per engine is 3x faster here.
+export OMP_THREAD_LIMIT := 1
+
+.PHONY: deps build release test run clean
+
+## deps: install the Debian packages FleetKit links against, only those missing.
+deps:
+	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+## build: debug build of every target.
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product fleetkit
+
+## test: the whole test suite against real SQLite, libxlsxwriter and Tesseract.
+test: deps
+	$(SWIFT) test
+
+## run: the main job on SampleData: fresh warehouse, import everything, show the status.
+run: release
+	@bash scripts/run-sample.sh $(FLEETKIT_RELEASE)
+
+clean:
+	rm -rf .build Reports/*.csv Reports/*.xlsx Reports/*.html Reports/*.json Reports/run

@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "FleetKit",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "fleetkit", targets: ["fleetkit"]),
+        .library(name: "FleetKit", targets: ["FleetKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        // System libraries (Debian: libxlsxwriter-dev, libtesseract-dev, libleptonica-dev).
+        .systemLibrary(name: "CXlsxWriter", pkgConfig: "xlsxwriter",
+                       providers: [.apt(["libxlsxwriter-dev"])]),
+        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract",
+                       providers: [.apt(["libtesseract-dev"])]),
+        .systemLibrary(name: "CLeptonica", pkgConfig: "lept",
+                       providers: [.apt(["libleptonica-dev"])]),
+
+        .target(name: "FleetCore"),
+        .target(name: "FleetWarehouse", dependencies: [
+            "FleetCore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        ]),
+        .target(name: "FleetOCR", dependencies: ["FleetCore", "CTesseract", "CLeptonica"]),
+        .target(name: "FleetImport", dependencies: ["FleetCore", "FleetWarehouse", "FleetOCR"]),
+        .target(name: "FleetReports", dependencies: ["FleetCore", "FleetWarehouse", "CXlsxWriter"]),
+        .target(name: "FleetKit", dependencies: [
+            "FleetCore", "FleetWarehouse", "FleetImport", "FleetOCR", "FleetReports",
+        ]),
+        .executableTarget(name: "fleetkit", dependencies: [
+            "FleetKit",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .target(name: "FleetTestSupport", dependencies: ["FleetKit"], path: "Tests/FleetTestSupport"),
+        .testTarget(name: "FleetCoreTests", dependencies: ["FleetCore", "FleetTestSupport"]),
+        .testTarget(name: "FleetWarehouseTests", dependencies: ["FleetWarehouse", "FleetTestSupport"]),
+        .testTarget(name: "FleetImportTests", dependencies: ["FleetImport", "FleetTestSupport"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "FleetOCRTests", dependencies: ["FleetOCR", "FleetTestSupport"]),
+        .testTarget(name: "FleetReportsTests", dependencies: ["FleetReports", "FleetTestSupport"]),
+        .testTarget(name: "fleetkitTests", dependencies: ["FleetTestSupport"]),
+    ]
+)

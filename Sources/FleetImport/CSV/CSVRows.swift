@@ -1,0 +1,80 @@
+import Foundation
+import FleetCore
+import FleetWarehouse
+
+/// The row loop every CSV importer shares: header matching with aliases, required columns,
+/// duplicate keys, and the conversion of row errors into rejects with line and raw text.
+struct CSVRows {
+    let input: InputFile
+    let format: String
+    let header: CSVHeader
+    /// How a lone `1,234` reads in this file: comma-delimited files group thousands with ','.
+    let convention: DecimalNumber.Convention
+    private var reader: CSVReader
+    private var headerCount: Int
+    private var seenKeys: [String: Int] = [:]
+
+    /// - throws: `FleetError.unreadable` when the header lacks a required column.
+    init(_ input: InputFile, format: String, columns: [String: [String]], required: [String]) throws {
+        self.input = input
+        self.format = format
+        do {
+            reader = try CSVReader(url: input.url)
+            guard let first = try reader.next() else { throw FleetError.emptyFile(file: input.path) }
+            header = CSVHeader(first.fields, aliases: columns)
+            headerCount = first.fields.count
+        } catch let e as CSVError {
+            throw FleetError.unreadable(file: input.path, location: nil, reason: e.description,
+                                        hint: "Re-export the file; FleetKit reads RFC 4180 CSV in UTF-8 or UTF-16.")
+        }
+        convention = DecimalNumber.Convention.forDelimiter(reader.delimiter)
+        let missing = required.filter { header.index($0) == nil }
+        if !missing.isEmpty {
+            let wanted = missing.map { c in ([c] + (columns[c] ?? [])).joined(separator: " / ") }.joined(separator: "; ")
+            throw FleetError.unreadable(file: input.path, location: "line 1", reason: "the \(format) header lacks required column(s): \(wanted)",
+                                        hint: "Rename the columns (docs/FORMATS.md lists the accepted names), or pass --format if this is another format.")
+        }
+        if let dup = header.duplicates.first {
+            throw FleetError.unreadable(file: input.path, location: "line 1", reason: "two columns both mean '\(dup)'",
+                                        hint: "Remove one of them so the value to use is not ambiguous.")
+        }
+    }
+
+    /// Calls `body` for each record; a `RowError` it throws becomes a reject at that line.
+    mutating func forEach<S: RecordSink>(into sink: inout S, _ body: (inout Row, inout S) throws -> Void) throws {
+        for name in header.unknown {
+            sink.note("column '\(name)' is not part of the \(format) format and was ignored")
+        }
+        while true {
+            let record: CSVRecord
+            do {
+                guard let r = try reader.next() else { break }
+                record = r
+            } catch let e as CSVError {
+                throw FleetError.unreadable(file: input.path, location: nil, reason: e.description,
+                                            hint: "Nothing of this file was imported; re-export it completely and import it again.")
+            }
+            let location = "line \(record.line)"
+            if record.oversized {
+                try sink.reject(Issue(.oversizedRecord, at: location, "the record is longer than \(CSVReader.defaultMaxRecordBytes) bytes; it is probably not \(format) data", raw: record.raw))
+                continue
+            }
+            if record.hadInvalidUTF8 {
+                try sink.reject(Issue(.invalidText, at: location, "the row has bytes that are not valid UTF-8; re-export the file as UTF-8", raw: record.raw))
+                continue
+            }
+            if record.fields.count > headerCount, record.fields[headerCount...].contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+                try sink.reject(Issue(.shortRecord, at: location, "the row has \(record.fields.count) fields but the header has \(headerCount); an unquoted delimiter inside a value would shift the columns, so the row is not guessed at", raw: record.raw))
+                continue
+            }
+            if record.fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
+            var row = Row(record: record, header: header, convention: convention, zone: input.zone, currency: input.currency, seenKeys: seenKeys)
+            do {
+                try sink.atomically { sink in try body(&row, &sink) }
+            } catch let e as RowError {
+                try sink.reject(e.issue(at: location, raw: record.raw))
+            }
+            seenKeys = row.seenKeys
+        }
+    }
+}

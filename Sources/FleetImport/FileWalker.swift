@@ -1,0 +1,70 @@
+import Foundation
+import GRDB
+import FleetCore
+
+/// Expands the paths given to `fleetkit import` into files, in a stable order.
+enum FileWalker {
+    /// Files under `paths`, sorted; a path that cannot be read comes back with its problem so the
+    /// run can report it and go on. Hidden files and `README*`/`*.md` notes are skipped: they are
+    /// documentation, not data.
+    static func files(under paths: [String]) -> [(URL, String?)] {
+        var out: [(URL, String?)] = []
+        let fm = FileManager.default
+        for path in paths {
+            var isDir: ObjCBool = false
+            guard fm.fileExists(atPath: path, isDirectory: &isDir) else {
+                out.append((URL(fileURLWithPath: path), "\(path): no such file or folder"))
+                continue
+            }
+            if !isDir.boolValue { out.append((URL(fileURLWithPath: path), nil)); continue }
+            out += walk(URL(fileURLWithPath: path, isDirectory: true))
+        }
+        return out
+    }
+
+    private static func walk(_ dir: URL) -> [(URL, String?)] {
+        let fm = FileManager.default
+        let names: [String]
+        do { names = try fm.contentsOfDirectory(atPath: dir.path).sorted() } catch {
+            return [(dir, "\(dir.path): the folder cannot be read (\(error.localizedDescription)); check its permissions")]
+        }
+        var out: [(URL, String?)] = []
+        for name in names where !name.hasPrefix(".") && !isNote(name) {
+            let url = dir.appendingPathComponent(name)
+            var isDir: ObjCBool = false
+            guard fm.fileExists(atPath: url.path, isDirectory: &isDir) else { continue }
+            if isDir.boolValue { out += walk(url) } else { out.append((url, nil)) }
+        }
+        return out
+    }
+
+    static func isNote(_ name: String) -> Bool {
+        name.hasPrefix("README") || name.hasSuffix(".md") || name.hasSuffix(".reason.txt")
+    }
+
+    static func head(of url: URL) throws -> Data {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            throw FleetError.io(path: url.path, reason: "cannot open the file for reading; check that it exists and its permissions allow reading")
+        }
+        defer { try? handle.close() }
+        do { return try handle.read(upToCount: InputFile.headLength) ?? Data() } catch {
+            throw FleetError.io(path: url.path, reason: "read failed: \(error.localizedDescription)")
+        }
+    }
+
+    /// The unit a folder names: `…/T-12/trip.gpx` is attributed to T-12 when T-12 is a known
+    /// unit number or VIN. Unknown folder names attribute nothing (a folder called `gpx` is not
+    /// a unit).
+    static func folderUnit(of url: URL, in db: Database) throws -> AssetRef? {
+        let folder = url.deletingLastPathComponent().lastPathComponent
+        guard !folder.isEmpty else { return nil }
+        if try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE unit_number = ?", arguments: [folder]) != nil {
+            return AssetRef(unitNumber: folder)
+        }
+        let vin = VIN.normalise(folder)
+        if VIN.isValid(vin), try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE vin = ?", arguments: [vin]) != nil {
+            return AssetRef(vin: vin)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import GRDB
+import FleetCore
+import FleetWarehouse
+
+/// What the command line asks of an import.
+public struct ImportOptions: Sendable {
+    /// Forces a format instead of sniffing.
+    public var format: String?
+    /// `--asset UNIT`: the asset for files without built-in identity.
+    public var asset: String?
+    /// Read and validate everything, then roll back.
+    public var dryRun = false
+    public var zone: FleetZone = .utc
+    public var currency = "USD"
+    /// `inbox/<kind>/<UNIT>/file` attributes the file to UNIT when the unit is known.
+    public var attributeByFolder = true
+
+    public init(format: String? = nil, asset: String? = nil, dryRun: Bool = false, zone: FleetZone = .utc, currency: String = "USD") {
+        self.format = format
+        self.asset = asset
+        self.dryRun = dryRun
+        self.zone = zone
+        self.currency = currency
+    }
+}
+
+/// The outcome of one file, as `--json` prints it.
+public struct FileOutcome: Codable, Sendable, Equatable {
+    public enum Status: String, Codable, Sendable { case imported, unchanged, failed }
+    public var path: String
+    public var format: String?
+    public var status: Status
+    public var loaded = 0
+    public var updated = 0
+    public var unchanged = 0
+    public var rejected = 0
+    public var error: String?
+    public var notes: [String]?
+    public var sourceFileID: Int64?
+
+    enum CodingKeys: String, CodingKey {
+        case path, format, status, loaded, updated, unchanged, rejected, error, notes
+        case sourceFileID = "source_file_id"
+    }
+}
+
+/// The outcome of a whole import: files and totals.
+public struct ImportSummary: Codable, Sendable {
+    public struct Totals: Codable, Sendable, Equatable {
+        public var files = 0, imported = 0, unchanged_files = 0, failed = 0
+        public var loaded = 0, updated = 0, unchanged = 0, rejected = 0
+    }
+    public var run_id: Int64?
+    public var dry_run: Bool
+    public var files: [FileOutcome]
+    public var totals: Totals
+
+    /// 0 when everything imported cleanly, 1 when rows were rejected or files failed (DESIGN §8).
+    public var exitCode: Int32 { totals.failed > 0 || totals.rejected > 0 ? 1 : 0 }
+}
+
+/// Imports files and folders into a warehouse: one transaction per file, the run recorded in
+/// the `import_run` ledger.
+public struct ImportSession {
+    public let warehouse: Warehouse
+    public var importers: [any Importer.Type]
+
+    public init(warehouse: Warehouse, importers: [any Importer.Type] = ImporterRegistry.all) {
+        self.warehouse = warehouse
+        self.importers = importers
+    }
+
+    /// Imports every file under `paths` (folders recursively, in path order so runs are
+    /// reproducible). File-level problems become failed outcomes and the run goes on; a
+    /// warehouse that cannot be written (locked, read-only, full) stops the run with a throw.
+    public func run(_ paths: [String], options: ImportOptions, command: String) throws -> ImportSummary {
+        if let f = options.format, !importers.contains(where: { $0.format == f }) {
+            throw FleetError.invalidArgument(name: "--format", value: f,
+                                             hint: "known formats: \(importers.map { $0.format }.joined(separator: ", ")) (`fleetkit formats` describes them)")
+        }
+        var runID: Int64? = nil
+        if !options.dryRun {
+            runID = try write { db in
+                var run = ImportRun(startedAt: Timestamp.now(), command: command, status: "running")
+                try run.insert(db)
+                return run.id!
+            }
+        }
+        var outcomes: [FileOutcome] = []
+        for (url, problem) in FileWalker.files(under: paths) {
+            if let problem {
+                outcomes.append(FileOutcome(path: url.path, status: .failed, error: problem))
+                continue
+            }
+            outcomes.append(try importFile(url, options: options, runID: runID))
+        }
+        var summary = ImportSummary(run_id: runID, dry_run: options.dryRun, files: outcomes, totals: .init())
+        for o in outcomes {
+            summary.totals.files += 1
+            switch o.status {
+            case .imported: summary.totals.imported += 1
+            case .unchanged: summary.totals.unchanged_files += 1
+            case .failed: summary.totals.failed += 1
+            }
+            summary.totals.loaded += o.loaded
+            summary.totals.updated += o.updated
+            summary.totals.unchanged += o.unchanged
+            summary.totals.rejected += o.rejected
+        }
+        if let runID {
+            let json = String(decoding: try JSONEncoder().encode(summary), as: UTF8.self)
+            let status = summary.totals.failed > 0 && summary.totals.imported == 0 && summary.totals.unchanged_files == 0 ? "failed"
+                : summary.exitCode == 0 ? "ok" : "partial"
+            try write { db in
+                try db.execute(sql: "UPDATE import_run SET finished_at = ?, status = ?, summary_json = ? WHERE id = ?",
+                               arguments: [Timestamp.now(), status, json, runID])
+            }
+        }
+        return summary
+    }
+
+    /// Imports one file in one transaction.
+    public func importFile(_ url: URL, options: ImportOptions, runID: Int64?, importer forced: (any Importer.Type)? = nil) throws -> FileOutcome {
+        var outcome = FileOutcome(path: url.path, status: .failed)
+        let head: Data
+        let bytes: Int64
+        let sha: String
+        do {
+            head = try FileWalker.head(of: url)
+            bytes = Int64((try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0)
+            guard bytes > 0 else { throw FleetError.emptyFile(file: url.path) }
+            sha = try SHA256.hex(ofFile: url)
+        } catch {
+            outcome.error = String(describing: error)
+            return outcome
+        }
+        let importerType: any Importer.Type
+        if let forced { importerType = forced } else if let name = options.format, let t = importers.first(where: { $0.format == name }) {
+            importerType = t
+        } else if let t = ImporterRegistry.detect(head, filename: url.lastPathComponent, among: importers) {
+            importerType = t
+        } else {
+            outcome.error = FleetError.unknownFormat(file: url.path,
+                hint: "Pass --format NAME if it is one FleetKit reads; `fleetkit formats` lists them with example files.").description
+            return outcome
+        }
+        outcome.format = importerType.format
+        var input = InputFile(url: url, head: head, zone: options.zone, currency: options.currency)
+        if let unit = options.asset { input.asset = AssetRef(unitNumber: unit) }
+        do {
+            try warehouse.pool.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    if let existing = try Int64.fetchOne(db, sql: "SELECT id FROM source_file WHERE sha256 = ?", arguments: [sha]) {
+                        outcome.status = .unchanged
+                        outcome.sourceFileID = existing
+                        return .rollback
+                    }
+                    if input.asset == nil, options.attributeByFolder {
+                        input.asset = try FileWalker.folderUnit(of: url, in: db)
+                    }
+                    var file = SourceFile(path: url.path, sha256: sha, format: importerType.format, bytes: bytes,
+                                          importedAt: Timestamp.now(), importRunID: runID, status: "importing",
+                                          loaded: 0, updated: 0, unchanged: 0, rejected: 0)
+                    try file.insert(db)
+                    var sink = WarehouseSink(db: db, sourceFileID: file.id!)
+                    try importerType.init().read(input, into: &sink)
+                    let c = sink.counts
+                    file.status = c.rejected > 0 ? "partial" : "imported"
+                    (file.loaded, file.updated, file.unchanged, file.rejected) = (c.loaded, c.updated, c.unchanged, c.rejected)
+                    try file.update(db)
+                    outcome.status = .imported
+                    (outcome.loaded, outcome.updated, outcome.unchanged, outcome.rejected) = (c.loaded, c.updated, c.unchanged, c.rejected)
+                    outcome.notes = sink.notes.isEmpty ? nil : sink.notes
+                    outcome.sourceFileID = options.dryRun ? nil : file.id
+                    return options.dryRun ? .rollback : .commit
+                }
+            }
+        } catch let error as DatabaseError where ImportSession.stopsTheRun(error) {
+            throw Warehouse.explain(error, path: warehouse.path, doing: "import \(url.path)")
+        } catch {
+            outcome = FileOutcome(path: url.path, format: importerType.format, status: .failed, error: String(describing: error))
+        }
+        return outcome
+    }
+
+    /// Errors of the warehouse itself, as opposed to one file's content: no later file can succeed.
+    static func stopsTheRun(_ error: DatabaseError) -> Bool {
+        [.SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_READONLY, .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_CORRUPT,
+         .SQLITE_NOTADB, .SQLITE_CANTOPEN, .SQLITE_PERM].contains(error.resultCode)
+    }
+
+    private func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try warehouse.pool.write(body) } catch { throw Warehouse.explain(error, path: warehouse.path, doing: "write") }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import FleetCore
+import FleetWarehouse
+
+/// One input format. There is one file per format, and its file name, type name and `--format`
+/// name are the same word.
+///
+/// Importers stream: memory stays bounded whatever the file size. They send rows to the sink and
+/// turn every row they cannot use into a reject; they throw only when the file as a whole cannot
+/// be read, and then the file's transaction is rolled back and nothing of it remains.
+public protocol Importer: Sendable {
+    /// The `--format` name.
+    static var format: String { get }
+    /// One line for `fleetkit formats`: what the format is.
+    static var summary: String { get }
+    /// An example file name.
+    static var example: String { get }
+    /// How sure the importer is that a file is its format, from the first bytes and the name.
+    static func sniff(_ head: Data, filename: String) -> Confidence
+    init()
+    func read(_ input: InputFile, into sink: inout some RecordSink) throws
+}
+
+/// How sure an importer is that it can read a file.
+public enum Confidence: Int, Comparable, Sendable {
+    case no = 0, low, medium, high, certain
+    public static func < (a: Confidence, b: Confidence) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// A file to import, with what the command line and configuration say about it.
+public struct InputFile: Sendable {
+    public var url: URL
+    /// The first bytes (64 KiB at most), already read for sniffing.
+    public var head: Data
+    /// The asset for files without built-in identity: `--asset`, or the folder the file is in.
+    public var asset: AssetRef?
+    /// The fleet time zone, for sources that write local times without an offset.
+    public var zone: FleetZone
+    /// The base currency, for amounts whose row names none.
+    public var currency: String
+
+    public init(url: URL, head: Data, asset: AssetRef? = nil, zone: FleetZone = .utc, currency: String = "USD") {
+        self.url = url
+        self.head = head
+        self.asset = asset
+        self.zone = zone
+        self.currency = currency
+    }
+
+    public var path: String { url.path }
+    public var name: String { url.lastPathComponent }
+
+    public static let headLength = 64 * 1024
+}

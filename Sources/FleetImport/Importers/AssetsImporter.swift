@@ -1,0 +1,87 @@
+import Foundation
+import FleetCore
+import FleetWarehouse
+
+/// Master data: the fleet's vehicles, machines and trailers (`assets.csv`).
+///
+/// The unit number is the asset's name in reports. VIN and PIN link it to telematics data;
+/// vendor id columns (`samsara_id`, `deere_principal_id`, `deere_equipment_id`) link it to a
+/// vendor's own ids, merging any asset that telematics created before master data arrived.
+public struct AssetsImporter: Importer {
+    public static let format = "assets"
+    public static let summary = "Master data: vehicles, machines and trailers with VIN/PIN, group, cost centre and vendor ids (CSV)"
+    public static let example = "assets.csv"
+
+    static let columns: [String: [String]] = [
+        "unit_number": ["unit", "unit_no", "unit #", "asset_number", "asset_no", "fleet_number", "vehicle_number", "registration_number"],
+        "kind": ["type", "asset_type", "asset_kind"],
+        "name": ["asset_name", "display_name", "description"],
+        "vin": ["vehicle_identification_number"],
+        "pin": ["product_identification_number", "serial_number", "machine_serial"],
+        "make": ["manufacturer", "oem", "oem_name"],
+        "model": [],
+        "year": ["model_year"],
+        "fuel_type": ["fuel"],
+        "license_plate": ["plate", "licence_plate", "registration"],
+        "cost_center": ["cost_centre", "cost_center_code"],
+        "department": ["dept"],
+        "asset_group": ["group", "fleet_group"],
+        "in_service_date": ["in_service", "acquisition_date", "purchase_date"],
+        "retired_date": ["retired", "disposal_date", "out_of_service_date"],
+        "acquisition_cost": ["purchase_price", "acquisition_cost_amount"],
+        "currency": [],
+        "target_hours_per_week": ["target_hours", "target_weekly_hours"],
+        "samsara_id": ["samsara_vehicle_id"],
+        "deere_principal_id": ["jdlink_principal_id"],
+        "deere_equipment_id": ["jdlink_equipment_id"],
+    ]
+    static let required = ["unit_number"]
+
+    static let kinds: [String: [String]] = [
+        "vehicle": ["truck", "car", "van", "pickup", "tractor unit", "road vehicle"],
+        "equipment": ["machine", "heavy equipment", "excavator", "loader", "dozer", "grader", "crane", "forklift"],
+        "trailer": ["semi trailer", "semi-trailer"],
+    ]
+    static let fuels: [String: [String]] = [
+        "diesel": [], "petrol": ["gasoline", "gas", "unleaded"], "electric": ["ev", "bev"], "hybrid": ["phev", "hev"],
+        "cng": [], "lpg": ["propane"],
+    ]
+
+    public init() {}
+
+    public static func sniff(_ head: Data, filename: String) -> Confidence {
+        CSVSniffer.confidence(head, filename: filename, format: format, columns: columns, required: required + ["make"])
+            .max(CSVSniffer.confidence(head, filename: filename, format: format, columns: columns, required: required + ["vin"]))
+    }
+
+    public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
+        var rows = try CSVRows(input, format: Self.format, columns: Self.columns, required: Self.required)
+        try rows.forEach(into: &sink) { row, sink in
+            let unit = try row.required("unit_number")
+            try row.unique("unit:" + unit.uppercased(), "unit \(unit)")
+            var identifiers: [AssetRef.Identifier] = []
+            if let id = row.text("samsara_id") { identifiers.append(.init(source: "samsara", type: "vehicle_id", value: id)) }
+            if let id = row.text("deere_principal_id") { identifiers.append(.init(source: "deere", type: "principal_id", value: id)) }
+            if let id = row.text("deere_equipment_id") { identifiers.append(.init(source: "deere", type: "equipment_id", value: id)) }
+            let vin = try row.vin("vin")
+            let pin = row.text("pin").map(PIN.normalise)
+            let kind = try row.choice("kind", Self.kinds) ?? (pin != nil && vin == nil ? "equipment" : "vehicle")
+            let currency = try row.currencyCode()
+            let inService = try row.date("in_service_date")
+            let retired = try row.date("retired_date")
+            if let a = inService, let b = retired, b < a {
+                throw RowError(.badValue, "retired_date \(b) is before in_service_date \(a)")
+            }
+            let fields = Asset(unitNumber: unit, kind: kind, name: row.text("name"), vin: vin, pin: pin,
+                               make: row.text("make"), model: row.text("model"), year: try row.int("year", min: 1900, max: 2100),
+                               fuelType: try row.choice("fuel_type", Self.fuels), licensePlate: row.text("license_plate"),
+                               costCenter: row.text("cost_center"), department: row.text("department"), assetGroup: row.text("asset_group"),
+                               inServiceDate: inService?.description, retiredDate: retired?.description,
+                               acquisitionCostMinor: try row.money("acquisition_cost", currency: currency),
+                               currency: row.text("acquisition_cost") == nil ? nil : currency,
+                               targetHoursPerWeek: try row.double("target_hours_per_week", min: 0, max: 168), autoCreated: false)
+            let ref = AssetRef(identifiers: identifiers, vin: vin, pin: pin, unitNumber: unit, kind: AssetRef.Kind(rawValue: kind))
+            _ = try sink.defineAsset(ref, fields: fields)
+        }
+    }
+}

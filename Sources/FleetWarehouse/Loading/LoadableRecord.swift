@@ -1,0 +1,55 @@
+/// A record that the `Loader` can upsert on its natural key.
+///
+/// The loader builds the SQL once per type from these column lists and binds through
+/// `bind(into:)`, which must bind `keyColumns` then `valueColumns`, in order. Re-importing the
+/// same row is then a no-op that the loader counts as unchanged, and an overlapping re-export
+/// updates rows in place instead of duplicating them.
+public protocol LoadableRecord {
+    static var table: String { get }
+    /// The natural key (a UNIQUE or PRIMARY KEY in the schema).
+    static var keyColumns: [String] { get }
+    /// Every other column written, `source_file_id` included.
+    static var valueColumns: [String] { get }
+    /// An SQL condition, over the stored row's columns and `new.<column>` for the incoming row,
+    /// that must hold for an incoming row to replace a stored one with different values. Records
+    /// with a source state time use it so that the later state wins whatever the import order.
+    static var precedence: String? { get }
+    func bind(into binder: inout Binder)
+}
+
+extension LoadableRecord {
+    public static var precedence: String? { nil }
+}
+
+/// What an upsert did.
+public enum LoadOutcome: Sendable, Equatable {
+    case inserted, updated, unchanged
+}
+
+/// Counts per outcome, as `source_file` and the import summary report them.
+public struct LoadCounts: Sendable, Equatable, Codable {
+    public var loaded = 0
+    public var updated = 0
+    public var unchanged = 0
+    public var rejected = 0
+
+    public init(loaded: Int = 0, updated: Int = 0, unchanged: Int = 0, rejected: Int = 0) {
+        self.loaded = loaded
+        self.updated = updated
+        self.unchanged = unchanged
+        self.rejected = rejected
+    }
+
+    public mutating func count(_ outcome: LoadOutcome) {
+        switch outcome {
+        case .inserted: loaded += 1
+        case .updated: updated += 1
+        case .unchanged: unchanged += 1
+        }
+    }
+
+    public static func + (a: LoadCounts, b: LoadCounts) -> LoadCounts {
+        LoadCounts(loaded: a.loaded + b.loaded, updated: a.updated + b.updated,
+                   unchanged: a.unchanged + b.unchanged, rejected: a.rejected + b.rejected)
+    }
+}

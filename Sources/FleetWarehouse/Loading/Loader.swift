@@ -1,0 +1,74 @@
+import GRDB
+import GRDBSQLite
+
+/// Bulk upserts on cached prepared statements, inside the caller's transaction.
+///
+/// Each row is first inserted with `ON CONFLICT DO NOTHING` (one statement for new data, the
+/// common case). Only when the key exists does a second statement update the stored row, and
+/// only if a value differs and the record type's precedence rule allows it. `sqlite3_changes`
+/// tells the three outcomes apart, which makes the loaded/updated/unchanged counts exact.
+public struct Loader {
+    let db: Database
+    private var statements: [ObjectIdentifier: (insert: Statement, update: Statement)] = [:]
+
+    public init(_ db: Database) { self.db = db }
+
+    public mutating func upsert<R: LoadableRecord>(_ record: R) throws -> LoadOutcome {
+        let (insert, update) = try statementPair(for: R.self)
+        if try run(insert, record) > 0 { return .inserted }
+        return try run(update, record) > 0 ? .updated : .unchanged
+    }
+
+    /// The rowid of the stored row with `record`'s key (for tables with an INTEGER PRIMARY KEY).
+    public func id<R: LoadableRecord>(of record: R) throws -> Int64? {
+        let statement = try db.cachedStatement(sql: "SELECT id FROM \(R.table) WHERE "
+            + R.keyColumns.map { "\($0) IS ?" }.joined(separator: " AND "))
+        let raw = statement.sqliteStatement
+        sqlite3_reset(raw)
+        sqlite3_clear_bindings(raw)
+        // The statement has placeholders for the key only; a record binds its key first, and
+        // SQLite refuses (SQLITE_RANGE, ignored) the binds past the last placeholder.
+        var binder = Binder(raw)
+        record.bind(into: &binder)
+        let rc = sqlite3_step(raw)
+        defer { sqlite3_reset(raw) }
+        if rc == SQLITE_ROW { return sqlite3_column_int64(raw, 0) }
+        if rc == SQLITE_DONE { return nil }
+        throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+    }
+
+    private mutating func statementPair<R: LoadableRecord>(for type: R.Type) throws -> (insert: Statement, update: Statement) {
+        if let pair = statements[ObjectIdentifier(type)] { return pair }
+        let columns = R.keyColumns + R.valueColumns
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        let insert = try db.makeStatement(sql: "INSERT INTO \(R.table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders)) ON CONFLICT DO NOTHING")
+        // UPDATE … FROM a VALUES row, so the incoming row can be named `new` in precedence rules.
+        let newColumns = columns.enumerated().map { "column\($0.offset + 1) AS \($0.element)" }.joined(separator: ", ")
+        let compared = R.valueColumns.filter { $0 != "source_file_id" }
+        var condition = compared.isEmpty ? "0" : "(" + compared.map { "\(R.table).\($0) IS NOT new.\($0)" }.joined(separator: " OR ") + ")"
+        if let precedence = R.precedence { condition += " AND (\(precedence))" }
+        let sql = """
+            UPDATE \(R.table) SET \(R.valueColumns.map { "\($0) = new.\($0)" }.joined(separator: ", "))
+            FROM (SELECT \(newColumns) FROM (VALUES (\(placeholders)))) AS new
+            WHERE \(R.keyColumns.map { "\(R.table).\($0) IS new.\($0)" }.joined(separator: " AND ")) AND \(condition)
+            """
+        let update = try db.makeStatement(sql: sql)
+        statements[ObjectIdentifier(type)] = (insert, update)
+        return (insert, update)
+    }
+
+    private func run<R: LoadableRecord>(_ statement: Statement, _ record: R) throws -> Int32 {
+        let raw = statement.sqliteStatement
+        sqlite3_reset(raw)
+        var binder = Binder(raw)
+        record.bind(into: &binder)
+        let rc = sqlite3_step(raw)
+        defer { sqlite3_reset(raw) }
+        guard rc == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                                sql: statement.sql)
+        }
+        return sqlite3_changes(db.sqliteConnection)
+    }
+}
+

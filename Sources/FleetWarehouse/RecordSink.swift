@@ -1,0 +1,36 @@
+import FleetCore
+
+/// Where importers send what they read. The warehouse implementation writes inside the file's
+/// transaction; importers never see SQL.
+///
+/// Row-level problems (an identity conflict, say) are thrown as `RowError`; the importer adds the
+/// row's location and raw text and calls `reject`.
+public protocol RecordSink {
+    /// The `source_file.id` every fact row of this file carries.
+    var sourceFileID: Int64 { get }
+    /// The asset a ref names, creating it (`auto_created`) or merging assets as needed.
+    mutating func asset(_ ref: AssetRef) throws -> Int64
+    /// Defines or updates an asset from master data: non-empty fields overwrite, empty ones keep
+    /// what the warehouse knows, and the asset is no longer `auto_created`.
+    mutating func defineAsset(_ ref: AssetRef, fields: Asset) throws -> LoadOutcome
+    /// The driver a ref names, creating it (`auto_created`) when unknown.
+    mutating func driver(_ ref: DriverRef) throws -> Int64
+    /// Defines or updates a driver from master data.
+    mutating func defineDriver(_ ref: DriverRef, fields: Driver) throws -> LoadOutcome
+    /// Upserts a fact row on its natural key.
+    @discardableResult
+    mutating func load<R: LoadableRecord>(_ record: R) throws -> LoadOutcome
+    /// The row id of a stored record (to attach children, such as DVIR defects).
+    func id<R: LoadableRecord>(of record: R) throws -> Int64?
+    /// Runs `body` as one unit: when it throws, everything it wrote is undone (a savepoint), so
+    /// a row rejected half-way leaves no trace beyond its reject.
+    mutating func atomically(_ body: (inout Self) throws -> Void) throws
+    /// Keeps a row that could not be used.
+    mutating func reject(_ issue: Issue) throws
+    /// A file-level remark that loses no row (an ignored extra column): shown in the import
+    /// summary and kept in the run ledger, but not a reject.
+    mutating func note(_ message: String)
+    var notes: [String] { get }
+    /// Counts so far.
+    var counts: LoadCounts { get }
+}

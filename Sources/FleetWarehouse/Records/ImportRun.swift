@@ -1,0 +1,33 @@
+import GRDB
+
+/// One run of `fleetkit import` or `fleetkit nightly`: the run ledger.
+public struct ImportRun: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "import_run"
+
+    public var id: Int64?
+    public var startedAt: Int64
+    public var finishedAt: Int64?
+    public var command: String
+    public var status: String
+    public var summaryJson: String?
+
+    public init(id: Int64? = nil, startedAt: Int64, finishedAt: Int64? = nil, command: String, status: String, summaryJson: String? = nil) {
+        self.id = id
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.command = command
+        self.status = status
+        self.summaryJson = summaryJson
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case startedAt = "started_at"
+        case finishedAt = "finished_at"
+        case command
+        case status
+        case summaryJson = "summary_json"
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}

@@ -1,0 +1,75 @@
+import GRDB
+
+/// A service performed on an asset, with its meters and cost.
+public struct MaintenanceRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "maintenance_record"
+
+    public var id: Int64?
+    public var sourceKey: String
+    public var assetID: Int64
+    public var serviceType: String
+    public var performedAt: Int64
+    public var odometerM: Double?
+    public var engineS: Double?
+    public var costMinor: Int64?
+    public var currency: String?
+    public var vendor: String?
+    public var workOrder: String?
+    public var notes: String?
+    public var sourceFileID: Int64
+
+    public init(id: Int64? = nil, sourceKey: String, assetID: Int64, serviceType: String, performedAt: Int64, odometerM: Double? = nil, engineS: Double? = nil, costMinor: Int64? = nil, currency: String? = nil, vendor: String? = nil, workOrder: String? = nil, notes: String? = nil, sourceFileID: Int64) {
+        self.id = id
+        self.sourceKey = sourceKey
+        self.assetID = assetID
+        self.serviceType = serviceType
+        self.performedAt = performedAt
+        self.odometerM = odometerM
+        self.engineS = engineS
+        self.costMinor = costMinor
+        self.currency = currency
+        self.vendor = vendor
+        self.workOrder = workOrder
+        self.notes = notes
+        self.sourceFileID = sourceFileID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case sourceKey = "source_key"
+        case assetID = "asset_id"
+        case serviceType = "service_type"
+        case performedAt = "performed_at"
+        case odometerM = "odometer_m"
+        case engineS = "engine_s"
+        case costMinor = "cost_minor"
+        case currency
+        case vendor
+        case workOrder = "work_order"
+        case notes
+        case sourceFileID = "source_file_id"
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+extension MaintenanceRecord: LoadableRecord {
+    public static let table = "maintenance_record"
+    public static let keyColumns = ["source_key"]
+    public static let valueColumns = ["asset_id", "service_type", "performed_at", "odometer_m", "engine_s", "cost_minor", "currency", "vendor", "work_order", "notes", "source_file_id"]
+
+    public func bind(into b: inout Binder) {
+        b.bind(sourceKey)
+        b.bind(assetID)
+        b.bind(serviceType)
+        b.bind(performedAt)
+        b.bind(odometerM)
+        b.bind(engineS)
+        b.bind(costMinor)
+        b.bind(currency)
+        b.bind(vendor)
+        b.bind(workOrder)
+        b.bind(notes)
+        b.bind(sourceFileID)
+    }
+}

@@ -1,0 +1,42 @@
+import GRDB
+
+/// One decoded OBD-II mode 01 value (long format; `pid` is the PID number).
+public struct ObdSample: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "obd_sample"
+
+    public var assetID: Int64
+    public var at: Int64
+    public var pid: Int
+    public var value: Double
+    public var sourceFileID: Int64
+
+    public init(assetID: Int64, at: Int64, pid: Int, value: Double, sourceFileID: Int64) {
+        self.assetID = assetID
+        self.at = at
+        self.pid = pid
+        self.value = value
+        self.sourceFileID = sourceFileID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case assetID = "asset_id"
+        case at
+        case pid
+        case value
+        case sourceFileID = "source_file_id"
+    }
+}
+
+extension ObdSample: LoadableRecord {
+    public static let table = "obd_sample"
+    public static let keyColumns = ["asset_id", "pid", "at"]
+    public static let valueColumns = ["value", "source_file_id"]
+
+    public func bind(into b: inout Binder) {
+        b.bind(assetID)
+        b.bind(pid)
+        b.bind(at)
+        b.bind(value)
+        b.bind(sourceFileID)
+    }
+}

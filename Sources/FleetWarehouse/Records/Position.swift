@@ -1,0 +1,54 @@
+import GRDB
+
+/// A GPS fix.
+public struct Position: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "position"
+
+    public var assetID: Int64
+    public var at: Int64
+    public var lat: Double
+    public var lon: Double
+    public var speedMps: Double?
+    public var headingDeg: Double?
+    public var altM: Double?
+    public var sourceFileID: Int64
+
+    public init(assetID: Int64, at: Int64, lat: Double, lon: Double, speedMps: Double? = nil, headingDeg: Double? = nil, altM: Double? = nil, sourceFileID: Int64) {
+        self.assetID = assetID
+        self.at = at
+        self.lat = lat
+        self.lon = lon
+        self.speedMps = speedMps
+        self.headingDeg = headingDeg
+        self.altM = altM
+        self.sourceFileID = sourceFileID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case assetID = "asset_id"
+        case at
+        case lat
+        case lon
+        case speedMps = "speed_mps"
+        case headingDeg = "heading_deg"
+        case altM = "alt_m"
+        case sourceFileID = "source_file_id"
+    }
+}
+
+extension Position: LoadableRecord {
+    public static let table = "position"
+    public static let keyColumns = ["asset_id", "at"]
+    public static let valueColumns = ["lat", "lon", "speed_mps", "heading_deg", "alt_m", "source_file_id"]
+
+    public func bind(into b: inout Binder) {
+        b.bind(assetID)
+        b.bind(at)
+        b.bind(lat)
+        b.bind(lon)
+        b.bind(speedMps)
+        b.bind(headingDeg)
+        b.bind(altM)
+        b.bind(sourceFileID)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import GRDB
+import FleetCore
+
+/// The SQLite warehouse: one file, WAL, foreign keys on, a busy timeout, migrated on open.
+///
+/// A `DatabasePool` lets a report read a consistent snapshot while an import writes. Imports
+/// write one file per transaction (`BEGIN IMMEDIATE`), so a crash or a kill leaves no half file.
+public final class Warehouse: Sendable {
+    public let path: String
+    public let pool: DatabasePool
+
+    /// SQLite busy timeout: how long a writer waits for another writer before giving up.
+    public static let defaultBusyTimeout: TimeInterval = 30
+
+    /// Opens (creating if needed) and migrates the warehouse at `path`.
+    ///
+    /// - throws: `FleetError.warehouse` naming the file, what failed and what to do.
+    public init(path: String, busyTimeout: TimeInterval = Warehouse.defaultBusyTimeout, readOnly: Bool = false) throws {
+        self.path = path
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(busyTimeout)
+        config.readonly = readOnly
+        config.label = "fleetkit"
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if !readOnly, !FileManager.default.fileExists(atPath: path) {
+            guard FileManager.default.isWritableFile(atPath: directory) else {
+                throw FleetError.warehouse(path: path, reason: "the folder \(directory) is not writable",
+                                           hint: "Choose another --db path or fix the folder's permissions.")
+            }
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: config)
+        } catch {
+            throw Warehouse.explain(error, path: path, doing: "open")
+        }
+        if !readOnly {
+            do {
+                try pool.writeWithoutTransaction { db in
+                    // Set after open: GRDB's WAL setup resets `synchronous` after prepareDatabase.
+                    try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                }
+                try WarehouseMigrator.migrator.migrate(pool)
+            } catch {
+                throw Warehouse.explain(error, path: path, doing: "migrate")
+            }
+            // The warehouse holds VINs, driver names and card digits: readable by its owner only.
+            chmod(path, 0o600)
+        }
+    }
+
+    /// Turns SQLite errors into messages a night operator can act on.
+    public static func explain(_ error: Error, path: String, doing verb: String) -> FleetError {
+        if let e = error as? FleetError { return e }
+        if let db = error as? DatabaseError {
+            switch db.resultCode {
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                return .warehouse(path: path, reason: "it is locked by another process (waited for the busy timeout)",
+                                  hint: "Another import or the nightly job is writing; retry when it has finished.")
+            case .SQLITE_READONLY:
+                return .warehouse(path: path, reason: "it is read-only",
+                                  hint: "Check the file's and folder's permissions, or pass a writable --db.")
+            case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+                return .warehouse(path: path, reason: "the file is not a FleetKit warehouse or is corrupt (\(db.message ?? "not a database"))",
+                                  hint: "Point --db at the warehouse, or restore it from a backup; FleetKit never overwrites an unknown file.")
+            case .SQLITE_CANTOPEN:
+                return .warehouse(path: path, reason: "cannot open the file", hint: "Check that its folder exists and is readable.")
+            case .SQLITE_FULL:
+                return .warehouse(path: path, reason: "the disk is full", hint: "Free space; the last file's import was rolled back and can be retried.")
+            default:
+                return .warehouse(path: path, reason: "SQLite error during \(verb): \(db.message ?? db.description)",
+                                  hint: "Run `fleetkit status` to check the warehouse.")
+            }
+        }
+        return .warehouse(path: path, reason: "\(verb) failed: \(error)", hint: "Run `fleetkit status` to check the warehouse.")
+    }
+
+    // MARK: Settings
+
+    public func setting(_ key: String) throws -> String? {
+        try pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
+    }
+
+    public func setSetting(_ key: String, _ value: String) throws {
+        try pool.write { db in
+            try db.execute(sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                           arguments: [key, value])
+        }
+    }
+}

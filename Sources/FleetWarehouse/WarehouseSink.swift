@@ -1,0 +1,149 @@
+import GRDB
+import FleetCore
+
+/// The `RecordSink` that writes into the warehouse, inside the transaction of one file.
+public struct WarehouseSink: RecordSink {
+    let db: Database
+    public let sourceFileID: Int64
+    private var loader: Loader
+    private var identities = IdentityResolver()
+    public private(set) var counts = LoadCounts()
+    public private(set) var notes: [String] = []
+
+    public init(db: Database, sourceFileID: Int64) {
+        self.db = db
+        self.sourceFileID = sourceFileID
+        loader = Loader(db)
+    }
+
+    public mutating func asset(_ ref: AssetRef) throws -> Int64 {
+        try identities.resolve(ref, in: db, sourceFileID: sourceFileID)
+    }
+
+    public mutating func defineAsset(_ ref: AssetRef, fields: Asset) throws -> LoadOutcome {
+        let existed = try existingAsset(ref)
+        let id = try identities.resolve(ref, in: db, sourceFileID: sourceFileID)
+        let before = try Asset.fetchOne(db, key: id)!
+        var after = before
+        after.unitNumber = fields.unitNumber ?? before.unitNumber
+        after.kind = fields.kind
+        after.name = fields.name ?? before.name
+        after.make = fields.make ?? before.make
+        after.model = fields.model ?? before.model
+        after.year = fields.year ?? before.year
+        after.fuelType = fields.fuelType ?? before.fuelType
+        after.licensePlate = fields.licensePlate ?? before.licensePlate
+        after.costCenter = fields.costCenter ?? before.costCenter
+        after.department = fields.department ?? before.department
+        after.assetGroup = fields.assetGroup ?? before.assetGroup
+        after.inServiceDate = fields.inServiceDate ?? before.inServiceDate
+        after.retiredDate = fields.retiredDate ?? before.retiredDate
+        after.acquisitionCostMinor = fields.acquisitionCostMinor ?? before.acquisitionCostMinor
+        after.currency = fields.currency ?? before.currency
+        after.targetHoursPerWeek = fields.targetHoursPerWeek ?? before.targetHoursPerWeek
+        after.autoCreated = false
+        var compareBefore = before, compareAfter = after
+        compareBefore.sourceFileID = nil
+        compareAfter.sourceFileID = nil
+        let outcome: LoadOutcome = !existed ? .inserted : (compareBefore == compareAfter ? .unchanged : .updated)
+        if outcome != .unchanged {
+            after.sourceFileID = sourceFileID
+            try after.update(db)
+        }
+        counts.count(outcome)
+        return outcome
+    }
+
+    private func existingAsset(_ ref: AssetRef) throws -> Bool {
+        if let vin = ref.vin, try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE vin = ?", arguments: [vin]) != nil { return true }
+        if let pin = ref.pin, try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE pin = ?", arguments: [pin]) != nil { return true }
+        if let unit = ref.unitNumber, try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE unit_number = ?", arguments: [unit]) != nil { return true }
+        for i in ref.identifiers where try Int64.fetchOne(db, sql: "SELECT asset_id FROM asset_identifier WHERE source = ? AND id_type = ? AND id_value = ?",
+                                                         arguments: [i.source, i.type, i.value]) != nil { return true }
+        return false
+    }
+
+    public mutating func driver(_ ref: DriverRef) throws -> Int64 {
+        if let id = try findDriver(ref) { return id }
+        guard ref.isResolvable else { throw RowError(.unknownDriver, "the row names no driver (no employee id, licence number or vendor id)") }
+        var driver = Driver(employeeID: ref.employeeID, name: ref.name, licenseNumber: ref.licenseNumber, autoCreated: true)
+        try driver.insert(db)
+        try linkDriverIdentifiers(ref, to: driver.id!)
+        return driver.id!
+    }
+
+    public mutating func defineDriver(_ ref: DriverRef, fields: Driver) throws -> LoadOutcome {
+        let existing = try findDriver(ref)
+        let before = try existing.flatMap { try Driver.fetchOne(db, key: $0) } ?? Driver(employeeID: ref.employeeID, autoCreated: false)
+        var after = before
+        after.employeeID = fields.employeeID ?? before.employeeID
+        after.name = fields.name ?? before.name
+        after.licenseNumber = fields.licenseNumber ?? before.licenseNumber
+        after.licenseState = fields.licenseState ?? before.licenseState
+        after.licenseExpiry = fields.licenseExpiry ?? before.licenseExpiry
+        after.status = fields.status ?? before.status
+        after.phone = fields.phone ?? before.phone
+        after.email = fields.email ?? before.email
+        after.autoCreated = false
+        var a = before, b = after
+        a.sourceFileID = nil
+        b.sourceFileID = nil
+        let outcome: LoadOutcome = existing == nil ? .inserted : (a == b ? .unchanged : .updated)
+        if outcome != .unchanged {
+            after.sourceFileID = sourceFileID
+            try after.save(db)
+        }
+        try linkDriverIdentifiers(ref, to: after.id!)
+        counts.count(outcome)
+        return outcome
+    }
+
+    private func findDriver(_ ref: DriverRef) throws -> Int64? {
+        for i in ref.identifiers {
+            if let id = try Int64.fetchOne(db, sql: "SELECT driver_id FROM driver_identifier WHERE source = ? AND id_type = ? AND id_value = ?",
+                                           arguments: [i.source, i.type, i.value]) { return id }
+        }
+        if let e = ref.employeeID, let id = try Int64.fetchOne(db, sql: "SELECT id FROM driver WHERE employee_id = ?", arguments: [e]) { return id }
+        if let l = ref.licenseNumber, let id = try Int64.fetchOne(db, sql: "SELECT id FROM driver WHERE license_number = ? ORDER BY auto_created, id", arguments: [l]) { return id }
+        return nil
+    }
+
+    private func linkDriverIdentifiers(_ ref: DriverRef, to id: Int64) throws {
+        for i in ref.identifiers {
+            try db.execute(sql: "INSERT INTO driver_identifier(driver_id, source, id_type, id_value) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                           arguments: [id, i.source, i.type, i.value])
+        }
+    }
+
+    @discardableResult
+    public mutating func load<R: LoadableRecord>(_ record: R) throws -> LoadOutcome {
+        let outcome = try loader.upsert(record)
+        counts.count(outcome)
+        return outcome
+    }
+
+    public func id<R: LoadableRecord>(of record: R) throws -> Int64? { try loader.id(of: record) }
+
+    public mutating func atomically(_ body: (inout WarehouseSink) throws -> Void) throws {
+        let saved = counts
+        try db.execute(sql: "SAVEPOINT fleetkit_row")
+        do {
+            try body(&self)
+            try db.execute(sql: "RELEASE fleetkit_row")
+        } catch {
+            try db.execute(sql: "ROLLBACK TO fleetkit_row")
+            try db.execute(sql: "RELEASE fleetkit_row")
+            counts = saved
+            identities = IdentityResolver()   // cached ids may name rows that were rolled back
+            throw error
+        }
+    }
+
+    public mutating func note(_ message: String) { notes.append(message) }
+
+    public mutating func reject(_ issue: Issue) throws {
+        try db.execute(sql: "INSERT INTO reject(source_file_id, location, reason, message, raw) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [sourceFileID, issue.location, issue.reason.rawValue, issue.message, issue.raw])
+        counts.rejected += 1
+    }
+}

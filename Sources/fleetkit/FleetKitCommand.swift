@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import FleetKit
+
+@main
+struct FleetKitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fleetkit",
+        abstract: "Import fleet data into one SQLite warehouse and report on it.",
+        discussion: """
+            Exit codes: 0 success; 1 finished, but rows were rejected or files failed; \
+            2 could not run (configuration, warehouse, lock); 64 usage error.
+            """,
+        version: "0.1.0",
+        groupedSubcommands: [
+            CommandGroup(name: "Warehouse", subcommands: [InitCommand.self, StatusCommand.self]),
+            CommandGroup(name: "Import", subcommands: [ImportCommand.self, FormatsCommand.self, RejectsCommand.self]),
+        ]
+    )
+}
+
+/// Exit codes scripts rely on (DESIGN §8).
+enum Exit {
+    static let rowsRejected = ExitCode(1)
+    static let couldNotRun = ExitCode(2)
+}
+
+/// Prints an error the way every command does, and returns the exit code for it.
+func fail(_ error: Error) -> ExitCode {
+    printError("error: \(error)")
+    if case FleetError.invalidArgument = error { return .validationFailure }
+    return Exit.couldNotRun
+}
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import FleetKit
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import files or folders (recursively) into the warehouse.",
+        discussion: "Each file is one transaction. Re-importing the same bytes is a reported no-op; rows that cannot be used are kept as rejects (see `fleetkit rejects`).")
+
+    @OptionGroup var warehouse: WarehouseOptions
+    @Option(help: "The format of every file, instead of detecting it from the content (see `fleetkit formats`).")
+    var format: String?
+    @Option(help: "The unit number for files without built-in identity (GPX, OBD logs, receipts).")
+    var asset: String?
+    @Flag(help: "Read and check everything, report what would happen, and change nothing.")
+    var dryRun = false
+    @Flag(help: "Print the summary as JSON on stdout.")
+    var json = false
+    @Argument(help: "Files or folders to import.")
+    var paths: [String]
+
+    func validate() throws {
+        if let format, ImporterRegistry.named(format) == nil {
+            throw ValidationError("unknown format '\(format)'; known formats: \(ImporterRegistry.all.map { $0.format }.joined(separator: ", ")).")
+        }
+    }
+
+    func run() throws {
+        let summary: ImportSummary
+        do {
+            let w = try warehouse.open()
+            let settings = try FleetSettings.load(w)
+            let options = ImportOptions(format: format, asset: asset, dryRun: dryRun, zone: settings.zone, currency: settings.currency)
+            summary = try ImportSession(warehouse: w).run(paths, options: options, command: (["fleetkit"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
+        } catch { throw fail(error) }
+        if json { try writeJSON(summary) } else { ImportReport.print(summary) }
+        if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
+    }
+}
+
+/// The human summary of an import.
+enum ImportReport {
+    static func print(_ s: ImportSummary) {
+        for f in s.files {
+            switch f.status {
+            case .imported:
+                Swift.print("imported  \(f.path) [\(f.format ?? "?")]: \(f.loaded) loaded, \(f.updated) updated, \(f.unchanged) unchanged, \(f.rejected) rejected")
+            case .unchanged:
+                Swift.print("unchanged \(f.path): already imported (same bytes)")
+            case .failed:
+                printError("failed    \(f.path): \(f.error ?? "unknown error")")
+            }
+            for n in f.notes ?? [] { Swift.print("          note: \(n)") }
+        }
+        let t = s.totals
+        Swift.print("\(s.dry_run ? "dry run, nothing written: " : "")\(t.files) files: \(t.imported) imported, \(t.unchanged_files) unchanged, \(t.failed) failed; rows: \(t.loaded) loaded, \(t.updated) updated, \(t.unchanged) unchanged, \(t.rejected) rejected")
+        if t.rejected > 0 { Swift.print("see the rejected rows with: fleetkit rejects") }
+    }
+}

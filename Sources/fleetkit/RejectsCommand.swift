@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import FleetKit
+
+struct RejectsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "rejects", abstract: "List rejected rows with their file, location, reason and raw text.")
+
+    enum Output: String, ExpressibleByArgument, CaseIterable { case text, csv }
+
+    @OptionGroup var warehouse: WarehouseOptions
+    @Option(help: "Only the rejects of this source file id (see `fleetkit status`).")
+    var file: Int64?
+    @Option(help: "Output: text or csv.")
+    var format: Output = .text
+
+    func run() throws {
+        let rows: [Row]
+        do {
+            let w = try warehouse.open(readOnly: true)
+            rows = try w.pool.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT r.source_file_id, f.path, r.location, r.reason, r.message, r.raw
+                    FROM reject r JOIN source_file f ON f.id = r.source_file_id
+                    WHERE ? IS NULL OR r.source_file_id = ? ORDER BY r.source_file_id, r.id
+                    """, arguments: [file, file])
+            }
+        } catch { throw fail(error) }
+        switch format {
+        case .csv:
+            var out = CSVWriter.line(["file_id", "path", "location", "reason", "message", "raw"])
+            for r in rows {
+                out += CSVWriter.line([String(r[0] as Int64), CSVWriter.text(r[1]), CSVWriter.text(r[2]), CSVWriter.text(r[3]),
+                                       CSVWriter.text(r[4]), CSVWriter.text(r[5])])
+            }
+            FileHandle.standardOutput.write(Data(out.utf8))
+        case .text:
+            if rows.isEmpty { print("no rejected rows") }
+            for r in rows {
+                let path: String = r[1], location: String = r[2], reason: String = r[3], message: String = r[4], raw: String = r[5]
+                print("\(path):\(location.replacingOccurrences(of: "line ", with: "")): \(reason): \(message)")
+                print("    \(raw.prefix(200))")
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import FleetKit
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show what the warehouse holds: rows per table, assets, date coverage, last runs, rejects.")
+
+    @OptionGroup var warehouse: WarehouseOptions
+    @Flag(help: "Print as JSON on stdout.")
+    var json = false
+
+    func run() throws {
+        let status: WarehouseStatus
+        do { status = try WarehouseStatus.read(try warehouse.open(readOnly: true)) } catch { throw fail(error) }
+        if json { try writeJSON(status) } else { status.printText() }
+    }
+}
+
+/// The facts `fleetkit status` shows.
+struct WarehouseStatus: Codable {
+    struct Run: Codable { var id: Int64; var started_at: String; var status: String; var command: String }
+    struct Coverage: Codable { var table: String; var from: String?; var to: String? }
+    var warehouse: String
+    var settings: [String: String]
+    var tables: [String: Int]
+    var assets: Int
+    var auto_created_assets: Int
+    var files: Int
+    var coverage: [Coverage]
+    var rejects_by_reason: [String: Int]
+    var last_runs: [Run]
+
+    static let countedTables = ["asset", "driver", "assignment", "source_file", "reject", "meter_reading", "position", "engine_event",
+                                "obd_sample", "dtc_event", "trip", "asset_day", "fuel_purchase", "expense", "maintenance_record",
+                                "service_schedule", "dvir", "dvir_defect", "fx_rate"]
+
+    static func read(_ w: Warehouse) throws -> WarehouseStatus {
+        try w.pool.read { db in
+            var tables: [String: Int] = [:]
+            for t in countedTables { tables[t] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(t)") ?? 0 }
+            var coverage: [Coverage] = []
+            for (t, c) in [("meter_reading", "at"), ("position", "at"), ("fuel_purchase", "at"), ("expense", "at"),
+                           ("maintenance_record", "performed_at"), ("dvir", "signed_at")] {
+                let row = try Row.fetchOne(db, sql: "SELECT MIN(\(c)), MAX(\(c)) FROM \(t)")
+                let lo: Int64? = row?[0], hi: Int64? = row?[1]
+                if let lo, let hi { coverage.append(Coverage(table: t, from: Timestamp.iso(lo), to: Timestamp.iso(hi))) }
+            }
+            var reasons: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT reason, COUNT(*) FROM reject GROUP BY reason") { reasons[row[0]] = row[1] }
+            var settings: [String: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT key, value FROM setting") { settings[row[0]] = row[1] }
+            let runs = try Row.fetchAll(db, sql: "SELECT id, started_at, status, command FROM import_run ORDER BY id DESC LIMIT 5").map {
+                Run(id: $0[0], started_at: Timestamp.iso($0[1]), status: $0[2], command: $0[3])
+            }
+            return WarehouseStatus(warehouse: w.path, settings: settings, tables: tables, assets: tables["asset"] ?? 0,
+                                   auto_created_assets: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset WHERE auto_created = 1") ?? 0,
+                                   files: tables["source_file"] ?? 0, coverage: coverage, rejects_by_reason: reasons, last_runs: runs)
+        }
+    }
+
+    func printText() {
+        print("warehouse: \(warehouse)")
+        print("settings:  time zone \(settings["timezone"] ?? "UTC"), currency \(settings["currency"] ?? "USD"), units \(settings["units"] ?? "metric")")
+        print("assets:    \(assets) (\(auto_created_assets) auto-created from telematics, not in master data)")
+        print("files:     \(files) imported")
+        print("rows per table:")
+        for t in Self.countedTables where (tables[t] ?? 0) > 0 { print("  \(t.padding(toLength: 20, withPad: " ", startingAt: 0))\(tables[t]!)") }
+        if !coverage.isEmpty {
+            print("date coverage (UTC):")
+            for c in coverage { print("  \(c.table.padding(toLength: 20, withPad: " ", startingAt: 0))\(c.from ?? "") … \(c.to ?? "")") }
+        }
+        if rejects_by_reason.isEmpty { print("rejects:   none") } else {
+            print("rejects by reason (fleetkit rejects lists them):")
+            for (r, n) in rejects_by_reason.sorted(by: { $0.key < $1.key }) { print("  \(r.padding(toLength: 20, withPad: " ", startingAt: 0))\(n)") }
+        }
+        if !last_runs.isEmpty {
+            print("last runs:")
+            for r in last_runs { print("  #\(r.id) \(r.started_at) \(r.status): \(r.command)") }
+        }
+    }
+}
