@@ -38,11 +38,10 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .target(name: "FleetTestSupport", dependencies: ["FleetKit"], path: "Tests/FleetTestSupport"),
+        .target(name: "FleetTestSupport", dependencies: ["FleetKit", .product(name: "GRDB", package: "GRDB.swift")], path: "Tests/FleetTestSupport"),
         .testTarget(name: "FleetCoreTests", dependencies: ["FleetCore", "FleetTestSupport"]),
         .testTarget(name: "FleetWarehouseTests", dependencies: ["FleetWarehouse", "FleetTestSupport"]),
-        .testTarget(name: "FleetImportTests", dependencies: ["FleetImport", "FleetTestSupport"],
-                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "FleetImportTests", dependencies: ["FleetImport", "FleetTestSupport"]),
         .testTarget(name: "FleetOCRTests", dependencies: ["FleetOCR", "FleetTestSupport"]),
         .testTarget(name: "FleetReportsTests", dependencies: ["FleetReports", "FleetTestSupport"]),
         .testTarget(name: "fleetkitTests", dependencies: ["FleetTestSupport"]),

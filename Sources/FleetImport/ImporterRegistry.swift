@@ -5,6 +5,8 @@ import Foundation
 public enum ImporterRegistry {
     public static let all: [any Importer.Type] = [
         AssetsImporter.self,
+        // people-and-service importers (drivers, assignments, maintenance, service-schedules)
+        // money-and-inspection importers (expenses, fuel-card, dvir)
     ]
 
     public static func named(_ format: String) -> (any Importer.Type)? {
