@@ -44,6 +44,6 @@ let package = Package(
         .testTarget(name: "FleetImportTests", dependencies: ["FleetImport", "FleetTestSupport"]),
         .testTarget(name: "FleetOCRTests", dependencies: ["FleetOCR", "FleetTestSupport"]),
         .testTarget(name: "FleetReportsTests", dependencies: ["FleetReports", "FleetTestSupport"]),
-        .testTarget(name: "fleetkitTests", dependencies: ["FleetTestSupport"]),
+        .testTarget(name: "fleetkitTests", dependencies: ["fleetkit", "FleetTestSupport"]),
     ]
 )

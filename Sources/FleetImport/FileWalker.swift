@@ -16,7 +16,7 @@ enum FileWalker {
                 out.append((URL(fileURLWithPath: path), "\(path): no such file or folder"))
                 continue
             }
-            if !isDir.boolValue { out.append((URL(fileURLWithPath: path), nil)); continue }
+            if !isDir.boolValue { out.append((URL(fileURLWithPath: path), regularFileProblem(URL(fileURLWithPath: path)))); continue }
             out += walk(URL(fileURLWithPath: path, isDirectory: true))
         }
         return out
@@ -32,10 +32,24 @@ enum FileWalker {
         for name in names where !name.hasPrefix(".") && !isNote(name) {
             let url = dir.appendingPathComponent(name)
             var isDir: ObjCBool = false
-            guard fm.fileExists(atPath: url.path, isDirectory: &isDir) else { continue }
-            if isDir.boolValue { out += walk(url) } else { out.append((url, nil)) }
+            guard fm.fileExists(atPath: url.path, isDirectory: &isDir) else {
+                out.append((url, "\(url.path): a link to nothing (the file it points at is gone)"))
+                continue
+            }
+            if isDir.boolValue { out += walk(url); continue }
+            out.append((url, regularFileProblem(url)))
         }
         return out
+    }
+
+    /// Pipes, sockets and devices are refused before anything opens them: reading a FIFO would
+    /// block the nightly job forever.
+    static func regularFileProblem(_ url: URL) -> String? {
+        guard let type = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)[.type] as? FileAttributeType else {
+            return "\(url.path): cannot read the file's attributes; check its permissions"
+        }
+        if type == .typeRegular { return nil }
+        return "\(url.path): not a regular file (\(type.rawValue)); only files are imported"
     }
 
     static func isNote(_ name: String) -> Bool {

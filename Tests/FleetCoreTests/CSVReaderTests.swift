@@ -304,6 +304,70 @@ final class CSVReaderTests: XCTestCase {
         XCTAssertNil(CSVReader.firstRecord(Data("\"Unit, cut off".utf8)))
     }
 
+    /// Random inputs from the troublesome atoms, against a naive parser that sees the whole input
+    /// at once: records, lines, raw text, oversized flags and errors must agree for every chunk
+    /// size and for UTF-16. Seeded, so a failure reproduces.
+    func testAgainstReferenceParser() throws {
+        let atoms = ["a", "é", "🚚", ",", ",", ";", "\"", "\"", "\r", "\n", "\r\n", " "].map { Array($0.utf8) }
+        var rng = SplitMix64(seed: 4180)
+        for iteration in 0..<1500 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...40, using: &rng) { bytes += atoms.randomElement(using: &rng)! }
+            let limit = iteration % 3 == 0 ? Int.random(in: 1...12, using: &rng) : CSVReader.defaultMaxRecordBytes
+            let (expected, unterminated) = Self.reference(bytes)
+            let utf16: [UInt8] = [0xFF, 0xFE] + String(decoding: bytes, as: UTF8.self).utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+            for (input, size) in [(bytes, 1), (bytes, 3), (bytes, 65536), (utf16, 1), (utf16, 65536)] {
+                var reader = try CSVReader(data: Data(input), delimiter: 0x2C, maxRecordBytes: limit, chunkSize: size)
+                var records: [CSVRecord] = []
+                var threw = false
+                do { while let record = try reader.next() { records.append(record) } } catch { threw = true }
+                let context = "\(String(decoding: bytes, as: UTF8.self).debugDescription), chunk \(size), max \(limit)"
+                XCTAssertEqual(threw, unterminated, context)
+                XCTAssertEqual(records.map(\.number), expected.indices.map { $0 + 1 }, context)
+                XCTAssertEqual(records.map(\.line), expected.map(\.line), context)
+                XCTAssertEqual(records.map(\.raw), expected.map(\.raw), context)
+                XCTAssertEqual(records.map(\.oversized), expected.map { $0.raw.utf8.count > limit }, context)
+                XCTAssertEqual(records.map(\.fields), expected.map { $0.raw.utf8.count > limit ? [] : $0.fields }, context)
+            }
+        }
+    }
+
+    /// The rules of the reader written the obvious way, on the whole input.
+    static func reference(_ b: [UInt8]) -> (records: [(line: Int, fields: [String], raw: String)], unterminated: Bool) {
+        var records: [(line: Int, fields: [String], raw: String)] = []
+        var i = 0, line = 1
+        func lineBreak() -> [UInt8] {
+            let n = b[i] == 0x0D && i + 1 < b.count && b[i + 1] == 0x0A ? 2 : 1
+            defer { i += n; line += 1 }
+            return Array(b[i..<(i + n)])
+        }
+        while i < b.count {
+            if b[i] == 0x0A || b[i] == 0x0D { _ = lineBreak(); continue }
+            let (start, startLine) = (i, line)
+            var fields: [String] = []
+            while true {
+                var field: [UInt8] = []
+                if i < b.count && b[i] == 0x22 {
+                    i += 1
+                    while true {
+                        guard i < b.count else { return (records, true) }
+                        if b[i] == 0x22 && i + 1 < b.count && b[i + 1] == 0x22 { field.append(0x22); i += 2 }
+                        else if b[i] == 0x22 { i += 1; break }
+                        else if b[i] == 0x0A || b[i] == 0x0D { field += lineBreak() }
+                        else { field.append(b[i]); i += 1 }
+                    }
+                }
+                while i < b.count && ![0x2C, 0x0A, 0x0D].contains(b[i]) { field.append(b[i]); i += 1 }
+                fields.append(String(decoding: field, as: UTF8.self))
+                guard i < b.count && b[i] == 0x2C else { break }
+                i += 1
+            }
+            records.append((startLine, fields, String(decoding: b[start..<i], as: UTF8.self)))
+            if i < b.count { _ = lineBreak() }
+        }
+        return (records, false)
+    }
+
     /// Not timed (timings are flaky on shared runners): checks that a large input streams through.
     func testManyRowsSanity() throws {
         var text = "id,unit,date,litres,note\n"
@@ -315,5 +379,18 @@ final class CSVReaderTests: XCTestCase {
         XCTAssertEqual(count, 100_001)
         XCTAssertEqual(last?.fields, ["99999", "T89", "2024-01-12", "499.25", "note, 99999"])
         XCTAssertEqual(last?.line, 100_001)
+    }
+}
+
+/// A seeded generator, so that random tests are reproducible.
+private struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
