@@ -7,7 +7,7 @@ FLEETKIT_RELEASE := .build/release/fleetkit
 # Debian's libtesseract is built with OpenMP; one thread per engine is 3x faster here.
 export OMP_THREAD_LIMIT := 1
 
-.PHONY: deps build release test run clean
+.PHONY: deps build release test run sample clean
 
 ## deps: install the Debian packages FleetKit links against, only those missing.
 deps:
@@ -33,6 +33,11 @@ test: deps
 ## run: the main job on SampleData: fresh warehouse, import everything, show the status.
 run: release
 	@bash scripts/run-sample.sh $(FLEETKIT_RELEASE)
+
+## sample: regenerate SampleData with the seeded generator (the committed files are its output).
+sample: build
+	find SampleData -mindepth 1 -maxdepth 1 ! -name bad ! -name README.md -exec rm -rf {} +
+	.build/debug/fleetkit sample --out SampleData
 
 clean:
 	rm -rf .build Reports/*.csv Reports/*.xlsx Reports/*.html Reports/*.json Reports/run

@@ -30,11 +30,12 @@ let package = Package(
         .target(name: "FleetOCR", dependencies: ["FleetCore", "CTesseract", "CLeptonica"]),
         .target(name: "FleetImport", dependencies: ["FleetCore", "FleetWarehouse", "FleetOCR"]),
         .target(name: "FleetReports", dependencies: ["FleetCore", "FleetWarehouse", "CXlsxWriter"]),
+        .target(name: "FleetSample", dependencies: ["FleetCore"]),
         .target(name: "FleetKit", dependencies: [
             "FleetCore", "FleetWarehouse", "FleetImport", "FleetOCR", "FleetReports",
         ]),
         .executableTarget(name: "fleetkit", dependencies: [
-            "FleetKit",
+            "FleetKit", "FleetSample",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -44,6 +45,7 @@ let package = Package(
         .testTarget(name: "FleetImportTests", dependencies: ["FleetImport", "FleetTestSupport"]),
         .testTarget(name: "FleetOCRTests", dependencies: ["FleetOCR", "FleetTestSupport"]),
         .testTarget(name: "FleetReportsTests", dependencies: ["FleetReports", "FleetTestSupport"]),
+        .testTarget(name: "FleetSampleTests", dependencies: ["FleetSample", "FleetTestSupport"]),
         .testTarget(name: "fleetkitTests", dependencies: ["fleetkit", "FleetTestSupport"]),
     ]
 )

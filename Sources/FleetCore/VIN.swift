@@ -50,7 +50,7 @@ public enum VIN {
         return vin[vin.index(vin.startIndex, offsetBy: 8)] == expected
     }
 
-    static func transliteration(_ c: Character) -> Int? {
+    public static func transliteration(_ c: Character) -> Int? {
         if let d = c.wholeNumberValue { return d }
         let table: [Character: Int] = [
             "A": 1, "B": 2, "C": 3, "D": 4, "E": 5, "F": 6, "G": 7, "H": 8,

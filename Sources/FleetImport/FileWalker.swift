@@ -7,7 +7,12 @@ enum FileWalker {
     /// Files under `paths`, sorted; a path that cannot be read comes back with its problem so the
     /// run can report it and go on. Hidden files and `README*`/`*.md` notes are skipped: they are
     /// documentation, not data.
-    static func files(under paths: [String]) -> [(URL, String?)] {
+    static func files(under paths: [String], excluding warehouse: String? = nil) -> [(URL, String?)] {
+        let skip = warehouse.map { w in Set(["", "-wal", "-shm", "-journal", ".lock"].map { URL(fileURLWithPath: w + $0).standardizedFileURL.path }) } ?? []
+        return expand(paths).filter { !skip.contains($0.0.standardizedFileURL.path) }
+    }
+
+    private static func expand(_ paths: [String]) -> [(URL, String?)] {
         var out: [(URL, String?)] = []
         let fm = FileManager.default
         for path in paths {

@@ -88,7 +88,7 @@ public struct ImportSession {
             }
         }
         var outcomes: [FileOutcome] = []
-        for (url, problem) in FileWalker.files(under: paths) {
+        for (url, problem) in FileWalker.files(under: paths, excluding: warehouse.path) {
             if let problem {
                 outcomes.append(FileOutcome(path: url.path, status: .failed, error: problem))
                 continue

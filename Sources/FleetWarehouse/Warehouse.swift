@@ -25,6 +25,11 @@ public final class Warehouse: Sendable {
         config.label = "fleetkit"
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if !readOnly, !FileManager.default.fileExists(atPath: path) {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
+                throw FleetError.warehouse(path: path, reason: "the folder \(directory) does not exist",
+                                           hint: "Create the folder first, or pass another --db path.")
+            }
             guard FileManager.default.isWritableFile(atPath: directory) else {
                 throw FleetError.warehouse(path: path, reason: "the folder \(directory) is not writable",
                                            hint: "Choose another --db path or fix the folder's permissions.")

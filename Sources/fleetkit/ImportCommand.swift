@@ -49,7 +49,9 @@ enum ImportReport {
             case .unchanged:
                 Swift.print("unchanged \(f.path): already imported (same bytes)")
             case .failed:
-                printError("failed    \(f.path): \(f.error ?? "unknown error")")
+                var error = f.error ?? "unknown error"
+                if error.hasPrefix(f.path + ": ") { error.removeFirst(f.path.count + 2) }
+                printError("failed    \(f.path): \(error)")
             }
             for n in f.notes ?? [] { Swift.print("          note: \(n)") }
         }

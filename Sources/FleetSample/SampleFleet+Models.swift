@@ -1,0 +1,47 @@
+/// The makes and models of the sample fleet, with realistic use and fuel figures.
+extension SampleFleet {
+    static let roadModels: [Model] = [
+        Model(make: "Ford", model: "F-150", group: "Pickups", kind: "vehicle", fuel: "petrol", costCenter: "CC-100", department: "Field Ops",
+              idPrefix: "1FTFW1E5", year: 2023, costMinor: 4_850_000, dailyKm: 60...180, dailyHours: 0...0, fuelRate: 13.8,
+              targetHoursPerWeek: 30, telematics: "samsara"),
+        Model(make: "Ford", model: "Transit 250", group: "Vans", kind: "vehicle", fuel: "petrol", costCenter: "CC-300", department: "Logistics",
+              idPrefix: "1FTBR1Y8", year: 2022, costMinor: 5_290_000, dailyKm: 90...240, dailyHours: 0...0, fuelRate: 15.2,
+              targetHoursPerWeek: 40, telematics: "samsara"),
+        Model(make: "Freightliner", model: "Cascadia 126", group: "Tractors", kind: "vehicle", fuel: "diesel", costCenter: "CC-300", department: "Logistics",
+              idPrefix: "3AKJHHDR", year: 2021, costMinor: 16_800_000, dailyKm: 350...720, dailyHours: 0...0, fuelRate: 35.5,
+              targetHoursPerWeek: 50, telematics: "samsara"),
+        Model(make: "Isuzu", model: "NPR-HD", group: "Box trucks", kind: "vehicle", fuel: "diesel", costCenter: "CC-300", department: "Logistics",
+              idPrefix: "JALC4W16", year: 2022, costMinor: 7_150_000, dailyKm: 80...210, dailyHours: 0...0, fuelRate: 19.5,
+              targetHoursPerWeek: 40, telematics: "samsara"),
+        Model(make: "Toyota", model: "Prius", group: "Sedans", kind: "vehicle", fuel: "hybrid", costCenter: "CC-100", department: "Field Ops",
+              idPrefix: "JTDKAMFU", year: 2024, costMinor: 3_120_000, dailyKm: 40...150, dailyHours: 0...0, fuelRate: 4.6,
+              targetHoursPerWeek: 25, telematics: "samsara"),
+    ]
+
+    static let machineModels: [Model] = [
+        Model(make: "John Deere", model: "644K", group: "Loaders", kind: "equipment", fuel: "diesel", costCenter: "CC-200", department: "Earthworks",
+              idPrefix: "1DW644KX", year: 2019, costMinor: 24_500_000, dailyKm: 0...0, dailyHours: 4.5...9.5, fuelRate: 16.0,
+              targetHoursPerWeek: 40, telematics: "jdlink"),
+        Model(make: "John Deere", model: "350G LC", group: "Excavators", kind: "equipment", fuel: "diesel", costCenter: "CC-200", department: "Earthworks",
+              idPrefix: "1FF350GX", year: 2020, costMinor: 39_000_000, dailyKm: 0...0, dailyHours: 5...10, fuelRate: 21.0,
+              targetHoursPerWeek: 45, telematics: "jdlink"),
+        Model(make: "John Deere", model: "700K", group: "Dozers", kind: "equipment", fuel: "diesel", costCenter: "CC-200", department: "Earthworks",
+              idPrefix: "1T0700KX", year: 2018, costMinor: 27_800_000, dailyKm: 0...0, dailyHours: 3.5...8.5, fuelRate: 17.5,
+              targetHoursPerWeek: 40, telematics: "jdlink"),
+        Model(make: "Komatsu", model: "PC210LC-11", group: "Excavators", kind: "equipment", fuel: "diesel", costCenter: "CC-200", department: "Earthworks",
+              idPrefix: "KMTPC243", year: 2021, costMinor: 26_400_000, dailyKm: 0...0, dailyHours: 5...9.5, fuelRate: 14.5,
+              targetHoursPerWeek: 45, telematics: "komtrax"),
+        Model(make: "Komatsu", model: "WA380-8", group: "Loaders", kind: "equipment", fuel: "diesel", costCenter: "CC-200", department: "Earthworks",
+              idPrefix: "KMTWA096", year: 2020, costMinor: 31_200_000, dailyKm: 0...0, dailyHours: 4...9, fuelRate: 15.5,
+              targetHoursPerWeek: 40, telematics: "komtrax"),
+        Model(make: "Komatsu", model: "D61PXi-24", group: "Dozers", kind: "equipment", fuel: "diesel", costCenter: "CC-200", department: "Earthworks",
+              idPrefix: "KMTD0161", year: 2022, costMinor: 33_900_000, dailyKm: 0...0, dailyHours: 3...8, fuelRate: 19.0,
+              targetHoursPerWeek: 40, telematics: "komtrax"),
+        Model(make: "John Deere", model: "672G", group: "Graders", kind: "equipment", fuel: "diesel", costCenter: "CC-200", department: "Earthworks",
+              idPrefix: "1DW672GX", year: 2017, costMinor: 29_700_000, dailyKm: 0...0, dailyHours: 3...7.5, fuelRate: 15.0,
+              targetHoursPerWeek: 35, telematics: "jdlink"),
+        Model(make: "Komatsu", model: "HM400-5", group: "Haulers", kind: "equipment", fuel: "diesel", costCenter: "CC-200", department: "Earthworks",
+              idPrefix: "KMTHM045", year: 2019, costMinor: 58_500_000, dailyKm: 0...0, dailyHours: 6...10, fuelRate: 28.0,
+              targetHoursPerWeek: 50, telematics: "komtrax"),
+    ]
+}

@@ -1,0 +1,40 @@
+import Foundation
+import FleetCore
+
+/// Writes the sample fleet's files under one folder. Each kind of file has its own writer
+/// (`SampleFleet+Assets.swift`, …); this type only knows where files go and writes them
+/// deterministically: sorted rows, fixed line ends, no timestamps of the run.
+public struct SampleWriter {
+    public let fleet: SampleFleet
+    public let root: URL
+    public private(set) var written: [URL] = []
+
+    public init(fleet: SampleFleet, root: URL) {
+        self.fleet = fleet
+        self.root = root
+    }
+
+    /// Writes every file and returns their paths, relative to `root`, in the order written.
+    public mutating func writeAll() throws -> [String] {
+        try writeMasterData()
+        return written.map { String($0.path.dropFirst(root.path.count + 1)) }
+    }
+
+    mutating func write(_ text: String, to relativePath: String) throws {
+        let url = root.appendingPathComponent(relativePath)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        } catch {
+            throw FleetError.io(path: url.path, reason: "cannot write the sample file: \(error.localizedDescription)")
+        }
+        written.append(url)
+    }
+
+    /// A CSV document from a header and rows of already-formatted fields.
+    static func csv(_ header: [String], _ rows: [[String]]) -> String {
+        ([header] + rows).map { CSVWriter.line($0.map(CSVWriter.text)) }.joined()
+    }
+
+    static func decimal(_ value: Double, _ places: Int) -> String { String(format: "%.\(places)f", value) }
+}
