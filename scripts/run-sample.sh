@@ -20,7 +20,7 @@ echo
 echo "== fleetkit import SampleData (everything but SampleData/bad)"
 inputs=()
 for entry in SampleData/*; do
-  [ "$(basename "$entry")" = bad ] && continue
+  case "$(basename "$entry")" in bad|README.md) continue ;; esac
   [ -e "$entry" ] && inputs+=("$entry")
 done
 "$bin" import --db "$db" "${inputs[@]}"
@@ -43,6 +43,8 @@ if [ -d SampleData/bad ]; then
   set -e
   if [ "$rc" -ne 1 ]; then echo "expected exit code 1 for SampleData/bad, got $rc" >&2; exit 1; fi
   echo "(exit code 1, as expected: rows were rejected or files failed)"
+  echo "-- fleetkit rejects"
+  "$bin" rejects --db "$db"
 fi
 
 echo
