@@ -51,7 +51,7 @@ enum ImportReport {
             case .failed:
                 var error = f.error ?? "unknown error"
                 if error.hasPrefix(f.path + ": ") { error.removeFirst(f.path.count + 2) }
-                fflush(stdout)   // keep stdout and stderr lines in file order when both go to one log
+                fflush(nil)   // keep stdout and stderr lines in file order when both go to one log
                 printError("failed    \(f.path): \(error)")
             }
             for n in f.notes ?? [] { Swift.print("          note: \(n)") }
