@@ -12,6 +12,19 @@ public enum CSVWriter {
 
     public static func number(_ value: String) -> String { value }
 
+    /// A cell whose type is not known: a plain decimal number (`-12.5`) is written as a number,
+    /// anything else as guarded text.
+    public static func cell(_ value: String) -> String {
+        isPlainNumber(value) ? value : text(value)
+    }
+
+    static func isPlainNumber(_ v: String) -> Bool {
+        var u = Substring(v)
+        if u.hasPrefix("-") { u = u.dropFirst() }
+        let parts = u.split(separator: ".", omittingEmptySubsequences: false)
+        return (1...2).contains(parts.count) && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+    }
+
     static func quoted(_ v: String) -> String {
         if v.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == ";" }) {
             return "\"" + v.replacingOccurrences(of: "\"", with: "\"\"") + "\""

@@ -92,17 +92,21 @@ public enum Timestamp {
 /// The fleet time zone: daily buckets are local days here, correct across DST changes.
 public struct FleetZone: Sendable {
     public let timeZone: TimeZone
+    /// The name the user gave (Foundation on Linux reports "UTC" as "GMT").
+    public let identifier: String
 
-    public init(_ timeZone: TimeZone) { self.timeZone = timeZone }
+    public init(_ timeZone: TimeZone) {
+        self.timeZone = timeZone
+        identifier = timeZone.identifier
+    }
 
     public init?(identifier: String) {
         guard let tz = TimeZone(identifier: identifier) else { return nil }
         timeZone = tz
+        self.identifier = identifier
     }
 
-    public static let utc = FleetZone(TimeZone(identifier: "UTC")!)
-
-    public var identifier: String { timeZone.identifier }
+    public static let utc = FleetZone(identifier: "UTC")!
 
     /// The local calendar day that contains the instant.
     public func day(of ms: Int64) -> CivilDate {

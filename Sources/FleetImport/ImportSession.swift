@@ -88,7 +88,7 @@ public struct ImportSession {
             }
         }
         var outcomes: [FileOutcome] = []
-        for (url, problem) in FileWalker.files(under: paths, excluding: warehouse.path) {
+        for (url, problem) in ordered(FileWalker.files(under: paths, excluding: warehouse.path), options: options) {
             if let problem {
                 outcomes.append(FileOutcome(path: url.path, status: .failed, error: problem))
                 continue
@@ -118,6 +118,21 @@ public struct ImportSession {
             }
         }
         return summary
+    }
+
+    /// Master data first (the registry's order: assets, drivers, …), then facts; path order
+    /// within a format. The warehouse ends up the same in any order, but this way assets and
+    /// drivers are defined before facts refer to them, so the counts read naturally (`loaded`,
+    /// not `updated` after an auto-created placeholder).
+    private func ordered(_ files: [(URL, String?)], options: ImportOptions) -> [(URL, String?)] {
+        guard options.format == nil else { return files }
+        let rank = files.map { url, problem -> Int in
+            guard problem == nil, let head = try? FileWalker.head(of: url),
+                  let t = ImporterRegistry.detect(head, filename: url.lastPathComponent, among: importers),
+                  let i = importers.firstIndex(where: { $0 == t }) else { return importers.count }
+            return i
+        }
+        return files.indices.sorted { (rank[$0], $0) < (rank[$1], $1) }.map { files[$0] }
     }
 
     /// Imports one file in one transaction.

@@ -21,10 +21,21 @@ public protocol Importer: Sendable {
     func read(_ input: InputFile, into sink: inout some RecordSink) throws
 }
 
-/// How sure an importer is that it can read a file.
-public enum Confidence: Int, Comparable, Sendable {
-    case no = 0, low, medium, high, certain
-    public static func < (a: Confidence, b: Confidence) -> Bool { a.rawValue < b.rawValue }
+/// How sure an importer is that it can read a file, 0–100. Named levels for the usual cases;
+/// the values between them let two importers that both recognise a file be told apart (the
+/// one that knows more of its columns wins).
+public struct Confidence: Comparable, Sendable, CustomStringConvertible {
+    public var value: Int
+    public init(_ value: Int) { self.value = min(max(value, 0), 100) }
+
+    public static let no = Confidence(0)
+    public static let low = Confidence(25)
+    public static let medium = Confidence(50)
+    public static let high = Confidence(75)
+    public static let certain = Confidence(100)
+
+    public static func < (a: Confidence, b: Confidence) -> Bool { a.value < b.value }
+    public var description: String { String(value) }
 }
 
 /// A file to import, with what the command line and configuration say about it.

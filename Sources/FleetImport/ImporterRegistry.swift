@@ -5,8 +5,13 @@ import Foundation
 public enum ImporterRegistry {
     public static let all: [any Importer.Type] = [
         AssetsImporter.self,
-        // people-and-service importers (drivers, assignments, maintenance, service-schedules)
-        // money-and-inspection importers (expenses, fuel-card, dvir)
+        DriversImporter.self,
+        AssignmentsImporter.self,
+        MaintenanceImporter.self,
+        ServiceSchedulesImporter.self,
+        ExpensesImporter.self,
+        FuelCardImporter.self,
+        DVIRImporter.self,
     ]
 
     public static func named(_ format: String) -> (any Importer.Type)? {

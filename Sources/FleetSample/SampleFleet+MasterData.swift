@@ -13,5 +13,27 @@ extension SampleWriter {
         try write(SampleWriter.csv(["unit_number", "kind", "vin", "pin", "make", "model", "year", "fuel_type", "asset_group", "cost_center",
                                     "department", "in_service_date", "acquisition_cost", "currency", "target_hours_per_week", "samsara_id"],
                                    assetRows), to: "master/assets.csv")
+
+        let driverRows = fleet.drivers.map { d in
+            [d.employeeID, d.name, d.license, d.state, d.expiry.description, "active", d.samsaraID]
+        }
+        try write(SampleWriter.csv(["employee_id", "name", "license_number", "license_state", "license_expiry", "status", "samsara_id"],
+                                   driverRows), to: "master/drivers.csv")
+
+        // Each vehicle has its regular driver from its in-service date; a few change hands mid-month.
+        var assignmentRows: [[String]] = []
+        let handover = fleet.start.adding(days: 14)
+        for a in fleet.assets where a.model.kind == "vehicle" {
+            guard let d = a.driver else { continue }
+            let since = max(a.inService, fleet.start.adding(days: -365))
+            if d % 6 == 5, fleet.drivers.count > fleet.assets.filter({ $0.model.kind == "vehicle" }).count + 2 {
+                let relief = fleet.drivers[fleet.drivers.count - 1 - d % 3]
+                assignmentRows.append([fleet.drivers[d].employeeID, a.unit, since.description, handover.adding(days: -1).description])
+                assignmentRows.append([relief.employeeID, a.unit, handover.description, ""])
+            } else {
+                assignmentRows.append([fleet.drivers[d].employeeID, a.unit, since.description, ""])
+            }
+        }
+        try write(SampleWriter.csv(["employee_id", "unit_number", "start_at", "end_at"], assignmentRows), to: "master/assignments.csv")
     }
 }

@@ -17,6 +17,9 @@ public struct SampleWriter {
     /// Writes every file and returns their paths, relative to `root`, in the order written.
     public mutating func writeAll() throws -> [String] {
         try writeMasterData()
+        try writeService()
+        try writeCosts()
+        try writeDVIRs()
         return written.map { String($0.path.dropFirst(root.path.count + 1)) }
     }
 
@@ -33,7 +36,7 @@ public struct SampleWriter {
 
     /// A CSV document from a header and rows of already-formatted fields.
     static func csv(_ header: [String], _ rows: [[String]]) -> String {
-        ([header] + rows).map { CSVWriter.line($0.map(CSVWriter.text)) }.joined()
+        ([header] + rows).map { CSVWriter.line($0.map(CSVWriter.cell)) }.joined()
     }
 
     static func decimal(_ value: Double, _ places: Int) -> String { String(format: "%.\(places)f", value) }

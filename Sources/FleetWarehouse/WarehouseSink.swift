@@ -98,12 +98,24 @@ public struct WarehouseSink: RecordSink {
         return outcome
     }
 
+    /// Vendor ids first, then the employee id, then the licence number. A vendor id or licence
+    /// that belongs to a driver with a *different* employee id is not a match: two employees are
+    /// never merged on a shared licence, and a vendor id pointing at another employee is refused.
     private func findDriver(_ ref: DriverRef) throws -> Int64? {
-        for i in ref.identifiers {
-            if let id = try Int64.fetchOne(db, sql: "SELECT driver_id FROM driver_identifier WHERE source = ? AND id_type = ? AND id_value = ?",
-                                           arguments: [i.source, i.type, i.value]) { return id }
+        func employee(of id: Int64) throws -> String? {
+            try String.fetchOne(db, sql: "SELECT employee_id FROM driver WHERE id = ?", arguments: [id])
         }
-        if let e = ref.employeeID, let id = try Int64.fetchOne(db, sql: "SELECT id FROM driver WHERE employee_id = ?", arguments: [e]) { return id }
+        for i in ref.identifiers {
+            guard let id = try Int64.fetchOne(db, sql: "SELECT driver_id FROM driver_identifier WHERE source = ? AND id_type = ? AND id_value = ?",
+                                              arguments: [i.source, i.type, i.value]) else { continue }
+            if let mine = ref.employeeID, let theirs = try employee(of: id), mine != theirs {
+                throw RowError(.identityConflict, "\(i.source) \(i.type) \(i.value) already belongs to employee \(theirs), not \(mine); fix the id mapping")
+            }
+            return id
+        }
+        if let e = ref.employeeID {
+            return try Int64.fetchOne(db, sql: "SELECT id FROM driver WHERE employee_id = ?", arguments: [e])
+        }
         if let l = ref.licenseNumber, let id = try Int64.fetchOne(db, sql: "SELECT id FROM driver WHERE license_number = ? ORDER BY auto_created, id", arguments: [l]) { return id }
         return nil
     }

@@ -11,6 +11,14 @@ final class CSVWriterTests: XCTestCase {
         XCTAssertEqual(CSVWriter.number("-12.50"), "-12.50")
     }
 
+    func testCellKeepsNumbersAndGuardsText() {
+        XCTAssertEqual(CSVWriter.cell("-66.2"), "-66.2")
+        XCTAssertEqual(CSVWriter.cell("12"), "12")
+        XCTAssertEqual(CSVWriter.cell("-1-2"), "'-1-2")
+        XCTAssertEqual(CSVWriter.cell("-"), "'-")
+        XCTAssertEqual(CSVWriter.cell("1."), "1.")   // not a plain number, but harmless text
+    }
+
     func testQuoting() {
         XCTAssertEqual(CSVWriter.text("a,b"), "\"a,b\"")
         XCTAssertEqual(CSVWriter.text("say \"hi\""), "\"say \"\"hi\"\"\"")

@@ -2,17 +2,18 @@ import Foundation
 import FleetCore
 
 /// Content sniffing for CSV formats: a format claims a file when its required columns are all
-/// in the header; it is surer the more of the header it knows, and surer still when the file
-/// name says the format (`fuel-card-2026-10.csv`).
+/// in the header (50); it is surer the larger the share of header columns it knows (up to +40),
+/// and surer still when the file name says the format (`fuel-card-2026-10.csv`, +10). So of two
+/// formats whose required columns a header has, the one that knows more of it wins.
 enum CSVSniffer {
     static func confidence(_ head: Data, filename: String, format: String, columns: [String: [String]], required: [String]) -> Confidence {
         guard let fields = CSVReader.firstRecord(head), !fields.isEmpty else { return .no }
         let header = CSVHeader(fields, aliases: columns)
         guard required.allSatisfy({ header.index($0) != nil }) else { return .no }
-        let known = fields.count - header.unknown.count
-        var c: Confidence = known * 2 >= fields.count ? .high : .medium
-        let stem = CSVHeader.normalise(filename)
-        if stem.contains(CSVHeader.normalise(format)) { c = c == .high ? .certain : .high }
-        return c
+        let named = fields.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.count
+        let known = named - header.unknown.count
+        var score = 50 + 40 * known / max(named, 1)
+        if CSVHeader.normalise(filename).contains(CSVHeader.normalise(format)) { score += 10 }
+        return Confidence(score)
     }
 }

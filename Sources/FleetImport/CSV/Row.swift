@@ -120,3 +120,83 @@ struct Row {
         }
     }
 }
+
+extension Row {
+    /// A distance in metres from whichever of its columns the row fills: `km` or `mi` (the unit
+    /// is in the column name), or `value` with its unit in the `unit` column (km, mi or m).
+    ///
+    /// A distance is never read without a stated unit, because kilometres and miles differ by
+    /// 60 % and both look plausible; two filled columns are refused rather than one preferred.
+    func metres(km: String, mi: String, value: String, unit: String, min: Double = 0) throws -> Double? {
+        var found: [(column: String, metres: Double)] = []
+        if let d = try double(km, min: min) { found.append((km, d * Units.metresPerKilometre)) }
+        if let d = try double(mi, min: min) { found.append((mi, d * Units.metresPerMile)) }
+        if let d = try double(value, min: min) {
+            guard let u = text(unit) else {
+                let fix = header.index(unit) == nil ? "add a column '\(unit)' (km or mi)" : "fill '\(unit)' (km or mi)"
+                throw RowError(.missingField, "'\(value)' is \(text(value)!) but no unit is given, and km and miles are not guessed: \(fix), or give the distance in column '\(km)' or '\(mi)' instead")
+            }
+            guard let m = Units.metres(d, unit: u) else {
+                throw RowError(.badValue, "'\(unit)' is '\(u)'; expected km, mi or m (engine hours have their own column)")
+            }
+            found.append((value, m))
+        }
+        if found.count > 1 {
+            throw RowError(.badValue, "'\(found[0].column)' and '\(found[1].column)' both hold a distance; keep one so it is clear which is meant")
+        }
+        return found.first?.metres
+    }
+}
+
+extension Row {
+    /// An instant from a date column and an optional time-of-day column, as exports often split
+    /// them (`Transaction Date`, `Transaction Time`). The time of day (`HH:MM`, `HH:MM:SS`,
+    /// 24-hour or with AM/PM) is added to the date, in the fleet time zone. A midnight that a
+    /// spreadsheet wrote into the date column (`2026-10-01 00:00:00`) is not a time of day; any
+    /// other time there must agree with the time column. A full date-time in the time column is
+    /// used as it is when its date agrees. A date alone is its local midnight; nil when both are empty.
+    func timestamp(date dateColumn: String, time timeColumn: String) throws -> Int64? {
+        guard let day = text(dateColumn) else { return try timestamp(timeColumn) }
+        guard let clock = text(timeColumn) else { return try timestamp(dateColumn) }
+        let date = String(day.prefix(10))
+        guard CivilDate(date) != nil else { return try timestamp(dateColumn) }
+        func disagree() -> RowError {
+            RowError(.badValue, "'\(dateColumn)' is '\(day)' but '\(timeColumn)' is '\(clock)'; the two columns name different times — correct one of them")
+        }
+        if clock.utf8.count >= 10, CivilDate(String(clock.prefix(10))) != nil {
+            guard clock.hasPrefix(date) else { throw disagree() }
+            return try timestamp(timeColumn)
+        }
+        guard let hms = Self.timeOfDay(clock), let ms = Timestamp.parse(date + "T" + hms, zone: zone.timeZone) else {
+            throw RowError(.badDate, "'\(timeColumn)' is '\(clock)'; write the time of day as HH:MM or HH:MM:SS (24-hour, or with AM/PM), in the fleet time zone \(zone.identifier)")
+        }
+        let rest = day.dropFirst(10).trimmingCharacters(in: CharacterSet(charactersIn: " Tt"))
+        if !rest.isEmpty, !rest.allSatisfy({ "0:.".contains($0) }), try timestamp(dateColumn) != ms { throw disagree() }
+        guard Timestamp.plausible.contains(ms) else {
+            throw RowError(.outOfRange, "'\(dateColumn)' is '\(day)', outside the years 1971–2200; placeholder dates are not real times")
+        }
+        return ms
+    }
+
+    /// `14:05`, `14:05:09`, `2:05 PM`, `02:05:09pm` as `HH:MM:SS`; nil for anything else.
+    static func timeOfDay(_ text: String) -> String? {
+        var s = text.lowercased().trimmingCharacters(in: .whitespaces)
+        var pm: Bool? = nil
+        for (suffix, isPM) in [("am", false), ("a.m.", false), ("pm", true), ("p.m.", true)] where s.hasSuffix(suffix) {
+            pm = isPM
+            s = String(s.dropLast(suffix.count)).trimmingCharacters(in: .whitespaces)
+            break
+        }
+        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.count <= 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              var h = Int(parts[0]), let m = Int(parts[1]), let sec = parts.count == 3 ? Int(parts[2]) : 0,
+              parts[1].count == 2, parts.count == 2 || parts[2].count == 2, m < 60, sec < 60 else { return nil }
+        if let pm {
+            guard (1...12).contains(h) else { return nil }
+            h = h % 12 + (pm ? 12 : 0)
+        }
+        guard h < 24 else { return nil }
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(two(h)):\(two(m)):\(two(sec))"
+    }
+}

@@ -50,8 +50,8 @@ public struct AssetsImporter: Importer {
     public init() {}
 
     public static func sniff(_ head: Data, filename: String) -> Confidence {
-        CSVSniffer.confidence(head, filename: filename, format: format, columns: columns, required: required + ["make"])
-            .max(CSVSniffer.confidence(head, filename: filename, format: format, columns: columns, required: required + ["vin"]))
+        max(CSVSniffer.confidence(head, filename: filename, format: format, columns: columns, required: required + ["make"]),
+            CSVSniffer.confidence(head, filename: filename, format: format, columns: columns, required: required + ["vin"]))
     }
 
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
