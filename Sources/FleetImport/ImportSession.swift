@@ -180,6 +180,7 @@ public struct ImportSession {
                     try file.insert(db)
                     var sink = WarehouseSink(db: db, sourceFileID: file.id!)
                     try importerType.init().read(input, into: &sink)
+                    try Derivations.refresh(db, touched: sink.touched, zone: options.zone)
                     let c = sink.counts
                     file.status = c.rejected > 0 ? "partial" : "imported"
                     (file.loaded, file.updated, file.unchanged, file.rejected) = (c.loaded, c.updated, c.unchanged, c.rejected)

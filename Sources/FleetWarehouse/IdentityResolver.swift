@@ -9,6 +9,13 @@ import FleetCore
 /// the result independent of the order in which files arrive.
 struct IdentityResolver {
     private var cache: [AssetRef: Int64] = [:]
+    private var merged: Set<Int64> = []
+
+    /// Assets that absorbed another since the last call: their derived tables need a rebuild.
+    mutating func takeMerged() -> Set<Int64> {
+        defer { merged.removeAll() }
+        return merged
+    }
 
     mutating func resolve(_ ref: AssetRef, in db: Database, sourceFileID: Int64) throws -> Int64 {
         if let id = cache[ref] { return id }
@@ -34,6 +41,7 @@ struct IdentityResolver {
             for other in found where other != survivor {
                 try AssetMerger.merge(other, into: survivor, in: db)
                 cache.removeAll()
+                merged.insert(survivor)
             }
             id = survivor
             try attach(ref, to: id, in: db)

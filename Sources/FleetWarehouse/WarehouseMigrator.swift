@@ -10,6 +10,7 @@ public enum WarehouseMigrator {
     public static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
         m.registerMigration("v1-schema") { db in try db.execute(sql: v1) }
+        m.registerMigration("v2-meter-anomaly") { db in try db.execute(sql: v2) }
         return m
     }
 
@@ -18,7 +19,7 @@ public enum WarehouseMigrator {
     public static let assetTables = [
         "asset_identifier", "assignment", "meter_reading", "position", "engine_event", "obd_sample",
         "dtc_event", "trip", "asset_day", "fuel_purchase", "expense", "maintenance_record",
-        "service_schedule", "dvir",
+        "service_schedule", "dvir", "meter_anomaly",
     ]
 
     static let v1 = """
@@ -329,6 +330,22 @@ public enum WarehouseMigrator {
         per_base REAL NOT NULL CHECK (per_base > 0),
         source_file_id INTEGER REFERENCES source_file(id),
         PRIMARY KEY (day, currency)
+    ) STRICT, WITHOUT ROWID;
+    """
+
+    /// Readings the daily rollup refused to sum: a counter that went backwards (unit swap, bad
+    /// reading) or rose faster than the asset can (a 5,000 km jump in an hour). Reports list them
+    /// in their data-quality tables.
+    static let v2 = """
+    CREATE TABLE meter_anomaly (
+        asset_id INTEGER NOT NULL REFERENCES asset(id),
+        meter TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        previous_at INTEGER NOT NULL,
+        previous_value REAL NOT NULL,
+        value REAL NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('rollback', 'implausible_rate')),
+        PRIMARY KEY (asset_id, meter, at)
     ) STRICT, WITHOUT ROWID;
     """
 }

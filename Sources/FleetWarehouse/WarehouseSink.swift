@@ -9,6 +9,8 @@ public struct WarehouseSink: RecordSink {
     private var identities = IdentityResolver()
     public private(set) var counts = LoadCounts()
     public private(set) var notes: [String] = []
+    /// The parts of asset timelines this file touched: derived tables are recomputed there.
+    public private(set) var touched = TouchedTimeline()
 
     public init(db: Database, sourceFileID: Int64) {
         self.db = db
@@ -17,12 +19,18 @@ public struct WarehouseSink: RecordSink {
     }
 
     public mutating func asset(_ ref: AssetRef) throws -> Int64 {
-        try identities.resolve(ref, in: db, sourceFileID: sourceFileID)
+        try resolve(ref)
+    }
+
+    private mutating func resolve(_ ref: AssetRef) throws -> Int64 {
+        let id = try identities.resolve(ref, in: db, sourceFileID: sourceFileID)
+        for survivor in identities.takeMerged() { touched.touchAll(survivor) }
+        return id
     }
 
     public mutating func defineAsset(_ ref: AssetRef, fields: Asset) throws -> LoadOutcome {
         let existed = try existingAsset(ref)
-        let id = try identities.resolve(ref, in: db, sourceFileID: sourceFileID)
+        let id = try resolve(ref)
         let before = try Asset.fetchOne(db, key: id)!
         var after = before
         after.unitNumber = fields.unitNumber ?? before.unitNumber
@@ -131,13 +139,14 @@ public struct WarehouseSink: RecordSink {
     public mutating func load<R: LoadableRecord>(_ record: R) throws -> LoadOutcome {
         let outcome = try loader.upsert(record)
         counts.count(outcome)
+        if outcome != .unchanged, let t = record as? TimelineRecord { touched.touch(t.timelineAsset, t.timelineAt) }
         return outcome
     }
 
     public func id<R: LoadableRecord>(of record: R) throws -> Int64? { try loader.id(of: record) }
 
     public mutating func atomically(_ body: (inout WarehouseSink) throws -> Void) throws {
-        let saved = counts
+        let saved = counts, savedTouched = touched
         try db.execute(sql: "SAVEPOINT fleetkit_row")
         do {
             try body(&self)
@@ -146,6 +155,7 @@ public struct WarehouseSink: RecordSink {
             try db.execute(sql: "ROLLBACK TO fleetkit_row")
             try db.execute(sql: "RELEASE fleetkit_row")
             counts = saved
+            touched = savedTouched
             identities = IdentityResolver()   // cached ids may name rows that were rolled back
             throw error
         }

@@ -21,7 +21,11 @@ struct InitCommand: ParsableCommand {
     func run() throws {
         do {
             let w = try warehouse.open()
-            if let tz { try w.setSetting("timezone", tz) }
+            if let tz, try w.setting("timezone") ?? "UTC" != tz {
+                try w.setSetting("timezone", tz)
+                // Daily buckets are local days: a new zone moves every boundary.
+                try w.pool.write { db in try Derivations.rebuildAll(db, zone: FleetZone(identifier: tz)!) }
+            }
             if let currency { try w.setSetting("currency", currency) }
             if let units { try w.setSetting("units", units.rawValue) }
             let s = try FleetSettings.load(w)

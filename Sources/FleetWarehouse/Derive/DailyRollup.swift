@@ -1,0 +1,121 @@
+import Foundation
+import GRDB
+import FleetCore
+
+/// Builds `asset_day`: per asset and local day of the fleet time zone, distance, engine time,
+/// idle time, fuel, first and last report, and trips. docs/METRICS.md defines each figure.
+///
+/// Cumulative meters are turned into deltas between consecutive readings, and each delta is
+/// spread over the local days its interval covers in proportion to time. A delta that goes
+/// backwards (a counter reset or a swapped unit) or rises faster than any asset can is not
+/// summed; it is recorded in `meter_anomaly` for the data-quality tables.
+public struct DailyRollup: Deriver {
+    public let name = "daily-rollup"
+    public init() {}
+
+    /// Meter → asset_day column, and the fastest plausible rise per second of elapsed time.
+    static let meters: [(meter: String, column: String, maxPerSecond: Double)] = [
+        ("odometer", "distance_m", 70),        // 252 km/h
+        ("engine_hours", "engine_s", 1.05),    // an hour meter cannot outrun the clock (5 % skew allowed)
+        ("idle_hours", "idle_s", 1.05),
+        ("fuel_used", "fuel_ml", 150),         // 540 L/h, above the largest haul trucks' burn
+    ]
+
+    public func refresh(_ db: Database, touched: TouchedTimeline, zone: FleetZone) throws {
+        let assets = Set(touched.ranges.keys).union(touched.whole).sorted()
+        for asset in assets {
+            var span: ClosedRange<Int64>
+            if touched.whole.contains(asset) {
+                guard let s = try Self.fullSpan(db, asset) else {
+                    try db.execute(sql: "DELETE FROM asset_day WHERE asset_id = ?", arguments: [asset])
+                    try db.execute(sql: "DELETE FROM meter_anomaly WHERE asset_id = ?", arguments: [asset])
+                    continue
+                }
+                span = s
+                try db.execute(sql: "DELETE FROM asset_day WHERE asset_id = ?", arguments: [asset])
+            } else {
+                span = touched.ranges[asset]!
+            }
+            // A reading's delta reaches back to the previous reading and forward to the next.
+            let before = try Int64.fetchOne(db, sql: "SELECT MAX(at) FROM meter_reading WHERE asset_id = ? AND at < ?", arguments: [asset, span.lowerBound])
+            let after = try Int64.fetchOne(db, sql: "SELECT MIN(at) FROM meter_reading WHERE asset_id = ? AND at > ?", arguments: [asset, span.upperBound])
+            span = min(span.lowerBound, before ?? span.lowerBound)...max(span.upperBound, after ?? span.upperBound)
+            try recompute(db, asset: asset, days: zone.day(of: span.lowerBound)...zone.day(of: span.upperBound), zone: zone)
+        }
+    }
+
+    static func fullSpan(_ db: Database, _ asset: Int64) throws -> ClosedRange<Int64>? {
+        let row = try Row.fetchOne(db, sql: """
+            SELECT MIN(lo), MAX(hi) FROM (
+                SELECT MIN(at) lo, MAX(at) hi FROM meter_reading WHERE asset_id = ?1
+                UNION ALL SELECT MIN(at), MAX(at) FROM position WHERE asset_id = ?1
+                UNION ALL SELECT MIN(at), MAX(at) FROM engine_event WHERE asset_id = ?1
+                UNION ALL SELECT MIN(start_at), MAX(end_at) FROM trip WHERE asset_id = ?1)
+            """, arguments: [asset])
+        guard let lo: Int64 = row?[0], let hi: Int64 = row?[1] else { return nil }
+        return lo...hi
+    }
+
+    private func recompute(_ db: Database, asset: Int64, days: ClosedRange<CivilDate>, zone: FleetZone) throws {
+        var grid = DayGrid(days: days, zone: zone)
+        try db.execute(sql: "DELETE FROM meter_anomaly WHERE asset_id = ? AND at >= ? AND at < ?",
+                       arguments: [asset, grid.windowStart, grid.windowEnd])
+        for m in Self.meters {
+            let readings = try Row.fetchAll(db, sql: """
+                SELECT at, value FROM meter_reading WHERE asset_id = ?1 AND meter = ?2
+                  AND at >= COALESCE((SELECT MAX(at) FROM meter_reading WHERE asset_id = ?1 AND meter = ?2 AND at < ?3), ?3)
+                  AND at <= COALESCE((SELECT MIN(at) FROM meter_reading WHERE asset_id = ?1 AND meter = ?2 AND at >= ?4), ?4)
+                ORDER BY at
+                """, arguments: [asset, m.meter, grid.windowStart, grid.windowEnd]).map { (at: $0[0] as Int64, value: $0[1] as Double) }
+            for (a, b) in zip(readings, readings.dropFirst()) {
+                let delta = b.value - a.value
+                let seconds = Double(b.at - a.at) / 1000
+                var anomaly: String? = nil
+                if delta < 0 { anomaly = "rollback" } else if delta > m.maxPerSecond * max(seconds, 60) { anomaly = "implausible_rate" }
+                if let anomaly {
+                    if b.at >= grid.windowStart, b.at < grid.windowEnd {
+                        try db.execute(sql: """
+                            INSERT INTO meter_anomaly (asset_id, meter, at, previous_at, previous_value, value, kind) VALUES (?, ?, ?, ?, ?, ?, ?)
+                            ON CONFLICT DO UPDATE SET previous_at = excluded.previous_at, previous_value = excluded.previous_value,
+                                value = excluded.value, kind = excluded.kind
+                            """, arguments: [asset, m.meter, b.at, a.at, a.value, b.value, anomaly])
+                    }
+                    continue
+                }
+                grid.spread(delta, from: a.at, to: b.at, into: m.column)
+            }
+        }
+        try fillFallbacks(db, asset: asset, grid: &grid)
+        try grid.write(db, asset: asset)
+    }
+
+    /// Days without odometer coverage take the GPS path length, else the trips' distance; days
+    /// without an hour meter take engine on/off events.
+    private func fillFallbacks(_ db: Database, asset: Int64, grid: inout DayGrid) throws {
+        let positions = try Row.fetchAll(db, sql: "SELECT at, lat, lon FROM position WHERE asset_id = ? AND at >= ? AND at < ? ORDER BY at",
+                                         arguments: [asset, grid.windowStart, grid.windowEnd])
+        var path = GPSPath()
+        for p in positions {
+            let at: Int64 = p[0]
+            grid.seen(at)
+            if let metres = path.add(at: at, lat: p[1], lon: p[2]) { grid.addGPS(metres, at: at) }
+        }
+        for r in try Int64.fetchAll(db, sql: "SELECT at FROM meter_reading WHERE asset_id = ? AND at >= ? AND at < ?",
+                                    arguments: [asset, grid.windowStart, grid.windowEnd]) { grid.seen(r) }
+        for t in try Row.fetchAll(db, sql: "SELECT start_at, distance_m, idle_s FROM trip WHERE asset_id = ? AND start_at >= ? AND start_at < ?",
+                                  arguments: [asset, grid.windowStart, grid.windowEnd]) {
+            grid.addTrip(at: t[0], distance: t[1], idle: t[2])
+        }
+        var onSince: Int64? = nil
+        for e in try Row.fetchAll(db, sql: "SELECT at, state FROM engine_event WHERE asset_id = ? AND at >= ? AND at < ? ORDER BY at",
+                                  arguments: [asset, grid.windowStart - 86_400_000, grid.windowEnd]) {
+            let at: Int64 = e[0], state: String = e[1]
+            if state == "off" {
+                if let on = onSince { grid.spreadEngineEvents(from: max(on, grid.windowStart), to: at) }
+                onSince = nil
+            } else if onSince == nil {
+                onSince = at
+            }
+        }
+    }
+}

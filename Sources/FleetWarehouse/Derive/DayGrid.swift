@@ -1,0 +1,148 @@
+import Foundation
+import GRDB
+import FleetCore
+
+/// Per-day accumulators for one asset over a run of local days.
+struct DayGrid {
+    let days: [CivilDate]
+    /// `bounds[i]` is the UTC start of `days[i]`; `bounds[days.count]` the end of the last day.
+    let bounds: [Int64]
+    private var sums: [[String: Double]]
+    private var covered: [Set<String>]
+    private var gps: [Double]
+    private var hasPositions: [Bool]
+    private var tripDistance: [Double]
+    private var tripIdle: [Double]
+    private var trips: [Int]
+    private var engineEvents: [Double]
+    private var first: [Int64?]
+    private var last: [Int64?]
+
+    init(days range: ClosedRange<CivilDate>, zone: FleetZone) {
+        var list: [CivilDate] = []
+        var d = range.lowerBound
+        while d <= range.upperBound { list.append(d); d = d.adding(days: 1) }
+        days = list
+        bounds = list.map { zone.start(of: $0) } + [zone.start(of: range.upperBound.adding(days: 1))]
+        let n = list.count
+        sums = Array(repeating: [:], count: n)
+        covered = Array(repeating: [], count: n)
+        gps = Array(repeating: 0, count: n)
+        hasPositions = Array(repeating: false, count: n)
+        tripDistance = Array(repeating: 0, count: n)
+        tripIdle = Array(repeating: 0, count: n)
+        trips = Array(repeating: 0, count: n)
+        engineEvents = Array(repeating: 0, count: n)
+        first = Array(repeating: nil, count: n)
+        last = Array(repeating: nil, count: n)
+    }
+
+    var windowStart: Int64 { bounds[0] }
+    var windowEnd: Int64 { bounds[days.count] }
+
+    /// The index of the day containing `at`, if it is in the window.
+    func index(_ at: Int64) -> Int? {
+        guard at >= windowStart, at < windowEnd else { return nil }
+        var lo = 0, hi = days.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if bounds[mid] <= at { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
+    /// Spreads `delta` over [from, to] in proportion to each day's share of the interval.
+    mutating func spread(_ delta: Double, from: Int64, to: Int64, into column: String) {
+        if to <= from {
+            if let i = index(to) { sums[i][column, default: 0] += delta; covered[i].insert(column) }
+            return
+        }
+        let length = Double(to - from)
+        for i in days.indices {
+            let lo = max(from, bounds[i]), hi = min(to, bounds[i + 1])
+            guard hi > lo else { continue }
+            covered[i].insert(column)
+            sums[i][column, default: 0] += delta * Double(hi - lo) / length
+        }
+    }
+
+    mutating func spreadEngineEvents(from: Int64, to: Int64) {
+        for i in days.indices {
+            let lo = max(from, bounds[i]), hi = min(to, bounds[i + 1])
+            if hi > lo { engineEvents[i] += Double(hi - lo) / 1000 }
+        }
+    }
+
+    mutating func seen(_ at: Int64) {
+        guard let i = index(at) else { return }
+        first[i] = min(first[i] ?? at, at)
+        last[i] = max(last[i] ?? at, at)
+    }
+
+    mutating func addGPS(_ metres: Double, at: Int64) {
+        guard let i = index(at) else { return }
+        gps[i] += metres
+        hasPositions[i] = true
+    }
+
+    mutating func addTrip(at: Int64, distance: Double?, idle: Double?) {
+        guard let i = index(at) else { return }
+        trips[i] += 1
+        tripDistance[i] += distance ?? 0
+        tripIdle[i] += idle ?? 0
+    }
+
+    /// Replaces the asset's rows for these days.
+    func write(_ db: Database, asset: Int64) throws {
+        try db.execute(sql: "DELETE FROM asset_day WHERE asset_id = ? AND day >= ? AND day <= ?",
+                       arguments: [asset, days.first!.description, days.last!.description])
+        for i in days.indices {
+            let odometer = covered[i].contains("distance_m")
+            let distance: Double?, method: String?
+            if odometer { (distance, method) = (sums[i]["distance_m"] ?? 0, "odometer") }
+            else if hasPositions[i] { (distance, method) = (gps[i], "gps") }
+            else if trips[i] > 0 { (distance, method) = (tripDistance[i], "trips") }
+            else { (distance, method) = (nil, nil) }
+            let engine = covered[i].contains("engine_s") ? sums[i]["engine_s"] ?? 0 : engineEvents[i] > 0 ? engineEvents[i] : nil
+            let idle = covered[i].contains("idle_s") ? sums[i]["idle_s"] ?? 0 : trips[i] > 0 ? tripIdle[i] : nil
+            let fuel = covered[i].contains("fuel_ml") ? sums[i]["fuel_ml"] ?? 0 : nil
+            guard first[i] != nil || distance != nil || engine != nil || idle != nil || fuel != nil else { continue }
+            try db.execute(sql: """
+                INSERT INTO asset_day (asset_id, day, distance_m, distance_method, engine_s, idle_s, fuel_ml, first_at, last_at, trips)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [asset, days[i].description, distance.map(Self.round), method, engine.map(Self.round), idle.map(Self.round),
+                                 fuel.map(Self.round), first[i], last[i], trips[i]])
+        }
+    }
+
+    /// Sums of proportional shares carry float noise; a millimetre, a millisecond and a
+    /// millilitre are far below what any source measures.
+    static func round(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
+}
+
+/// GPS path length with parked-device jitter filtered out: distance accumulates from an anchor
+/// point and counts only once the device is more than `jitter` metres from it, so a phone
+/// wobbling a few metres in a car park adds nothing while slow driving still adds up. A jump
+/// faster than `maxSpeed` (a bad fix) is skipped.
+struct GPSPath {
+    var jitter = 15.0
+    var maxSpeed = 70.0
+    private var anchor: (at: Int64, lat: Double, lon: Double)?
+
+    mutating func add(at: Int64, lat: Double, lon: Double) -> Double? {
+        guard let a = anchor else { anchor = (at, lat, lon); return nil }
+        let d = Self.haversine(a.lat, a.lon, lat, lon)
+        guard d > jitter else { return nil }
+        let seconds = max(Double(at - a.at) / 1000, 1)
+        anchor = (at, lat, lon)
+        return d / seconds > maxSpeed ? nil : d
+    }
+
+    /// Great-circle distance in metres on the mean Earth radius (6371.0088 km, IUGG).
+    static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let r = 6_371_008.8, rad = Double.pi / 180
+        let dLat = (lat2 - lat1) * rad, dLon = (lon2 - lon1) * rad
+        let h = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * rad) * cos(lat2 * rad) * sin(dLon / 2) * sin(dLon / 2)
+        return 2 * r * asin(min(1, sqrt(h)))
+    }
+}

@@ -1,0 +1,47 @@
+/// Facts that sit on an asset's timeline. When one is loaded, the derived tables (trips, daily
+/// rollups) of that asset around that instant are recomputed.
+public protocol TimelineRecord {
+    var timelineAsset: Int64 { get }
+    var timelineAt: Int64 { get }
+}
+
+extension MeterReading: TimelineRecord {
+    public var timelineAsset: Int64 { assetID }
+    public var timelineAt: Int64 { at }
+}
+
+extension Position: TimelineRecord {
+    public var timelineAsset: Int64 { assetID }
+    public var timelineAt: Int64 { at }
+}
+
+extension EngineEvent: TimelineRecord {
+    public var timelineAsset: Int64 { assetID }
+    public var timelineAt: Int64 { at }
+}
+
+extension Trip: TimelineRecord {
+    public var timelineAsset: Int64 { assetID }
+    public var timelineAt: Int64 { startAt }
+}
+
+/// The span of each asset's timeline that a file touched.
+public struct TouchedTimeline: Sendable, Equatable {
+    public private(set) var ranges: [Int64: ClosedRange<Int64>] = [:]
+    /// Assets whose whole history must be recomputed (after a merge moved rows onto them).
+    public private(set) var whole: Set<Int64> = []
+
+    public init() {}
+
+    public mutating func touch(_ asset: Int64, _ at: Int64) {
+        if let r = ranges[asset] {
+            if at < r.lowerBound { ranges[asset] = at...r.upperBound } else if at > r.upperBound { ranges[asset] = r.lowerBound...at }
+        } else {
+            ranges[asset] = at...at
+        }
+    }
+
+    public mutating func touchAll(_ asset: Int64) { whole.insert(asset) }
+
+    public var isEmpty: Bool { ranges.isEmpty && whole.isEmpty }
+}
