@@ -13,6 +13,8 @@ public struct ImportOptions: Sendable {
     public var dryRun = false
     public var zone: FleetZone = .utc
     public var currency = "USD"
+    /// Trip and stop rules for trips derived from positions.
+    public var trips = TripRules()
     /// `inbox/<kind>/<UNIT>/file` attributes the file to UNIT when the unit is known.
     public var attributeByFolder = true
 
@@ -180,7 +182,7 @@ public struct ImportSession {
                     try file.insert(db)
                     var sink = WarehouseSink(db: db, sourceFileID: file.id!)
                     try importerType.init().read(input, into: &sink)
-                    try Derivations.refresh(db, touched: sink.touched, zone: options.zone)
+                    try Derivations.refresh(db, touched: sink.touched, settings: DeriveSettings(zone: options.zone, trips: options.trips))
                     let c = sink.counts
                     file.status = c.rejected > 0 ? "partial" : "imported"
                     (file.loaded, file.updated, file.unchanged, file.rejected) = (c.loaded, c.updated, c.unchanged, c.rejected)

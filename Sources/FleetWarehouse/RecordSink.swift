@@ -10,6 +10,9 @@ public protocol RecordSink {
     var sourceFileID: Int64 { get }
     /// The asset a ref names, creating it (`auto_created`) or merging assets as needed.
     mutating func asset(_ ref: AssetRef) throws -> Int64
+    /// The asset a ref names if one already exists; never creates or merges. For files whose
+    /// only identity hint is weak (a GPX `<name>`), which must match a known asset or nothing.
+    func findAsset(_ ref: AssetRef) throws -> Int64?
     /// Defines or updates an asset from master data: non-empty fields overwrite, empty ones keep
     /// what the warehouse knows, and the asset is no longer `auto_created`.
     mutating func defineAsset(_ ref: AssetRef, fields: Asset) throws -> LoadOutcome

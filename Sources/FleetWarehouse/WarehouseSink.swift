@@ -62,6 +62,17 @@ public struct WarehouseSink: RecordSink {
         return outcome
     }
 
+    public func findAsset(_ ref: AssetRef) throws -> Int64? {
+        if let vin = ref.vin, let id = try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE vin = ?", arguments: [vin]) { return id }
+        if let pin = ref.pin, let id = try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE pin = ?", arguments: [pin]) { return id }
+        for i in ref.identifiers {
+            if let id = try Int64.fetchOne(db, sql: "SELECT asset_id FROM asset_identifier WHERE source = ? AND id_type = ? AND id_value = ?",
+                                           arguments: [i.source, i.type, i.value]) { return id }
+        }
+        if let unit = ref.unitNumber, let id = try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE unit_number = ?", arguments: [unit]) { return id }
+        return nil
+    }
+
     private func existingAsset(_ ref: AssetRef) throws -> Bool {
         if let vin = ref.vin, try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE vin = ?", arguments: [vin]) != nil { return true }
         if let pin = ref.pin, try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE pin = ?", arguments: [pin]) != nil { return true }

@@ -24,7 +24,7 @@ struct InitCommand: ParsableCommand {
             if let tz, try w.setting("timezone") ?? "UTC" != tz {
                 try w.setSetting("timezone", tz)
                 // Daily buckets are local days: a new zone moves every boundary.
-                try w.pool.write { db in try Derivations.rebuildAll(db, zone: FleetZone(identifier: tz)!) }
+                try w.pool.write { db in try Derivations.rebuildAll(db, settings: DeriveSettings(zone: FleetZone(identifier: tz)!)) }
             }
             if let currency { try w.setSetting("currency", currency) }
             if let units { try w.setSetting("units", units.rawValue) }

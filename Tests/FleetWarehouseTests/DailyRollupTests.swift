@@ -15,7 +15,7 @@ final class DailyRollupTests: XCTestCase {
             try f.insert(db)
             var sink = WarehouseSink(db: db, sourceFileID: f.id!)
             try body(&sink)
-            try Derivations.refresh(db, touched: sink.touched, zone: zone)
+            try Derivations.refresh(db, touched: sink.touched, settings: DeriveSettings(zone: zone))
         }
     }
 

@@ -309,6 +309,7 @@ public struct FuelCardImporter: Importer {
         var counts: LoadCounts { base.counts }
 
         mutating func asset(_ ref: AssetRef) throws -> Int64 { try base.asset(ref) }
+        func findAsset(_ ref: AssetRef) throws -> Int64? { try base.findAsset(ref) }
         mutating func defineAsset(_ ref: AssetRef, fields: Asset) throws -> LoadOutcome { try base.defineAsset(ref, fields: fields) }
         mutating func driver(_ ref: DriverRef) throws -> Int64 { try base.driver(ref) }
         mutating func defineDriver(_ ref: DriverRef, fields: Driver) throws -> LoadOutcome { try base.defineDriver(ref, fields: fields) }

@@ -6,22 +6,56 @@ import FleetCore
 /// derived tables are the same whatever order files arrive in.
 public protocol Deriver: Sendable {
     var name: String { get }
-    func refresh(_ db: Database, touched: TouchedTimeline, zone: FleetZone) throws
+    func refresh(_ db: Database, touched: TouchedTimeline, settings: DeriveSettings) throws
+}
+
+/// What derivation depends on besides the facts: the fleet time zone (daily buckets) and the
+/// trip rules (docs/METRICS.md; the nightly config's `trips:` block).
+public struct DeriveSettings: Sendable, Equatable {
+    public var zone: FleetZone
+    public var trips: TripRules
+
+    public init(zone: FleetZone = .utc, trips: TripRules = TripRules()) {
+        self.zone = zone
+        self.trips = trips
+    }
+
+    public static func == (a: DeriveSettings, b: DeriveSettings) -> Bool { a.zone.identifier == b.zone.identifier && a.trips == b.trips }
+}
+
+/// Trip and stop detection parameters.
+public struct TripRules: Sendable, Equatable, Codable {
+    /// A trip starts once the asset is this far from where it stopped.
+    public var startDistanceM: Double = 200
+    /// It ends after `stopSeconds` within this radius…
+    public var stopRadiusM: Double = 200
+    public var stopSeconds: Double = 180
+    /// …or after a gap in the data longer than this.
+    public var gapSeconds: Double = 3600
+    /// Idle: engine on and slower than this (1 km/h).
+    public var idleSpeedMps: Double = 1.0 / 3.6
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case startDistanceM = "start_distance_m", stopRadiusM = "stop_radius_m", stopSeconds = "stop_seconds", gapSeconds = "gap_seconds"
+        case idleSpeedMps = "idle_speed_mps"
+    }
 }
 
 /// The derivation steps in the order they run: trips before the daily rollup that counts them.
 public enum Derivations {
     public static let all: [any Deriver] = [DailyRollup()]
 
-    public static func refresh(_ db: Database, touched: TouchedTimeline, zone: FleetZone, steps: [any Deriver] = all) throws {
+    public static func refresh(_ db: Database, touched: TouchedTimeline, settings: DeriveSettings, steps: [any Deriver] = all) throws {
         guard !touched.isEmpty else { return }
-        for step in steps { try step.refresh(db, touched: touched, zone: zone) }
+        for step in steps { try step.refresh(db, touched: touched, settings: settings) }
     }
 
     /// Recomputes everything for every asset, e.g. after the fleet time zone changed.
-    public static func rebuildAll(_ db: Database, zone: FleetZone, steps: [any Deriver] = all) throws {
+    public static func rebuildAll(_ db: Database, settings: DeriveSettings, steps: [any Deriver] = all) throws {
         var touched = TouchedTimeline()
         for id in try Int64.fetchAll(db, sql: "SELECT id FROM asset") { touched.touchAll(id) }
-        try refresh(db, touched: touched, zone: zone, steps: steps)
+        try refresh(db, touched: touched, settings: settings, steps: steps)
     }
 }
