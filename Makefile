@@ -27,7 +27,7 @@ release: deps
 	$(SWIFT) build -c release --product fleetkit
 
 ## test: the whole test suite against real SQLite, libxlsxwriter and Tesseract.
-test: deps
+test: deps test-tools
 	$(SWIFT) test
 
 ## run: the main job on SampleData: fresh warehouse, import everything, show the status.
@@ -41,3 +41,26 @@ sample: build
 
 clean:
 	rm -rf .build Reports/*.csv Reports/*.xlsx Reports/*.html Reports/*.json Reports/run
+
+# --- Report renderers: the real readers their tests and screenshots use ---
+.PHONY: test-tools screenshots
+TOOLS_VENV := .venv-tools
+SCREENSHOT_DIR := .build-screenshots
+# Extra `swift test` flags for `screenshots`, e.g. SCREENSHOT_SWIFTFLAGS="--scratch-path .build-reports".
+SCREENSHOT_SWIFTFLAGS ?=
+
+## test-tools: a Python venv (.venv-tools) with openpyxl, the real XLSX reader the report tests open workbooks with.
+test-tools:
+	@if $(TOOLS_VENV)/bin/python -c "import openpyxl" 2>/dev/null; then :; else \
+	  echo "Creating $(TOOLS_VENV) with openpyxl"; \
+	  rm -rf $(TOOLS_VENV) && python3 -m venv $(TOOLS_VENV) && $(TOOLS_VENV)/bin/pip install -q openpyxl; \
+	fi
+
+## screenshots: render the report fixture's HTML in headless Chromium to docs/screenshots/report-fixture.png.
+screenshots:
+	@command -v chromium >/dev/null || { echo "Installing chromium"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
+	rm -rf $(SCREENSHOT_DIR) && mkdir -p $(SCREENSHOT_DIR) docs/screenshots
+	FLEETKIT_SCREENSHOT_DIR=$(CURDIR)/$(SCREENSHOT_DIR) $(SWIFT) test $(SCREENSHOT_SWIFTFLAGS) --filter FleetReportsTests.ScreenshotFixtureTests
+	chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars --window-size=1280,2000 \
+	  --screenshot=$(CURDIR)/docs/screenshots/report-fixture.png file://$(CURDIR)/$(SCREENSHOT_DIR)/cost-2026-10.html

@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "FleetWarehouseTests", dependencies: ["FleetWarehouse", "FleetTestSupport"]),
         .testTarget(name: "FleetImportTests", dependencies: ["FleetImport", "FleetTestSupport"]),
         .testTarget(name: "FleetOCRTests", dependencies: ["FleetOCR", "FleetTestSupport"]),
-        .testTarget(name: "FleetReportsTests", dependencies: ["FleetReports", "FleetTestSupport"]),
+        .testTarget(name: "FleetReportsTests", dependencies: ["FleetReports", "FleetTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "FleetSampleTests", dependencies: ["FleetSample", "FleetTestSupport"]),
         .testTarget(name: "fleetkitTests", dependencies: ["fleetkit", "FleetTestSupport"]),
     ]

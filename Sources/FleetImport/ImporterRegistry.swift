@@ -12,6 +12,7 @@ public enum ImporterRegistry {
         ExpensesImporter.self,
         FuelCardImporter.self,
         DVIRImporter.self,
+        FxRatesImporter.self,
     ]
 
     public static func named(_ format: String) -> (any Importer.Type)? {

@@ -80,6 +80,20 @@ extension SampleWriter {
         if let m = fleet.assets.first(where: { $0.model.make == "John Deere" }) {
             add(fleet.start.adding(days: 20), "parts", 1_128.40, "EUR", "Deere Parts Mannheim", "Cab filter set (imported)", m.unit)
         }
+        // Business-day reference rates for the two foreign currencies (a rate holds until the next).
+        var fx: [[String]] = []
+        var cad = 1.3712, eur = 0.9231
+        for d in -3..<fleet.days {
+            let day = fleet.start.adding(days: d)
+            let weekday = (day.daysSinceEpoch + 4) % 7
+            guard weekday != 0, weekday != 6 else { continue }
+            cad *= 1 + rng.double(-0.003...0.003)
+            eur *= 1 + rng.double(-0.003...0.003)
+            fx.append([day.description, "CAD", SampleWriter.decimal(cad, 4)])
+            fx.append([day.description, "EUR", SampleWriter.decimal(eur, 4)])
+        }
+        try write(SampleWriter.csv(["date", "currency", "per_base"], fx), to: "master/fx-rates.csv")
+
         try write(SampleWriter.csv(["expense_id", "date", "category", "amount", "currency", "vendor", "description", "unit_number"], rows),
                   to: "expenses/expenses-\(fleet.start.year)-\(String(format: "%02d", fleet.start.month)).csv")
     }

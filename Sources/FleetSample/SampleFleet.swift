@@ -73,22 +73,27 @@ public struct SampleFleet {
         }
         var assets: [Asset] = []
         let roadModels = SampleFleet.roadModels, machineModels = SampleFleet.machineModels
+        // Meters at the start of the period follow each asset's age and typical use (about two
+        // working days in three), so the service history walked back from them stays positive.
+        func age(_ d: CivilDate) -> Double { Double(max(start.daysSinceEpoch - d.daysSinceEpoch, 30)) }
+        func mid(_ r: ClosedRange<Double>) -> Double { (r.lowerBound + r.upperBound) / 2 }
         for i in 0..<vehicles {
             let m = roadModels[i % roadModels.count]
             let serial = String(100_000 + i * 131)
+            let inService = CivilDate(year: m.year, month: 1 + (i * 5) % 12, day: 1 + (i * 3) % 27)!
+            let km = age(inService) * mid(m.dailyKm) * 0.66 * rng.double(0.85...1.1)
             assets.append(Asset(unit: "T-\(String(format: "%02d", i + 1))", model: m,
                                 vin: SampleFleet.vin(prefix: m.idPrefix, year: m.year, serial: serial),
-                                samsaraID: String(281_474_977_075_800 + i * 17),
-                                inService: CivilDate(year: m.year, month: 1 + (i * 5) % 12, day: 1 + (i * 3) % 27)!,
-                                odometerKm: rng.double(8_000...160_000).rounded(), engineHours: rng.double(400...6_000).rounded(), driver: i))
+                                samsaraID: String(281_474_977_075_800 + i * 17), inService: inService,
+                                odometerKm: km.rounded(), engineHours: (km / rng.double(38...48)).rounded(), driver: i))
         }
         for i in 0..<machines {
             let m = machineModels[i % machineModels.count]
             let yearCode = Array("ABCDEFGHJKLMNPRSTVWXY123456789")[(m.year - 2010) % 30]
             let pin = m.idPrefix + "C" + String(yearCode) + "F" + String(format: "%06d", 600_000 + i * 977)
-            assets.append(Asset(unit: "M-\(String(format: "%02d", i + 1))", model: m, pin: pin,
-                                inService: CivilDate(year: m.year, month: 3 + i % 9, day: 10)!,
-                                odometerKm: 0, engineHours: rng.double(1_200...9_000).rounded(), driver: nil))
+            let inService = CivilDate(year: m.year, month: 3 + i % 9, day: 10)!
+            assets.append(Asset(unit: "M-\(String(format: "%02d", i + 1))", model: m, pin: pin, inService: inService, odometerKm: 0,
+                                engineHours: (age(inService) * mid(m.dailyHours) * 0.66 * rng.double(0.85...1.1)).rounded(), driver: nil))
         }
         self.assets = assets
     }

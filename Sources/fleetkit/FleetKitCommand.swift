@@ -15,6 +15,7 @@ struct FleetKitCommand: ParsableCommand {
         groupedSubcommands: [
             CommandGroup(name: "Warehouse", subcommands: [InitCommand.self, StatusCommand.self]),
             CommandGroup(name: "Import", subcommands: [ImportCommand.self, FormatsCommand.self, RejectsCommand.self]),
+            CommandGroup(name: "Report", subcommands: [ReportCommand.self]),
             CommandGroup(name: "Sample data", subcommands: [SampleCommand.self]),
         ]
     )

@@ -9,7 +9,7 @@ final class WorkbookTests: XCTestCase {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let path = dir.appendingPathComponent("t.xlsx").path
         let wb = try Workbook(path: path)
-        let sheet = wb.addSheet("Summary")
+        let sheet = try wb.addSheet("Summary")
         sheet.write("Total", row: 0, column: 0)
         sheet.write(1234.56, row: 0, column: 1)
         try wb.close()
@@ -30,7 +30,7 @@ final class WorkbookTests: XCTestCase {
 
     func testAnUnwritableFolderIsAClearError() throws {
         let wb = try Workbook(path: "/nonexistent-folder/t.xlsx")
-        _ = wb.addSheet("x")
+        _ = try wb.addSheet("x")
         XCTAssertThrowsError(try wb.close())
     }
 }

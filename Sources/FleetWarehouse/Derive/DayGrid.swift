@@ -138,11 +138,7 @@ struct GPSPath {
         return d / seconds > maxSpeed ? nil : d
     }
 
-    /// Great-circle distance in metres on the mean Earth radius (6371.0088 km, IUGG).
     static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        let r = 6_371_008.8, rad = Double.pi / 180
-        let dLat = (lat2 - lat1) * rad, dLon = (lon2 - lon1) * rad
-        let h = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * rad) * cos(lat2 * rad) * sin(dLon / 2) * sin(dLon / 2)
-        return 2 * r * asin(min(1, sqrt(h)))
+        Geo.haversine(lat1, lon1, lat2, lon2)
     }
 }

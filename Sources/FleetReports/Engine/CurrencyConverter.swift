@@ -1,0 +1,50 @@
+import Foundation
+import GRDB
+import FleetCore
+
+/// Converts money into the report currency with the rate in force on the transaction's day.
+///
+/// `fx_rate(day, currency, per_base)` says how many units of `currency` one unit of the
+/// warehouse's base currency buys from `day` on, until the next rate. An amount converts through
+/// the base: `amount / per_base(from) × per_base(to)`, rounded half-to-even to the report
+/// currency's minor unit, row by row, so the detail rows sum exactly to the totals. An amount
+/// with no rate in force is not converted (nil): reports keep it out of totals and list it.
+struct CurrencyConverter {
+    let base: String
+    let target: String
+    /// Rates per currency, sorted by day.
+    private var rates: [String: [(day: CivilDate, perBase: Double)]] = [:]
+
+    init(_ db: Database, base: String, target: String) throws {
+        self.base = base
+        self.target = target
+        for row in try Row.fetchAll(db, sql: "SELECT day, currency, per_base FROM fx_rate ORDER BY currency, day") {
+            guard let day = CivilDate(row[0] as String) else { continue }
+            rates[row[1] as String, default: []].append((day, row[2]))
+        }
+    }
+
+    func perBase(_ currency: String, on day: CivilDate) -> Double? {
+        if currency == base { return 1 }
+        guard let list = rates[currency] else { return nil }
+        var found: Double? = nil
+        for r in list {
+            if r.day <= day { found = r.perBase } else { break }
+        }
+        return found
+    }
+
+    /// The rate applied to convert one unit of `currency` into the report currency on `day`.
+    func rate(_ currency: String, on day: CivilDate) -> Double? {
+        if currency == target { return 1 }
+        guard let from = perBase(currency, on: day), let to = perBase(target, on: day) else { return nil }
+        return to / from
+    }
+
+    func convert(minor: Int64, currency: String, on day: CivilDate) -> Int64? {
+        if currency == target { return minor }
+        guard let r = rate(currency, on: day) else { return nil }
+        let scale = pow(10, Double(Money.minorDigits(target) - Money.minorDigits(currency)))
+        return Int64((Double(minor) * r * scale).rounded(.toNearestOrEven))
+    }
+}

@@ -1,0 +1,47 @@
+import GRDB
+import FleetCore
+
+/// Builds the data-quality table every report ends with: what was left out or is uncertain,
+/// and why, so a total is never trusted further than its inputs.
+struct DataQuality {
+    private(set) var rows: [[ReportValue]] = []
+
+    mutating func add(_ check: String, _ count: Int, _ detail: String) {
+        rows.append([.text(check), .integer(Int64(count)), .text(detail)])
+    }
+
+    var table: ReportTable {
+        ReportTable(name: "data_quality", title: "Data quality",
+                    columns: [ReportColumn("check", "Check", .text), ReportColumn("count", "Count", .integer), ReportColumn("detail", "Detail", .text)],
+                    rows: rows, note: "What the figures above leave out or rest on: read this before trusting a total.")
+    }
+
+    /// The checks every report shares: rejected rows in the source files, auto-created assets,
+    /// and meter anomalies in the period.
+    mutating func addCommon(_ db: Database, _ request: ReportRequest, sources: [ReportSource]) throws {
+        let ids = sources.map { String($0.id) }.joined(separator: ",")
+        let rejected = ids.isEmpty ? 0 : try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reject WHERE source_file_id IN (\(ids))") ?? 0
+        let reasons = ids.isEmpty ? [] : try Row.fetchAll(db, sql: "SELECT reason, COUNT(*) FROM reject WHERE source_file_id IN (\(ids)) GROUP BY reason ORDER BY reason")
+            .map { "\($0[0] as String) \($0[1] as Int)" }
+        add("Rows rejected in the source files", rejected, rejected == 0 ? "none" : reasons.joined(separator: ", ") + "; `fleetkit rejects` lists them")
+        let auto = try String.fetchAll(db, sql: "SELECT COALESCE(unit_number, vin, pin, name, 'asset #' || id) FROM asset WHERE auto_created = 1 ORDER BY 1")
+        add("Assets created from facts, not in master data", auto.count, auto.isEmpty ? "none" : auto.prefix(20).joined(separator: ", ") + (auto.count > 20 ? ", …" : ""))
+        for (kind, label) in [("rollback", "Meter readings that went backwards (excluded)"), ("implausible_rate", "Meter jumps faster than possible (excluded)")] {
+            let list = try Row.fetchAll(db, sql: """
+                SELECT COALESCE(a.unit_number, a.vin, a.pin, 'asset #' || a.id), m.meter, m.at FROM meter_anomaly m JOIN asset a ON a.id = m.asset_id
+                WHERE m.kind = ? AND m.at >= ? AND m.at < ? ORDER BY m.at
+                """, arguments: [kind, request.start, request.end]).map { "\($0[0] as String) \($0[1] as String) at \(Timestamp.iso($0[2]))" }
+            add(label, list.count, list.isEmpty ? "none" : list.prefix(10).joined(separator: "; ") + (list.count > 10 ? "; …" : ""))
+        }
+    }
+}
+
+extension ReportSource {
+    /// The files that contributed rows, from `SELECT DISTINCT source_file_id …` subqueries.
+    static func fetch(_ db: Database, union subqueries: [String], arguments: StatementArguments) throws -> [ReportSource] {
+        guard !subqueries.isEmpty else { return [] }
+        return try Row.fetchAll(db, sql: """
+            SELECT id, path, format, sha256 FROM source_file WHERE id IN (\(subqueries.joined(separator: " UNION "))) ORDER BY id
+            """, arguments: arguments).map { ReportSource(id: $0[0], path: $0[1], format: $0[2], sha256: $0[3]) }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes report files so a reader (a browser, Excel, a pipeline watching `--out`) never sees
+/// half a file: the bytes go to a hidden temporary file in the same folder, which is then
+/// renamed over the destination. rename(2) is atomic within one file system, which is why the
+/// temporary file lives next to the destination and not in /tmp.
+enum AtomicFile {
+    enum Error: Swift.Error, CustomStringConvertible {
+        case rename(from: String, to: String, errno: Int32)
+
+        var description: String {
+            switch self {
+            case let .rename(from, to, code):
+                return "cannot move \(from) to \(to): \(String(cString: strerror(code))); check that the output folder is writable"
+            }
+        }
+    }
+
+    /// A hidden sibling of `destination`, unique to this process and call.
+    static func temporaryURL(for destination: URL) -> URL {
+        destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).\(UUID().uuidString.prefix(8)).tmp")
+    }
+
+    /// Renames `temporary` over `destination`; removes `temporary` when that fails.
+    static func commit(_ temporary: URL, to destination: URL) throws {
+        guard rename(temporary.path, destination.path) == 0 else {
+            let code = errno
+            try? FileManager.default.removeItem(at: temporary)
+            throw Error.rename(from: temporary.path, to: destination.path, errno: code)
+        }
+    }
+
+    /// Writes `text` as UTF-8 to `destination` atomically.
+    static func write(_ text: String, to destination: URL) throws {
+        let temporary = temporaryURL(for: destination)
+        do {
+            try Data(text.utf8).write(to: temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+        try commit(temporary, to: destination)
+    }
+
+    /// Produces a file with `body` (which writes to the temporary path it is given) and renames
+    /// it into place; the temporary file is removed when `body` throws.
+    static func produce(_ destination: URL, _ body: (URL) throws -> Void) throws {
+        let temporary = temporaryURL(for: destination)
+        do {
+            try body(temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+        try commit(temporary, to: destination)
+    }
+
+    /// Creates the output folder when it does not exist yet.
+    static func prepare(_ directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+}

@@ -1,0 +1,116 @@
+/// A JSON document with a fixed layout, for output that diffs cleanly between runs.
+///
+/// JSONSerialization prints doubles with all their binary noise and (on Linux) does not promise a
+/// key order, so the report JSON is built from these values instead: numbers are kept as the
+/// exact literal text the renderer chose, object keys are sorted by their UTF-8 bytes, and the
+/// layout is fixed (2-space indent; arrays of scalars and small flat objects on one line).
+enum JSONValue: Equatable {
+    case null
+    case bool(Bool)
+    case string(String)
+    /// A JSON number literal, already formatted (`12.5`, `1234.50`).
+    case number(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// Objects with at most this many scalar members print on one line (columns, sources, period).
+    static let inlineObjectLimit = 4
+
+    func rendered() -> String {
+        var out = ""
+        write(to: &out, indent: 0)
+        out += "\n"
+        return out
+    }
+
+    private var isScalar: Bool {
+        switch self {
+        case .array, .object: return false
+        default: return true
+        }
+    }
+
+    private var isInline: Bool {
+        switch self {
+        case let .array(items): return items.allSatisfy(\.isScalar)
+        case let .object(members): return members.count <= Self.inlineObjectLimit && members.values.allSatisfy(\.isScalar)
+        default: return true
+        }
+    }
+
+    private static func sortedKeys(_ members: [String: JSONValue]) -> [String] {
+        members.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    }
+
+    private func write(to out: inout String, indent: Int) {
+        switch self {
+        case .null: out += "null"
+        case let .bool(b): out += b ? "true" : "false"
+        case let .string(s): out += Self.quote(s)
+        case let .number(n): out += n
+        case let .array(items):
+            if items.isEmpty { out += "[]"; return }
+            if isInline {
+                out += "["
+                for (i, item) in items.enumerated() {
+                    if i > 0 { out += ", " }
+                    item.write(to: &out, indent: indent)
+                }
+                out += "]"
+                return
+            }
+            let pad = String(repeating: " ", count: indent + 2)
+            out += "[\n"
+            for (i, item) in items.enumerated() {
+                out += pad
+                item.write(to: &out, indent: indent + 2)
+                out += i == items.count - 1 ? "\n" : ",\n"
+            }
+            out += String(repeating: " ", count: indent) + "]"
+        case let .object(members):
+            if members.isEmpty { out += "{}"; return }
+            let keys = Self.sortedKeys(members)
+            if isInline {
+                out += "{"
+                for (i, key) in keys.enumerated() {
+                    if i > 0 { out += ", " }
+                    out += Self.quote(key) + ": "
+                    members[key]!.write(to: &out, indent: indent)
+                }
+                out += "}"
+                return
+            }
+            let pad = String(repeating: " ", count: indent + 2)
+            out += "{\n"
+            for (i, key) in keys.enumerated() {
+                out += pad + Self.quote(key) + ": "
+                members[key]!.write(to: &out, indent: indent + 2)
+                out += i == keys.count - 1 ? "\n" : ",\n"
+            }
+            out += String(repeating: " ", count: indent) + "}"
+        }
+    }
+
+    /// RFC 8259 string escaping; non-ASCII text stays UTF-8.
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{2028}", "\u{2029}": out += "\\u" + hex4(scalar.value)
+            default:
+                if scalar.value < 0x20 { out += "\\u" + hex4(scalar.value) } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out + "\""
+    }
+
+    private static func hex4(_ v: UInt32) -> String {
+        let h = String(v, radix: 16)
+        return String(repeating: "0", count: 4 - h.count) + h
+    }
+}

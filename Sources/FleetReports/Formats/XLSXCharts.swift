@@ -1,0 +1,53 @@
+/// The "Charts" sheet: for each `ReportChart`, its data as a small table and a native Excel
+/// chart drawn from those cells, so the numbers behind a chart are visible and checkable.
+///
+/// stackedBar → stacked column chart; bar → horizontal bar chart (first category on top, as in
+/// the table); timeline → horizontal bar chart of its values (days until due; negative = overdue).
+/// Titles, series names and the value-axis name are cell references, never literal strings,
+/// because libxlsxwriter reads a chart string starting with `=` as a formula.
+enum XLSXCharts {
+    /// Charts are drawn at 1.4 × Excel's default 480 × 288 px, about 20 rows tall.
+    static let scale = 1.4
+    static let chartRows = 21
+
+    static func write(_ charts: [ReportChart], sheetName: String, book: Workbook, styles: XLSXStyles) throws {
+        let sheet = try book.addSheet(sheetName)
+        var widths: [Double] = []
+        var top = 0
+        for chart in charts {
+            let k = chart.series.count, n = chart.categories.count
+            try sheet.write(chart.title, row: top, column: 0, format: styles.heading)
+            try sheet.write(chart.valueLabel, row: top + 1, column: 0, format: styles.note)
+            try sheet.write("Category", row: top + 2, column: 0, format: styles.header)
+            for (s, series) in chart.series.enumerated() {
+                try sheet.write(series.name, row: top + 2, column: 1 + s, format: styles.header)
+            }
+            let number = styles.number(places: 1)
+            for (c, category) in chart.categories.enumerated() {
+                try sheet.write(category, row: top + 3 + c, column: 0, format: nil)
+                for (s, series) in chart.series.enumerated() {
+                    if c < series.values.count, series.values[c].isFinite {
+                        try sheet.write(series.values[c], row: top + 3 + c, column: 1 + s, format: number)
+                    }
+                }
+            }
+            widths = XLSXFormat.merged(widths, [min(40, Double(chart.categories.map(\.count).max() ?? 0) + 2)]
+                + chart.series.map { min(30, max(10, Double($0.name.count) + 2)) })
+            if n > 0, k > 0 {
+                let kind: Workbook.Chart.Kind = chart.kind == .stackedBar ? .stackedColumn : .bar
+                let native = book.addChart(kind)
+                native.setTitle(sheet: sheetName, row: top, column: 0)
+                for s in 0..<k {
+                    native.addSeries(sheet: sheetName, nameRow: top + 2, nameColumn: 1 + s, firstRow: top + 3, lastRow: top + 2 + n,
+                                     categoryColumn: 0, valueColumn: 1 + s)
+                }
+                native.setValueAxisName(sheet: sheetName, row: top + 1, column: 0)
+                if kind == .bar { native.reverseCategories() }
+                native.legend(bottom: k > 1)
+                try sheet.insert(native, row: top, column: k + 2, xScale: scale, yScale: scale)
+            }
+            top += max(n + 3, chartRows) + 2
+        }
+        XLSXFormat.setWidths(sheet, widths)
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import FleetCore
+
+/// XLSX: one workbook `<report>-<label>.xlsx` for finance users, with typed cells.
+///
+/// Sheets: "Summary" (what the report is, the first table, headline totals), one sheet per
+/// other table (named after its title), "Charts" (each chart's data and a native chart) when the
+/// report has charts, "Data quality" and "Parameters" (parameters, methods, sources). Numbers are
+/// numbers, money carries a currency number format, percent is stored as a fraction with a `0.0%`
+/// format, dates and datetimes are real Excel dates (datetimes as wall-clock time in the report
+/// zone, named in the column header, since Excel has no time zones). Each table has a bold header
+/// row that is frozen, an autofilter and a bold totals row; column widths follow the content.
+///
+/// Text is always a string cell, never a formula, so `=HYPERLINK(…)` from an imported file
+/// stays inert. A table over `constantMemoryRows` rows switches the workbook to libxlsxwriter's
+/// constant-memory mode, which is why every sheet here is written strictly top to bottom.
+public struct XLSXFormat: ReportFormat {
+    public var name: String { "xlsx" }
+    /// Above this many rows in any table, rows are streamed to disk instead of held in memory.
+    public var constantMemoryRows: Int
+
+    public init(constantMemoryRows: Int = 50_000) {
+        self.constantMemoryRows = constantMemoryRows
+    }
+
+    public enum Error: Swift.Error, CustomStringConvertible {
+        case tooManyRows(table: String, rows: Int)
+
+        public var description: String {
+            switch self {
+            case let .tooManyRows(table, rows):
+                return "the table '\(table)' has \(rows) rows, more than an Excel sheet holds (1,048,576); use --format csv for it or a shorter period"
+            }
+        }
+    }
+
+    static let maxRows = 1_048_576
+    /// Widths come from the first rows only: measuring a million formatted cells costs more than it helps.
+    static let widthSampleRows = 2_000
+
+    public func write(_ output: ReportOutput, to directory: URL) throws -> [URL] {
+        try AtomicFile.prepare(directory)
+        let url = directory.appendingPathComponent(ReportFileName.file(output.metadata, ext: "xlsx"))
+        let large = (output.tables + [output.dataQuality]).contains { $0.rows.count > constantMemoryRows }
+        try AtomicFile.produce(url) { temporary in try Self.build(output, path: temporary.path, constantMemory: large) }
+        return [url]
+    }
+
+    static func build(_ output: ReportOutput, path: String, constantMemory: Bool) throws {
+        for t in output.tables + [output.dataQuality] where t.rows.count + 32 > maxRows {
+            throw Error.tooManyRows(table: t.name, rows: t.rows.count)
+        }
+        let m = output.metadata
+        let book = try Workbook(path: path, constantMemory: constantMemory)
+        try book.setProperties(title: m.title, created: m.generatedAt / 1000)
+        let styles = XLSXStyles(book)
+        let zone = m.zone
+        var names = XLSXSheetName(reserving: ["Summary", "Charts", "Data quality", "Parameters"])
+
+        try writeSummary(output, sheet: book.addSheet("Summary"), styles: styles, zone: zone)
+        for t in output.tables.dropFirst() {
+            let sheet = try book.addSheet(names.make(t.title))
+            let end = try writeTable(t, sheet: sheet, top: 0, styles: styles, zone: zone)
+            if let note = t.note { try sheet.write(note, row: end + 1, column: 0, format: styles.note) }
+            setWidths(sheet, widths(t, zone: zone))
+        }
+        if !output.charts.isEmpty {
+            try XLSXCharts.write(output.charts, sheetName: "Charts", book: book, styles: styles)
+        }
+        let quality = try book.addSheet("Data quality")
+        let end = try writeTable(output.dataQuality, sheet: quality, top: 0, styles: styles, zone: zone)
+        let qualityNote = output.dataQuality.rows.isEmpty ? "Nothing to report: no rows were excluded or flagged." : output.dataQuality.note
+        if let qualityNote { try quality.write(qualityNote, row: end + 1, column: 0, format: styles.note) }
+        setWidths(quality, widths(output.dataQuality, zone: zone))
+        try writeParameters(m, sheet: book.addSheet("Parameters"), styles: styles, zone: zone)
+        try book.close()
+    }
+
+    private static func writeSummary(_ output: ReportOutput, sheet: Workbook.Sheet, styles: XLSXStyles, zone: TimeZone) throws {
+        let m = output.metadata
+        try sheet.write(m.title, row: 0, column: 0, format: styles.title)
+        let block = [
+            ("Period", "\(m.period.from) – \(m.period.to) (\(m.period.label))"), ("Time zone", m.timeZone),
+            ("Units", m.unitsText), ("Currency", m.currency), ("Generated at", HTMLFormat.generated(m)),
+        ]
+        for (i, (label, value)) in block.enumerated() {
+            try sheet.write(label, row: 1 + i, column: 0, format: styles.label)
+            try sheet.write(value, row: 1 + i, column: 1, format: nil)
+        }
+        var row = block.count + 2
+        var w: [Double] = [Double(block.map(\.0.count).max() ?? 0) + 2]
+        if let first = output.tables.first {
+            try sheet.write(first.title, row: row, column: 0, format: styles.heading)
+            row += 1
+            if let note = first.note {
+                try sheet.write(note, row: row, column: 0, format: styles.note)
+                row += 1
+            }
+            row = try writeTable(first, sheet: sheet, top: row, styles: styles, zone: zone)
+            w = merged(w, widths(first, zone: zone))
+        }
+        if !m.totals.isEmpty {
+            row += 1
+            try sheet.write("Headline totals", row: row, column: 0, format: styles.heading)
+            for (name, value) in m.totals {
+                row += 1
+                let places = value == value.rounded() ? 0 : 2
+                try sheet.write(HTMLFormat.humanized(name), row: row, column: 0, format: styles.label)
+                try sheet.write(value, row: row, column: 1, format: styles.number(places: places, bold: true))
+                w = merged(w, [Double(HTMLFormat.humanized(name).count) + 2, Double(ValueText.grouped(value, places: places).count) + 3])
+            }
+        }
+        setWidths(sheet, w)
+    }
+
+    private static func writeParameters(_ m: ReportMetadata, sheet: Workbook.Sheet, styles: XLSXStyles, zone: TimeZone) throws {
+        let parameters = m.parametersTable(includingSources: false)
+        var row = try writeTable(parameters, sheet: sheet, top: 0, styles: styles, zone: zone)
+        var w = widths(parameters, zone: zone)
+        let sources = m.sourcesTable
+        row += 1
+        try sheet.write(sources.title, row: row, column: 0, format: styles.heading)
+        row += 1
+        if sources.rows.isEmpty {
+            try sheet.write("No source files.", row: row, column: 0, format: styles.note)
+        } else {
+            _ = try writeTable(sources, sheet: sheet, top: row, styles: styles, zone: zone, filterAndFreeze: false)
+            w = merged(w, widths(sources, zone: zone))
+        }
+        setWidths(sheet, w.map { min($0, 100) })
+    }
+
+    /// Writes the header at `top`, the rows and the totals row; returns the row after the last one.
+    /// Excel allows one autofilter per sheet, so a second table on a sheet passes `filterAndFreeze: false`.
+    static func writeTable(_ t: ReportTable, sheet: Workbook.Sheet, top: Int, styles: XLSXStyles, zone: TimeZone,
+                           filterAndFreeze: Bool = true) throws -> Int {
+        for (c, column) in t.columns.enumerated() {
+            try sheet.write(headerText(column, zone: zone), row: top, column: c, format: styles.header)
+        }
+        var row = top + 1
+        for values in t.rows {
+            try writeRow(values, columns: t.columns, sheet: sheet, row: row, styles: styles, zone: zone, totals: false)
+            row += 1
+        }
+        if filterAndFreeze, !t.columns.isEmpty {
+            try sheet.autofilter(firstRow: top, firstColumn: 0, lastRow: max(top, row - 1), lastColumn: t.columns.count - 1)
+            sheet.freezePanes(row: top + 1)
+        }
+        if let totals = t.totals {
+            try writeRow(totals, columns: t.columns, sheet: sheet, row: row, styles: styles, zone: zone, totals: true)
+            row += 1
+        }
+        return row
+    }
+
+    private static func writeRow(_ values: [ReportValue], columns: [ReportColumn], sheet: Workbook.Sheet, row: Int,
+                                 styles: XLSXStyles, zone: TimeZone, totals: Bool) throws {
+        for c in 0..<max(values.count, columns.count) {
+            let value = c < values.count ? values[c] : .null
+            let type = c < columns.count ? columns[c].type : .text
+            let format = styles.cell(value, type: type, totals: totals)
+            try writeCell(value, sheet: sheet, row: row, column: c, format: format, zone: zone)
+        }
+    }
+
+    static func writeCell(_ value: ReportValue, sheet: Workbook.Sheet, row: Int, column: Int, format: Workbook.Format?, zone: TimeZone) throws {
+        switch value {
+        case .null:
+            if let format { try sheet.writeBlank(row: row, column: column, format: format) }
+        case let .text(s):
+            // Excel's cell limit is 32,767 characters; libxlsxwriter refuses longer strings.
+            try sheet.write(s.count > 32_767 ? String(s.prefix(32_766)) + "…" : s, row: row, column: column, format: format)
+        case let .integer(i):
+            try sheet.write(Double(i), row: row, column: column, format: format)
+        case let .number(d):
+            if d.isFinite { try sheet.write(d, row: row, column: column, format: format) } else { try sheet.writeBlank(row: row, column: column, format: format) }
+        case let .money(minor, currency):
+            // One division of exact integers: the nearest double to the decimal amount.
+            try sheet.write(Double(minor) / pow(10, Double(Money.minorDigits(currency))), row: row, column: column, format: format)
+        case let .percent(p):
+            // Through the decimal text, so 73.4 % is stored as 0.734, not 0.7340000000000001.
+            guard let plain = ValueText.plain(p), let fraction = Double(plain + "e-2") else {
+                return try sheet.writeBlank(row: row, column: column, format: format)
+            }
+            try sheet.write(fraction, row: row, column: column, format: format)
+        case let .date(d):
+            guard d.year >= 1900 else { return try sheet.write(d.description, row: row, column: column, format: nil) }
+            try sheet.writeDateTime(year: d.year, month: d.month, day: d.day, row: row, column: column, format: format)
+        case let .datetime(ms):
+            let t = ZonedTime(ms, in: zone)
+            guard t.date.year >= 1900 else { return try sheet.write(t.iso, row: row, column: column, format: nil) }
+            try sheet.writeDateTime(year: t.date.year, month: t.date.month, day: t.date.day, hour: t.hour, minute: t.minute,
+                                    second: Double(t.second) + Double(t.millisecond) / 1000, row: row, column: column, format: format)
+        }
+    }
+
+    /// `Distance (km)`; a datetime column names the zone its wall-clock times are in.
+    static func headerText(_ column: ReportColumn, zone: TimeZone) -> String {
+        if let unit = column.unit { return "\(column.title) (\(unit))" }
+        if column.type == .datetime { return "\(column.title) (\(zone.identifier))" }
+        return column.title
+    }
+
+    /// Column widths in characters from the header and the displayed values, capped at 60.
+    static func widths(_ t: ReportTable, zone: TimeZone) -> [Double] {
+        var w = t.columns.map { Double(min(headerText($0, zone: zone).count, 24)) }
+        for values in t.rows.prefix(widthSampleRows) + (t.totals.map { [$0] } ?? []) {
+            for (c, v) in values.enumerated() where c < w.count {
+                w[c] = max(w[c], Double(displayLength(v, type: t.columns[c].type)))
+            }
+        }
+        return w.map { min(60, max(6, $0 + 2)) }
+    }
+
+    static func displayLength(_ v: ReportValue, type: ReportColumnType) -> Int {
+        switch v {
+        case .null: return 0
+        case let .text(s): return s.split(separator: "\n").map(\.count).max() ?? 0
+        case let .integer(i): return ValueText.group(String(i)).count
+        case let .number(d): return ValueText.grouped(d, places: type.places).count
+        case let .money(minor, currency): return ValueText.group(ValueText.money(minor: minor, currency: currency)).count + 4
+        case let .percent(p): return ValueText.grouped(p, places: max(1, type.places)).count + 1
+        case .date: return 10
+        case .datetime: return 16
+        }
+    }
+
+    /// The wider of two width lists, column by column.
+    static func merged(_ a: [Double], _ b: [Double]) -> [Double] {
+        (0..<max(a.count, b.count)).map { max($0 < a.count ? a[$0] : 0, $0 < b.count ? b[$0] : 0) }
+    }
+
+    static func setWidths(_ sheet: Workbook.Sheet, _ widths: [Double]) {
+        for (c, w) in widths.enumerated() where w > 0 { sheet.setColumn(c, width: w) }
+    }
+}
+
+extension ReportFormat where Self == XLSXFormat {
+    /// XLSX, one workbook per report.
+    public static func xlsx() -> XLSXFormat { XLSXFormat() }
+}

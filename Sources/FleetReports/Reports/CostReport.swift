@@ -1,0 +1,167 @@
+import GRDB
+import FleetCore
+
+/// Finance's monthly report: cost per asset, month and category, subtotals per group and cost
+/// centre, the fleet total, cost per distance and per engine hour, and fuel economy. Every total
+/// is a sum of the `detail` rows, which list each source row, so the report reconciles to the
+/// cent (docs/METRICS.md, "Cost").
+public struct CostReport: Report {
+    public static let name = "cost"
+    public static let title = "Cost report"
+    public static let summary = "Costs per asset, month and category with group and cost-centre subtotals, cost per distance and engine hour, fuel economy"
+    public init() {}
+
+    public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {
+        let base = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'currency'") ?? "USD"
+        let converter = try CurrencyConverter(db, base: base, target: request.currency)
+        let (lines, withoutTotal) = try CostLine.fetch(db, request, converter: converter)
+        let assets = try AssetInfo.fetchAll(db, request)
+        let usage = try AssetUsage.fetch(db, request)
+        let cur = request.currency
+        func money(_ minor: Int64) -> ReportValue { .money(minor: minor, currency: cur) }
+        let counted = lines.filter { $0.reportMinor != nil }
+
+        // Per asset (nil = unassigned) and category.
+        var byAsset: [Int64?: [String: Int64]] = [:]
+        for l in counted { byAsset[l.assetID, default: [:]][l.category, default: 0] += l.reportMinor! }
+        let categoryColumns = CostLine.categories.map { ReportColumn($0, $0.capitalized, .money, unit: cur) }
+        var assetRows: [[ReportValue]] = []
+        var totalsByCategory: [String: Int64] = [:]
+        for a in assets where byAsset[a.id] != nil || usage[a.id] != nil {
+            let sums = byAsset[a.id] ?? [:]
+            let total = sums.values.reduce(0, +)
+            let u = usage[a.id] ?? AssetUsage()
+            let fuelML = u.fuelML > 0 ? u.fuelML : counted.filter { $0.assetID == a.id && $0.category == "fuel" }.compactMap(\.volumeML).reduce(0, +)
+            var row: [ReportValue] = [.text(a.unit), .text(a.name ?? ""), .text(a.group ?? ""), .text(a.costCenter ?? ""), .text(a.department ?? "")]
+            row += CostLine.categories.map { money(sums[$0] ?? 0) }
+            let known = usage[a.id] != nil
+            row += [money(total), known ? .number(request.distance(u.distanceM)) : .null, known ? .number(u.engineS / 3600) : .null,
+                    u.distanceM > 0 ? money(Int64((Double(total) / request.distance(u.distanceM)).rounded())) : .null,
+                    u.engineS > 0 ? money(Int64((Double(total) / (u.engineS / 3600)).rounded())) : .null,
+                    fuelML > 0 ? .number(request.volume(fuelML)) : .null,
+                    request.economy(metres: u.distanceM, millilitres: fuelML).map { .number($0) } ?? .null]
+            assetRows.append(row)
+            for (c, v) in sums { totalsByCategory[c, default: 0] += v }
+        }
+        if let unassigned = byAsset[nil] {
+            var row: [ReportValue] = [.text("Unassigned"), .text("costs with no asset"), .text(""), .text(""), .text("")]
+            row += CostLine.categories.map { money(unassigned[$0] ?? 0) }
+            row += [money(unassigned.values.reduce(0, +)), .null, .null, .null, .null, .null, .null]
+            assetRows.append(row)
+            for (c, v) in unassigned { totalsByCategory[c, default: 0] += v }
+        }
+        let grandTotal = totalsByCategory.values.reduce(0, +)
+        let fleetUsage = usage.values.reduce(AssetUsage()) { $0 + $1 }
+        var totalsRow: [ReportValue] = [.text("Fleet total"), .null, .null, .null, .null]
+        totalsRow += CostLine.categories.map { money(totalsByCategory[$0] ?? 0) }
+        totalsRow += [money(grandTotal), .number(request.distance(fleetUsage.distanceM)), .number(fleetUsage.engineS / 3600), .null, .null, .null, .null]
+        let byAssetTable = ReportTable(
+            name: "by_asset", title: "Cost by asset and category",
+            columns: [ReportColumn("unit", "Unit", .text), ReportColumn("name", "Name", .text), ReportColumn("group", "Group", .text),
+                      ReportColumn("cost_center", "Cost centre", .text), ReportColumn("department", "Department", .text)] + categoryColumns
+                + [ReportColumn("total", "Total", .money, unit: cur), ReportColumn("distance", "Distance", .distance, unit: request.distanceUnit),
+                   ReportColumn("engine_hours", "Engine hours", .duration, unit: "h"),
+                   ReportColumn("cost_per_distance", "Cost per \(request.distanceUnit)", .money, unit: "\(cur)/\(request.distanceUnit)"),
+                   ReportColumn("cost_per_engine_hour", "Cost per engine hour", .money, unit: "\(cur)/h"),
+                   ReportColumn("fuel_volume", "Fuel", .volume, unit: request.volumeUnit),
+                   ReportColumn("fuel_economy", "Fuel economy", .decimal, unit: request.economyUnit)],
+            rows: assetRows, totals: totalsRow,
+            note: "Each asset's costs in the period in \(cur), with its distance and engine hours from the daily rollup. Costs with no asset are on the Unassigned row.")
+
+        var tables = [byAssetTable]
+        var groupings: [(String, String, (AssetInfo) -> String?)] = [("group", "Group", { $0.group }), ("cost_center", "Cost centre", { $0.costCenter })]
+        if request.groupBy == .department { groupings.append(("department", "Department", { $0.department })) }
+        let assetByID = Dictionary(uniqueKeysWithValues: assets.map { ($0.id, $0) })
+        for (key, title, pick) in groupings {
+            var sums: [String: [String: Int64]] = [:]
+            for l in counted {
+                let k = l.assetID.flatMap { assetByID[$0] }.map { pick($0) ?? "(none)" } ?? "Unassigned"
+                sums[k, default: [:]][l.category, default: 0] += l.reportMinor!
+            }
+            let rows = sums.keys.sorted { ($0 == "Unassigned" ? 1 : 0, $0) < ($1 == "Unassigned" ? 1 : 0, $1) }.map { k -> [ReportValue] in
+                [.text(k)] + CostLine.categories.map { money(sums[k]![$0] ?? 0) } + [money(sums[k]!.values.reduce(0, +))]
+            }
+            tables.append(ReportTable(name: "by_\(key)", title: "Subtotals by \(title.lowercased())",
+                                      columns: [ReportColumn(key, title, .text)] + categoryColumns + [ReportColumn("total", "Total", .money, unit: cur)],
+                                      rows: rows, totals: [.text("Fleet total")] + CostLine.categories.map { money(totalsByCategory[$0] ?? 0) } + [money(grandTotal)]))
+        }
+
+        // Month × asset × category, and the chart of month × category.
+        var monthly: [String: [String: Int64]] = [:]
+        var longRows: [String: Int64] = [:]
+        for l in counted {
+            let month = String(l.day.description.prefix(7))
+            monthly[month, default: [:]][l.category, default: 0] += l.reportMinor!
+            let unit = l.assetID.flatMap { assetByID[$0]?.unit } ?? "Unassigned"
+            longRows["\(month)\u{1F}\(unit)\u{1F}\(l.category)", default: 0] += l.reportMinor!
+        }
+        tables.append(ReportTable(
+            name: "by_month", title: "Cost by month, asset and category",
+            columns: [ReportColumn("month", "Month", .text), ReportColumn("unit", "Unit", .text), ReportColumn("category", "Category", .text),
+                      ReportColumn("amount", "Amount", .money, unit: cur)],
+            rows: longRows.keys.sorted().map { k in
+                let p = k.split(separator: "\u{1F}").map(String.init)
+                return [.text(p[0]), .text(p[1]), .text(p[2]), money(longRows[k]!)]
+            }, totals: [.text("Total"), .null, .null, money(grandTotal)]))
+        let months = monthly.keys.sorted()
+        let chart = ReportChart(kind: .stackedBar, title: "Cost by month and category (\(cur))", categories: months,
+                                series: CostLine.categories.filter { totalsByCategory[$0] != nil }.map { c in
+                                    (name: c.capitalized, values: months.map { Double(monthly[$0]?[c] ?? 0) / pow10(Money.minorDigits(cur)) })
+                                }, valueLabel: cur)
+
+        tables.append(ReportTable(
+            name: "detail", title: "Every cost row",
+            columns: [ReportColumn("date", "Date", .date), ReportColumn("unit", "Unit", .text), ReportColumn("category", "Category", .text),
+                      ReportColumn("source", "Source", .text), ReportColumn("vendor", "Vendor", .text), ReportColumn("description", "Description", .text),
+                      ReportColumn("amount", "Amount", .decimal), ReportColumn("currency", "Currency", .text),
+                      ReportColumn("rate", "Rate to \(cur)", .decimal), ReportColumn("amount_report", "Amount", .money, unit: cur),
+                      ReportColumn("needs_review", "Needs review", .text), ReportColumn("source_file", "Source file", .integer)],
+            rows: lines.map { l in
+                [.date(l.day), .text(l.assetID.flatMap { assetByID[$0]?.unit } ?? "Unassigned"), .text(l.category), .text(l.source),
+                 .text(l.vendor ?? ""), .text(l.description ?? ""),
+                 .number(DecimalNumber(mantissa: l.amountMinor, scale: Money.minorDigits(l.currency)).double), .text(l.currency),
+                 l.rate.map { .number($0) } ?? .null, l.reportMinor.map(money) ?? .null, .text(l.needsReview ? "yes" : ""), .integer(l.sourceFileID)]
+            }, totals: [.text("Total"), .null, .null, .null, .null, .null, .null, .null, .null, money(grandTotal), .null, .null],
+            note: "One row per expense, fuel purchase and maintenance record in the period; the totals above are sums of the Amount (\(cur)) column."))
+
+        let sources = try ReportSource.fetch(db, union: [
+            "SELECT DISTINCT source_file_id FROM expense WHERE at >= ?1 AND at < ?2",
+            "SELECT DISTINCT source_file_id FROM fuel_purchase WHERE at >= ?1 AND at < ?2",
+            "SELECT DISTINCT source_file_id FROM maintenance_record WHERE performed_at >= ?1 AND performed_at < ?2",
+            "SELECT DISTINCT source_file_id FROM fx_rate WHERE day <= ?3",
+        ], arguments: [request.start, request.end, request.period.to.description])
+        var quality = DataQuality()
+        let missing = lines.filter { $0.reportMinor == nil }
+        quality.add("Costs without an exchange rate (excluded from totals)", missing.count,
+                    missing.isEmpty ? "none" : Set(missing.map(\.currency)).sorted().map { c in
+                        "\(c): \(missing.filter { $0.currency == c }.count) rows, \(Money(minor: missing.filter { $0.currency == c }.map(\.amountMinor).reduce(0, +), currency: c))"
+                    }.joined(separator: "; ") + "; import an fx-rates file")
+        let unassigned = counted.filter { $0.assetID == nil }
+        quality.add("Costs with no asset (on the Unassigned row)", unassigned.count,
+                    unassigned.isEmpty ? "none" : "\(Money(minor: unassigned.map { $0.reportMinor! }.reduce(0, +), currency: cur))")
+        let review = counted.filter(\.needsReview)
+        quality.add("Fuel purchases needing review (counted)", review.count,
+                    review.isEmpty ? "none" : review.prefix(10).map { "\($0.day) \($0.sourceKey)" }.joined(separator: "; "))
+        quality.add("Fuel purchases without a readable total (not counted)", withoutTotal, withoutTotal == 0 ? "none" : "see `fleetkit rejects` and the review listing")
+        try quality.addCommon(db, request, sources: sources)
+
+        let metadata = ReportMetadata(
+            report: Self.name, title: Self.title, period: request.period, timeZone: request.zone.identifier, units: request.units, currency: cur,
+            parameters: [("group_by", request.groupBy.rawValue), ("assets", request.assets?.joined(separator: ",") ?? "all"), ("base_currency", base)],
+            methods: ["Costs are expenses, fuel purchases (card transactions, receipts not matched to a card transaction, manual entries) and maintenance costs whose time falls in the period's local days.",
+                      "Amounts in other currencies are converted with the rate in force on the transaction's day, rounded half-to-even to the cent row by row; totals are sums of converted rows.",
+                      "Cost per \(request.distanceUnit) and per engine hour divide the asset's total by its distance and engine hours from the daily rollup.",
+                      "Fuel economy uses fuel burned (telematics) when the asset reports it, else fuel bought in the period."],
+            totals: [("total", Double(grandTotal) / pow10(Money.minorDigits(cur)))] + CostLine.categories.compactMap { c in
+                totalsByCategory[c].map { (c, Double($0) / pow10(Money.minorDigits(cur))) }
+            },
+            generatedAt: request.generatedAt, sources: sources)
+        return ReportOutput(metadata: metadata, tables: tables, charts: [chart], dataQuality: quality.table)
+    }
+}
+
+func pow10(_ n: Int) -> Double {
+    var v = 1.0
+    for _ in 0..<n { v *= 10 }
+    return v
+}

@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+import FleetCore
+
+/// For compliance officers and auditors (49 CFR 396.11/396.13): per vehicle, the days it
+/// operated, the inspections filed, the days missing a required inspection, the defects and
+/// whether each safety defect was certified repaired before the vehicle was driven again; then
+/// the DVIR register for the auditor's window and the three-month retention check.
+public struct DVIRComplianceReport: Report {
+    public static let name = "dvir-compliance"
+    public static let title = "DVIR compliance"
+    public static let summary = "Per vehicle: days operated, DVIRs filed, days missing one, defects, certification before the next trip, violations; the DVIR register; retention"
+    public init() {}
+
+    /// Movement above this in a window counts as operating (matches the operated-day rule).
+    static let operatingMetres = 500.0
+
+    public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {
+        let assets = try AssetInfo.fetchAll(db, request).filter { $0.kind != "equipment" }
+        let days = try OperatedDays.fetch(db, request)
+        var summaryRows: [[ReportValue]] = []
+        var violations: [[ReportValue]] = []
+        var unjudged: [String] = []
+        var repairHours: [Double] = []
+        var totals = (operated: 0, dvirs: 0, missing: 0, defects: 0, certified: 0, violationDays: 0)
+        for a in assets {
+            let filed = try Row.fetchAll(db, sql: "SELECT signed_at FROM dvir WHERE asset_id = ? AND signed_at >= ? AND signed_at < ?",
+                                         arguments: [a.id, request.start, request.end]).map { request.zone.day(of: $0[0]) }
+            let operated = days[a.id]
+            let dvirDays = Set(filed)
+            let missing: Int? = request.dvirPolicy == .everyDay ? operated.map { $0.subtracting(dvirDays).count } : nil
+            let defects = try Row.fetchAll(db, sql: """
+                SELECT d.id, d.component, d.safety_critical, d.created_at, d.resolved_at, d.certification, v.signed_at
+                FROM dvir_defect d JOIN dvir v ON v.id = d.dvir_id
+                WHERE v.asset_id = ? AND COALESCE(d.created_at, v.signed_at) < ? AND (d.resolved_at IS NULL OR d.resolved_at >= ?)
+                """, arguments: [a.id, request.end, request.start])
+            var certifiedInTime = 0, foundInPeriod = 0, violationDays = Set<CivilDate>()
+            for d in defects {
+                let created: Int64 = d[3] ?? d[6]
+                let resolved: Int64? = d[4]
+                if created >= request.start { foundInPeriod += 1 }
+                if let resolved, resolved >= request.start, resolved < request.end { repairHours.append(Double(resolved - created) / 3_600_000) }
+                guard (d[2] as Bool) else { continue }
+                // Each local day the defect was open: did the vehicle move while it was open?
+                var day = max(request.zone.day(of: created), request.period.from)
+                let lastDay = min(resolved.map { request.zone.day(of: $0) } ?? request.period.to, request.period.to)
+                var drove = false, judged = true
+                while day <= lastDay {
+                    let from = max(created, request.zone.start(of: day)), to = min(resolved ?? Int64.max, request.zone.start(of: day.adding(days: 1)))
+                    if let moved = try Movement.metres(db, asset: a.id, from: from, to: to) {
+                        if moved > Self.operatingMetres {
+                            drove = true
+                            violations.append([.text(a.unit), .date(day), .text(d[1]), .datetime(created), resolved.map { .datetime($0) } ?? .text("open"),
+                                               .number((moved / 100).rounded() / 10)])
+                            violationDays.insert(day)
+                        }
+                    } else {
+                        judged = false
+                    }
+                    day = day.adding(days: 1)
+                }
+                if !judged { unjudged.append("\(a.unit) \(d[1] as String) (\(Timestamp.iso(created)))") }
+                if resolved != nil, !drove, judged { certifiedInTime += 1 }
+            }
+            let certifiable = defects.filter { $0[2] as Bool }.count
+            totals.operated += operated?.count ?? 0
+            totals.dvirs += filed.count
+            totals.missing += missing ?? 0
+            totals.defects += foundInPeriod
+            totals.certified += certifiedInTime
+            totals.violationDays += violationDays.count
+            summaryRows.append([.text(a.unit), operated.map { .integer(Int64($0.count)) } ?? .null, .integer(Int64(filed.count)),
+                                missing.map { .integer(Int64($0)) } ?? .null, .integer(Int64(foundInPeriod)), .integer(Int64(certifiable)),
+                                .integer(Int64(certifiedInTime)), .integer(Int64(violationDays.count))])
+        }
+        let summary = ReportTable(
+            name: "by_vehicle", title: "Inspections and defects by vehicle",
+            columns: [ReportColumn("unit", "Unit", .text), ReportColumn("days_operated", "Days operated", .integer), ReportColumn("dvirs", "DVIRs filed", .integer),
+                      ReportColumn("days_missing_dvir", "Days missing a DVIR", .integer), ReportColumn("defects", "Defects found", .integer),
+                      ReportColumn("safety_defects", "Safety defects open in period", .integer),
+                      ReportColumn("certified_before_use", "Certified before next use", .integer),
+                      ReportColumn("violation_days", "Days driven with an uncertified safety defect", .integer)],
+            rows: summaryRows,
+            totals: [.text("Fleet"), .integer(Int64(totals.operated)), .integer(Int64(totals.dvirs)),
+                     request.dvirPolicy == .everyDay ? .integer(Int64(totals.missing)) : .null, .integer(Int64(totals.defects)), .null,
+                     .integer(Int64(totals.certified)), .integer(Int64(totals.violationDays))],
+            note: request.dvirPolicy == .everyDay ? "Policy every_day: a DVIR is required on each day a vehicle operates."
+                : "Policy defects_only: a DVIR is required only when a defect is found, so missing DVIRs cannot be counted.")
+        let violationTable = ReportTable(
+            name: "violations", title: "Driven with an uncertified safety defect",
+            columns: [ReportColumn("unit", "Unit", .text), ReportColumn("day", "Day", .date), ReportColumn("component", "Component", .text),
+                      ReportColumn("reported", "Reported", .datetime), ReportColumn("certified", "Certified", .text),
+                      ReportColumn("driven", "Driven while open", .distance, unit: "km")],
+            rows: violations, note: "Each local day the vehicle moved more than 0.5 km between the defect's report and its repair certification.")
+        let register = try DVIRRegister.table(db, request)
+        let retention = try DVIRRegister.retention(db, request)
+
+        let sources = try ReportSource.fetch(db, union: ["SELECT DISTINCT source_file_id FROM dvir WHERE signed_at >= ?1 AND signed_at < ?2",
+                                                         "SELECT DISTINCT source_file_id FROM dvir_defect WHERE created_at >= ?1 AND created_at < ?2"],
+                                             arguments: [request.start, request.end])
+        var quality = DataQuality()
+        let noTelematics = assets.filter { days[$0.id] == nil }.map(\.unit)
+        quality.add("Vehicles with no telematics in the period (days operated unknown)", noTelematics.count,
+                    noTelematics.isEmpty ? "none" : noTelematics.prefix(20).joined(separator: ", ") + (noTelematics.count > 20 ? ", …" : ""))
+        quality.add("Safety defects that could not be judged (no telematics while open)", unjudged.count,
+                    unjudged.isEmpty ? "none" : unjudged.prefix(10).joined(separator: "; "))
+        try quality.addCommon(db, request, sources: sources)
+        let sorted = repairHours.sorted()
+        let median = sorted.isEmpty ? nil : sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        let metadata = ReportMetadata(
+            report: Self.name, title: Self.title, period: request.period, timeZone: request.zone.identifier, units: request.units, currency: request.currency,
+            parameters: [("dvir_policy", request.dvirPolicy.rawValue), ("operated_day", "distance > 0.5 km or engine > 6 min"),
+                         ("assets", request.assets?.joined(separator: ",") ?? "all vehicles and trailers")],
+            methods: ["Days operated come from the daily rollup (distance above 0.5 km or engine time above 6 minutes in the local day).",
+                      "A safety-critical defect is open from its report until its repair is certified (resolved_at); each local day the vehicle moved more than 0.5 km while it was open is a violation.",
+                      "Median hours to repair covers defects certified in the period."],
+            totals: [("dvirs", Double(totals.dvirs)), ("defects", Double(totals.defects)), ("violations", Double(totals.violationDays)),
+                     ("days_missing_dvir", Double(totals.missing))] + (median.map { [("median_hours_to_repair", ($0 * 10).rounded() / 10)] } ?? []),
+            generatedAt: request.generatedAt, sources: sources)
+        return ReportOutput(metadata: metadata, tables: [summary, violationTable, register, retention], dataQuality: quality.table)
+    }
+}
+
+/// The local days each asset operated in the period (docs/METRICS.md: distance above 0.5 km or
+/// engine time above 6 minutes). An asset absent from the map has no rollup rows at all: its
+/// operating days are unknown, not zero.
+enum OperatedDays {
+    static func fetch(_ db: Database, _ request: ReportRequest) throws -> [Int64: Set<CivilDate>] {
+        var out: [Int64: Set<CivilDate>] = [:]
+        for r in try Row.fetchAll(db, sql: """
+            SELECT asset_id, day, COALESCE(distance_m, 0) > 500 OR COALESCE(engine_s, 0) > 360 FROM asset_day WHERE day >= ? AND day <= ?
+            """, arguments: [request.period.from.description, request.period.to.description]) {
+            var set = out[r[0]] ?? []
+            if r[2] as Bool, let d = CivilDate(r[1] as String) { set.insert(d) }
+            out[r[0]] = set
+        }
+        return out
+    }
+}

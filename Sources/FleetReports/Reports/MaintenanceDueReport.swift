@@ -1,0 +1,163 @@
+import Foundation
+import GRDB
+import FleetCore
+
+/// The shop's list: for each asset and service schedule, when it was last done, when it is next
+/// due by date, distance and engine hours (whichever comes first), what is left, the status and
+/// a forecast date; then the open fault codes, and PM compliance for services done in the
+/// period. Status is as of the end of the period (docs/METRICS.md, "Maintenance due").
+public struct MaintenanceDueReport: Report {
+    public static let name = "maintenance-due"
+    public static let title = "Maintenance due"
+    public static let summary = "Per asset and schedule: last done, next due by each meter (first reached wins), status, forecast; open fault codes; PM compliance"
+    public init() {}
+
+    public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {
+        let asOf = request.period.to
+        let asOfEnd = request.end
+        var dues: [MaintenanceDue] = []
+        for asset in try AssetInfo.fetchAll(db, request) {
+            let inService = try String.fetchOne(db, sql: "SELECT in_service_date FROM asset WHERE id = ?", arguments: [asset.id]).flatMap { CivilDate($0) }
+            let meters = try MeterState.fetch(db, asset: asset.id, asOfEnd: asOfEnd, asOf: asOf)
+            for s in try MaintenanceDue.schedules(db, for: asset, assetGroup: asset.group) {
+                // A distance-only schedule does not apply to a machine without an odometer, nor an
+                // hours-only schedule to a vehicle without an hour meter.
+                if s.everyDays == nil, s.everyMonths == nil {
+                    if s.everyM != nil, s.everyEngineS == nil, asset.kind == "equipment", meters.odometerM == nil { continue }
+                    if s.everyEngineS != nil, s.everyM == nil, meters.engineS == nil { continue }
+                }
+                dues.append(try evaluate(db, asset: asset, schedule: s, meters: meters, inService: inService, asOf: asOf, asOfEnd: asOfEnd, zone: request.zone))
+            }
+        }
+        let order = ["overdue": 0, "due_soon": 1, "unknown": 2, "ok": 3]
+        dues.sort { (order[$0.status]!, $0.forecast ?? asOf, $0.asset.unit, $0.schedule.serviceType)
+            < (order[$1.status]!, $1.forecast ?? asOf, $1.asset.unit, $1.schedule.serviceType) }
+        let du = request.distanceUnit
+        func dist(_ m: Double?) -> ReportValue { m.map { .number(request.distance($0)) } ?? .null }
+        func hours(_ s: Double?) -> ReportValue { s.map { .number($0 / 3600) } ?? .null }
+        let dueTable = ReportTable(
+            name: "due", title: "Service status by asset and schedule",
+            columns: [ReportColumn("unit", "Unit", .text), ReportColumn("service", "Service", .text), ReportColumn("schedule", "Schedule", .text),
+                      ReportColumn("status", "Status", .text), ReportColumn("last_done", "Last done", .date),
+                      ReportColumn("last_odometer", "Odometer then", .distance, unit: du), ReportColumn("last_engine_hours", "Hours then", .duration, unit: "h"),
+                      ReportColumn("due_date", "Due by date", .date), ReportColumn("due_odometer", "Due at odometer", .distance, unit: du),
+                      ReportColumn("due_engine_hours", "Due at hours", .duration, unit: "h"),
+                      ReportColumn("odometer", "Odometer now", .distance, unit: du), ReportColumn("engine_hours", "Hours now", .duration, unit: "h"),
+                      ReportColumn("days_left", "Days left", .integer), ReportColumn("distance_left", "Distance left", .distance, unit: du),
+                      ReportColumn("hours_left", "Hours left", .duration, unit: "h"), ReportColumn("first_reached", "First reached", .text),
+                      ReportColumn("forecast", "Forecast due", .date)],
+            rows: dues.map { d in
+                [.text(d.asset.unit), .text(d.schedule.serviceType), .text(d.schedule.scope), .text(d.status.replacingOccurrences(of: "_", with: " ")),
+                 d.lastDone.map { .date($0.day) } ?? .null, dist(d.lastDone?.odometerM), hours(d.lastDone?.engineS),
+                 d.dueDay.map { .date($0) } ?? .null, dist(d.dueOdometerM), hours(d.dueEngineS), dist(d.currentOdometerM), hours(d.currentEngineS),
+                 d.dueDay.map { .integer(Int64($0.daysSinceEpoch - asOf.daysSinceEpoch)) } ?? .null,
+                 d.dueOdometerM.flatMap { due in d.currentOdometerM.map { .number(request.distance(due - $0)) } } ?? .null,
+                 d.dueEngineS.flatMap { due in d.currentEngineS.map { .number((due - $0) / 3600) } } ?? .null,
+                 .text(d.firstReached ?? ""), d.forecast.map { .date($0) } ?? .null]
+            },
+            note: "As of \(asOf) (the end of the period). Negative values left are overdue. Never-done services count from the in-service date and a zero meter.")
+
+        let dtcs = try Row.fetchAll(db, sql: """
+            SELECT COALESCE(a.unit_number, a.vin, a.pin, 'asset #' || a.id) AS unit, d.code, d.system, d.spn, d.fmi, d.description, MIN(d.at), MAX(d.at), COUNT(*)
+            FROM dtc_event d JOIN asset a ON a.id = d.asset_id
+            WHERE d.at < ? AND d.cleared_at IS NULL AND COALESCE(d.mil_on, 1) = 1 AND \(request.assetFilter().sql)
+            GROUP BY d.asset_id, d.code ORDER BY unit, d.code
+            """, arguments: StatementArguments([asOfEnd as (any DatabaseValueConvertible)?] + request.assetFilter().arguments.map { $0 as (any DatabaseValueConvertible)? }))
+        let dtcTable = ReportTable(
+            name: "open_faults", title: "Open fault codes (MIL on, not cleared)",
+            columns: [ReportColumn("unit", "Unit", .text), ReportColumn("code", "Code", .text), ReportColumn("system", "System", .text),
+                      ReportColumn("spn", "SPN", .integer), ReportColumn("fmi", "FMI", .integer), ReportColumn("description", "Description", .text),
+                      ReportColumn("first_seen", "First seen", .datetime), ReportColumn("last_seen", "Last seen", .datetime), ReportColumn("times", "Times seen", .integer)],
+            rows: dtcs.map { r in
+                [.text(r[0]), .text(r[1]), .text(r[2]), (r[3] as Int64?).map { .integer($0) } ?? .null, (r[4] as Int64?).map { .integer($0) } ?? .null,
+                 .text(r[5] as String? ?? ""), .datetime(r[6]), .datetime(r[7]), .integer(r[8])]
+            })
+
+        let compliance = try PMCompliance.compute(db, request)
+        let complianceTable = ReportTable(
+            name: "pm_compliance", title: "PM compliance: services done in the period",
+            columns: [ReportColumn("unit", "Unit", .text), ReportColumn("service", "Service", .text), ReportColumn("performed", "Performed", .date),
+                      ReportColumn("was_due", "Was due", .text), ReportColumn("late_by", "Late by (share of interval)", .percent, unit: "%"),
+                      ReportColumn("on_time", "On time", .text)],
+            rows: compliance.rows, totals: [.text("Compliance"), .null, .null, .null, .null, compliance.percent.map { .percent($0) } ?? .null],
+            note: "A service is late when it was done more than 10 % of its interval past the due point of any of its meters.")
+
+        let overdue = dues.filter { $0.status == "overdue" }.count, soon = dues.filter { $0.status == "due_soon" }.count
+        var quality = DataQuality()
+        let unknown = dues.filter { $0.status == "unknown" }
+        quality.add("Schedules with no meter or date to judge them by", unknown.count,
+                    unknown.isEmpty ? "none" : unknown.prefix(10).map { "\($0.asset.unit) \($0.schedule.serviceType)" }.joined(separator: ", "))
+        let never = dues.filter { $0.lastDone == nil }
+        quality.add("Services never recorded (counted from the in-service date)", never.count,
+                    never.isEmpty ? "none" : never.prefix(10).map { "\($0.asset.unit) \($0.schedule.serviceType)" }.joined(separator: ", ") + (never.count > 10 ? ", …" : ""))
+        let sources = try ReportSource.fetch(db, union: [
+            "SELECT DISTINCT source_file_id FROM maintenance_record WHERE performed_at < ?1",
+            "SELECT DISTINCT source_file_id FROM service_schedule",
+            "SELECT DISTINCT source_file_id FROM meter_reading WHERE at < ?1 AND at >= ?1 - 31 * 86400000",
+            "SELECT DISTINCT source_file_id FROM dtc_event WHERE at < ?1",
+        ], arguments: [asOfEnd])
+        try quality.addCommon(db, request, sources: sources)
+
+        let chartDues = dues.filter { $0.status != "ok" && $0.forecast != nil }.prefix(25)
+        let chart = ReportChart(kind: .timeline, title: "Overdue and due soon: days until the forecast due date",
+                                categories: chartDues.map { "\($0.asset.unit) \($0.schedule.serviceType)" },
+                                series: [(name: "days until due", values: chartDues.map { Double($0.forecast!.daysSinceEpoch - asOf.daysSinceEpoch) })],
+                                valueLabel: "days")
+        let metadata = ReportMetadata(
+            report: Self.name, title: Self.title, period: request.period, timeZone: request.zone.identifier, units: request.units, currency: request.currency,
+            parameters: [("as_of", asOf.description), ("assets", request.assets?.joined(separator: ",") ?? "all"), ("late_threshold", "10% of the interval")],
+            methods: ["Next due by each meter = last service + interval (days, calendar months, distance, engine hours); the first reached wins.",
+                      "Due soon = within the schedule's due-soon window on any meter; overdue = past due on any meter.",
+                      "Forecast = the day the first meter is reached at the average use per day over the last 30 days (calendar due dates as they are).",
+                      "Current meters are the latest telematics readings, else the latest odometer on a service, fuel or inspection record."],
+            totals: [("overdue", Double(overdue)), ("due_soon", Double(soon)), ("open_faults", Double(dtcs.count))] + (compliance.percent.map { [("pm_compliance", $0)] } ?? []),
+            generatedAt: request.generatedAt, sources: sources)
+        return ReportOutput(metadata: metadata, tables: [dueTable, dtcTable, complianceTable], charts: chartDues.isEmpty ? [] : [chart], dataQuality: quality.table)
+    }
+
+    private func evaluate(_ db: Database, asset: AssetInfo, schedule s: MaintenanceDue.Schedule, meters: MeterState, inService: CivilDate?,
+                          asOf: CivilDate, asOfEnd: Int64, zone: FleetZone) throws -> MaintenanceDue {
+        var d = MaintenanceDue(asset: asset, schedule: s, status: "unknown")
+        if let r = try Row.fetchOne(db, sql: """
+            SELECT performed_at, odometer_m, engine_s FROM maintenance_record WHERE asset_id = ? AND service_type = ? AND performed_at < ?
+            ORDER BY performed_at DESC LIMIT 1
+            """, arguments: [asset.id, s.serviceType, asOfEnd]) {
+            d.lastDone = (zone.day(of: r[0]), r[1], r[2])
+        }
+        d.baselineDay = d.lastDone?.day ?? inService
+        d.currentOdometerM = meters.odometerM
+        d.currentEngineS = meters.engineS
+        if let base = d.baselineDay {
+            if let days = s.everyDays { d.dueDay = base.adding(days: days) }
+            if let months = s.everyMonths { d.dueDay = min(d.dueDay ?? base.adding(months: months), base.adding(months: months)) }
+        }
+        if let every = s.everyM { d.dueOdometerM = (d.lastDone?.odometerM ?? (d.lastDone == nil ? 0 : nil)).map { $0 + every } }
+        if let every = s.everyEngineS { d.dueEngineS = (d.lastDone?.engineS ?? (d.lastDone == nil ? 0 : nil)).map { $0 + every } }
+
+        // When each due point is reached: the calendar as is, meters at recent use per day.
+        var reach: [(String, CivilDate?, Bool, Bool)] = []   // (meter, day reached, overdue, soon)
+        if let due = d.dueDay {
+            let left = due.daysSinceEpoch - asOf.daysSinceEpoch
+            reach.append(("date", due, left < 0, left <= (s.soonDays ?? 0)))
+        }
+        if let due = d.dueOdometerM, let now = d.currentOdometerM {
+            let left = due - now
+            let day = meters.distancePerDay.flatMap { $0 > 0 ? asOf.adding(days: Int((max(left, 0) / $0).rounded(.up))) : nil }
+            reach.append(("distance", left < 0 ? asOf : day, left < 0, left <= (s.soonM ?? 0)))
+        }
+        if let due = d.dueEngineS, let now = d.currentEngineS {
+            let left = due - now
+            let day = meters.engineSPerDay.flatMap { $0 > 0 ? asOf.adding(days: Int((max(left, 0) / $0).rounded(.up))) : nil }
+            reach.append(("engine_hours", left < 0 ? asOf : day, left < 0, left <= (s.soonEngineS ?? 0)))
+        }
+        guard !reach.isEmpty else { return d }
+        d.status = reach.contains { $0.2 } ? "overdue" : reach.contains { $0.3 } ? "due_soon" : "ok"
+        if let first = reach.filter({ $0.1 != nil }).min(by: { $0.1! < $1.1! }) {
+            d.forecast = first.1
+            d.firstReached = first.0
+        } else if let overdue = reach.first(where: { $0.2 }) {
+            d.firstReached = overdue.0
+        }
+        return d
+    }
+}

@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import FleetKit
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write a report (or all of them) for a period as CSV, XLSX, HTML and JSON.",
+        discussion: ReportCommand.discussion)
+
+    static let discussion = "Reports: " + ReportRegistry.all.map { $0.name + " (" + $0.summary + ")" }.joined(separator: "; ")
+        + "; `all` writes every report and index.html."
+
+    @OptionGroup var warehouse: WarehouseOptions
+
+    @Argument(help: "The report name (see the list above), or all.")
+    var name: String
+    @Option(help: "A calendar month, YYYY-MM.")
+    var month: String?
+    @Option(help: "A calendar quarter, YYYY-Qn.")
+    var quarter: String?
+    @Option(help: "The first day, YYYY-MM-DD (with --to).")
+    var from: String?
+    @Option(help: "The last day, YYYY-MM-DD, inclusive (with --from).")
+    var to: String?
+    @Option(help: "Comma-separated formats: csv, json, html, xlsx. Default: all of them.")
+    var format: String?
+    @Option(help: "The output folder (created if needed).")
+    var out: String = "Reports"
+    @Option(help: "Grouping for subtotals: asset, group, cost-center or department.")
+    var groupBy: String = "asset"
+    @Option(help: "Only these units, comma-separated.")
+    var assets: String?
+    @Option(help: "The time zone for daily buckets (default: the warehouse's fleet time zone).")
+    var tz: String?
+    @Option(help: "metric or us (default: the warehouse setting).")
+    var units: Units.System?
+    @Option(help: "The report currency, ISO 4217 (default: the warehouse's base currency).")
+    var currency: String?
+
+    func validate() throws {
+        guard name == "all" || ReportRegistry.named(name) != nil else {
+            throw ValidationError("unknown report '\(name)'; reports: \((ReportRegistry.all.map { $0.name } + ["all"]).joined(separator: ", ")).")
+        }
+        _ = try period()
+        for f in formats where !ReportFormats.names.contains(f) {
+            throw ValidationError("unknown format '\(f)'; formats: \(ReportFormats.names.joined(separator: ", ")).")
+        }
+        guard ReportRequest.GroupBy(rawValue: groupBy) != nil else {
+            throw ValidationError("--group-by must be one of: \(ReportRequest.GroupBy.allCases.map { $0.rawValue }.joined(separator: ", ")).")
+        }
+        if let tz, FleetZone(identifier: tz) == nil { throw ValidationError("'\(tz)' is not an IANA time zone name, such as America/Chicago.") }
+        if let currency, !Money.isCurrencyCode(currency) { throw ValidationError("'\(currency)' is not an ISO 4217 currency code.") }
+    }
+
+    var formats: [String] { format?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ReportFormats.names }
+
+    func period() throws -> ReportPeriod {
+        let given = [month != nil, quarter != nil, from != nil || to != nil].filter { $0 }.count
+        guard given == 1 else { throw ValidationError("give exactly one period: --month YYYY-MM, --quarter YYYY-Qn, or --from DATE --to DATE.") }
+        if let month {
+            let p = month.split(separator: "-")
+            guard p.count == 2, let y = Int(p[0]), let m = Int(p[1]), (1...12).contains(m), (1971...2200).contains(y), p[1].count == 2 else {
+                throw ValidationError("--month '\(month)' is not YYYY-MM.")
+            }
+            return .month(y, m)
+        }
+        if let quarter {
+            let p = quarter.uppercased().split(separator: "-")
+            guard p.count == 2, let y = Int(p[0]), p[1].hasPrefix("Q"), let q = Int(p[1].dropFirst()), (1...4).contains(q), (1971...2200).contains(y) else {
+                throw ValidationError("--quarter '\(quarter)' is not YYYY-Qn.")
+            }
+            return .quarter(y, q)
+        }
+        guard let from, let to, let a = CivilDate(from), let b = CivilDate(to) else {
+            throw ValidationError("--from and --to must both be dates, YYYY-MM-DD.")
+        }
+        guard a <= b else { throw ValidationError("--from \(from) is after --to \(to).") }
+        return .range(a, b)
+    }
+
+    func run() throws {
+        do {
+            let w = try warehouse.open(readOnly: true)
+            let settings = try FleetSettings.load(w)
+            let request = ReportRequest(period: try period(), zone: (tz.flatMap { FleetZone(identifier: $0) } ?? settings.zone),
+                                        units: units ?? settings.units, currency: currency ?? settings.currency,
+                                        groupBy: ReportRequest.GroupBy(rawValue: groupBy)!,
+                                        assets: assets?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
+                                        dvirPolicy: ReportRequest.DVIRPolicy(rawValue: try w.setting("dvir_policy") ?? "every_day") ?? .everyDay)
+            let directory = URL(fileURLWithPath: out, isDirectory: true)
+            let reports = name == "all" ? ReportRegistry.all : [ReportRegistry.named(name)!]
+            let written = try ReportWriter(warehouse: w, formats: formats.compactMap { ReportFormats.named($0) })
+                .write(reports, request: request, to: directory, index: name == "all")
+            for file in written.files { print("wrote \(file.path)") }
+            for entry in written.headlines { print(entry.0 + ": " + entry.1.map { $0.0 + " " + $0.1 }.joined(separator: ", ")) }
+        } catch { throw fail(error) }
+    }
+}
