@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
     ],
     targets: [
         // System libraries (Debian: libxlsxwriter-dev, libtesseract-dev, libleptonica-dev).
@@ -31,11 +32,13 @@ let package = Package(
         .target(name: "FleetImport", dependencies: ["FleetCore", "FleetWarehouse", "FleetOCR"]),
         .target(name: "FleetReports", dependencies: ["FleetCore", "FleetWarehouse", "CXlsxWriter"]),
         .target(name: "FleetSample", dependencies: ["FleetCore"]),
+        .target(name: "FleetNightly", dependencies: ["FleetCore", "FleetWarehouse", "FleetImport", "FleetReports",
+                                                    .product(name: "Yams", package: "Yams"), .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "FleetKit", dependencies: [
             "FleetCore", "FleetWarehouse", "FleetImport", "FleetOCR", "FleetReports",
         ]),
         .executableTarget(name: "fleetkit", dependencies: [
-            "FleetKit", "FleetSample",
+            "FleetKit", "FleetSample", "FleetNightly",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -45,6 +48,7 @@ let package = Package(
         .testTarget(name: "FleetImportTests", dependencies: ["FleetImport", "FleetTestSupport"]),
         .testTarget(name: "FleetOCRTests", dependencies: ["FleetOCR", "FleetTestSupport"]),
         .testTarget(name: "FleetReportsTests", dependencies: ["FleetReports", "FleetTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "FleetNightlyTests", dependencies: ["FleetNightly", "FleetTestSupport"]),
         .testTarget(name: "FleetSampleTests", dependencies: ["FleetSample", "FleetTestSupport"]),
         .testTarget(name: "fleetkitTests", dependencies: ["fleetkit", "FleetTestSupport"]),
     ]

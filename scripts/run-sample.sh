@@ -1,54 +1,86 @@
 #!/usr/bin/env bash
-# The main job on the embedded sample fleet: a fresh warehouse, every SampleData file imported,
-# then what the warehouse holds. `make run` calls this after the release build.
+# The main job on the embedded sample fleet, the way a cron job runs it: the nightly job over
+# an inbox holding SampleData, then the same exports again (nothing may change), then the
+# deliberately broken files of SampleData/bad (they must be quarantined). `make run` calls this
+# after the release build.
 #
-# SampleData is FleetKit's own data, so any rejected row or failed file here is a bug: the
-# script stops with the importer's exit code. SampleData/bad/ holds deliberately broken files
-# and is imported separately, to show what a user sees for them.
+# SampleData is FleetKit's own data, so a rejected row or a quarantined file in the first run
+# is a bug: the script stops with the job's exit code.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-.build/release/fleetkit}
-out=Reports/run
-rm -rf "$out"
-mkdir -p "$out"
-db="$out/fleet.sqlite"
+run=Reports/run
+rm -rf "$run" Reports/*.csv Reports/*.xlsx Reports/*.html Reports/*.json
+mkdir -p "$run/inbox"
 
-echo "== fleetkit init"
-"$bin" init --db "$db" --tz America/Chicago --currency USD --units us
+fill_inbox() {
+  for entry in SampleData/*; do
+    case "$(basename "$entry")" in bad|README.md) continue ;; esac
+    cp -R "$entry" "$run/inbox/"
+  done
+}
+
+cat > "$run/fleetkit.yml" <<YML
+# The nightly job's configuration for the sample fleet (docs/OPERATIONS.md explains each key).
+warehouse: fleet.sqlite
+inbox: inbox
+archive: archive
+quarantine: quarantine
+reports: ../../Reports
+settle_seconds: 0
+timezone: America/Chicago
+currency: USD
+units: us
+dvir_policy: every_day
+reports_to_refresh: [summary, cost, utilization, maintenance-due, dvir-compliance, trips]
+periods: [previous_month]
+formats: [csv, xlsx, html, json]
+YML
+
+echo "== fleetkit nightly: SampleData arrives in the inbox"
+fill_inbox
+"$bin" nightly --config "$run/fleetkit.yml" --as-of 2026-11-01
 
 echo
-echo "== fleetkit import SampleData (everything but SampleData/bad)"
-inputs=()
-for entry in SampleData/*; do
-  case "$(basename "$entry")" in bad|README.md) continue ;; esac
-  [ -e "$entry" ] && inputs+=("$entry")
-done
-"$bin" import --db "$db" "${inputs[@]}"
-echo "-- again: the same files must all be unchanged"
-"$bin" import --db "$db" --json "${inputs[@]}" > "$out/reimport.json"
-python3 - "$out/reimport.json" <<'PY'
+echo "== fleetkit nightly: the same exports arrive again (nothing may change)"
+fill_inbox
+"$bin" nightly --config "$run/fleetkit.yml" --as-of 2026-11-01 --json > "$run/second-run.json"
+python3 - "$run/second-run.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
 t = s["totals"]
-assert t["files"] == t["unchanged_files"] and t["loaded"] == 0, f"re-import was not a no-op: {t}"
-print(f"{t['files']} files, all unchanged")
+assert t["files"] == t["unchanged_files"] and t["loaded"] == 0 and t["updated"] == 0, f"the second run was not a no-op: {t}"
+print(f"{t['files']} files, all unchanged; archived again, nothing counted twice")
 PY
 
 echo
-echo "== fleetkit import SampleData/bad (deliberately broken files: expect rejects and failures)"
-if [ -d SampleData/bad ]; then
-  set +e
-  "$bin" import --db "$db" SampleData/bad
-  rc=$?
-  set -e
-  if [ "$rc" -ne 1 ]; then echo "expected exit code 1 for SampleData/bad, got $rc" >&2; exit 1; fi
-  echo "(exit code 1, as expected: rows were rejected or files failed)"
-  echo "-- fleetkit rejects"
-  "$bin" rejects --db "$db"
-fi
+echo "== fleetkit nightly: broken files (SampleData/bad) are quarantined with a reason (a separate demo warehouse)"
+demo=$run/bad-demo
+mkdir -p "$demo/inbox"
+cp -R SampleData/bad/. "$demo/inbox/"
+sed -e 's|^reports: .*|reports: reports|' -e 's|^reports_to_refresh: .*|reports_to_refresh: []|' "$run/fleetkit.yml" > "$demo/fleetkit.yml"
+set +e
+"$bin" nightly --config "$demo/fleetkit.yml" --as-of 2026-11-01
+rc=$?
+set -e
+if [ "$rc" -ne 1 ]; then echo "expected exit code 1 for the broken files, got $rc" >&2; exit 1; fi
+echo "(exit code 1, as expected; reasons in $demo/quarantine/*.reason.txt)"
+echo "-- fleetkit rejects"
+"$bin" rejects --db "$demo/fleet.sqlite"
 
 echo
 echo "== fleetkit status"
-"$bin" status --db "$db"
+"$bin" status --db "$run/fleet.sqlite"
+
 echo
-echo "Warehouse: $db"
+echo "== the reports for October 2026"
+python3 - <<'PY'
+import json
+for name in ["summary", "cost", "utilization", "maintenance-due", "dvir-compliance", "trips"]:
+    r = json.load(open(f"Reports/{name}-2026-10.json"))
+    totals = ", ".join(f"{k} {v}" for k, v in r["totals"].items())
+    print(f"{name:16} {totals}")
+PY
+echo
+echo "Open Reports/index.html in a browser; XLSX, CSV and JSON are beside it in Reports/."
+echo "Warehouse: $run/fleet.sqlite"

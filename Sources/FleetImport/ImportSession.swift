@@ -41,6 +41,20 @@ public struct FileOutcome: Codable, Sendable, Equatable {
     public var notes: [String]?
     public var sourceFileID: Int64?
 
+    public init(path: String, format: String? = nil, status: Status, loaded: Int = 0, updated: Int = 0, unchanged: Int = 0,
+                rejected: Int = 0, error: String? = nil, notes: [String]? = nil, sourceFileID: Int64? = nil) {
+        self.path = path
+        self.format = format
+        self.status = status
+        self.loaded = loaded
+        self.updated = updated
+        self.unchanged = unchanged
+        self.rejected = rejected
+        self.error = error
+        self.notes = notes
+        self.sourceFileID = sourceFileID
+    }
+
     enum CodingKeys: String, CodingKey {
         case path, format, status, loaded, updated, unchanged, rejected, error, notes
         case sourceFileID = "source_file_id"
@@ -81,14 +95,7 @@ public struct ImportSession {
             throw FleetError.invalidArgument(name: "--format", value: f,
                                              hint: "known formats: \(importers.map { $0.format }.joined(separator: ", ")) (`fleetkit formats` describes them)")
         }
-        var runID: Int64? = nil
-        if !options.dryRun {
-            runID = try write { db in
-                var run = ImportRun(startedAt: Timestamp.now(), command: command, status: "running")
-                try run.insert(db)
-                return run.id!
-            }
-        }
+        let runID = options.dryRun ? nil : try begin(command: command)
         var outcomes: [FileOutcome] = []
         for (url, problem) in ordered(FileWalker.files(under: paths, excluding: warehouse.path), options: options) {
             if let problem {
@@ -97,7 +104,21 @@ public struct ImportSession {
             }
             outcomes.append(try importFile(url, options: options, runID: runID))
         }
-        var summary = ImportSummary(run_id: runID, dry_run: options.dryRun, files: outcomes, totals: .init())
+        return try finish(runID, outcomes: outcomes, dryRun: options.dryRun)
+    }
+
+    /// Opens a run in the `import_run` ledger.
+    public func begin(command: String) throws -> Int64 {
+        try write { db in
+            var run = ImportRun(startedAt: Timestamp.now(), command: command, status: "running")
+            try run.insert(db)
+            return run.id!
+        }
+    }
+
+    /// Totals the outcomes and closes the run in the ledger with its JSON summary.
+    public func finish(_ runID: Int64?, outcomes: [FileOutcome], dryRun: Bool = false, extra: [String: String] = [:]) throws -> ImportSummary {
+        var summary = ImportSummary(run_id: runID, dry_run: dryRun, files: outcomes, totals: .init())
         for o in outcomes {
             summary.totals.files += 1
             switch o.status {
@@ -126,7 +147,7 @@ public struct ImportSession {
     /// within a format. The warehouse ends up the same in any order, but this way assets and
     /// drivers are defined before facts refer to them, so the counts read naturally (`loaded`,
     /// not `updated` after an auto-created placeholder).
-    private func ordered(_ files: [(URL, String?)], options: ImportOptions) -> [(URL, String?)] {
+    public func ordered(_ files: [(URL, String?)], options: ImportOptions) -> [(URL, String?)] {
         guard options.format == nil else { return files }
         let rank = files.map { url, problem -> Int in
             guard problem == nil, let head = try? FileWalker.head(of: url),

@@ -13,6 +13,12 @@ public struct TestWarehouse {
         warehouse = try Warehouse(path: directory.appendingPathComponent("fleet.sqlite").path, busyTimeout: busyTimeout)
     }
 
+    /// Opens an existing warehouse file (one a subprocess wrote, say).
+    public init(existing path: String) throws {
+        directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        warehouse = try Warehouse(path: path)
+    }
+
     /// Imports paths the way `fleetkit import` does.
     @discardableResult
     public func importFiles(_ paths: [String], options: ImportOptions = ImportOptions()) throws -> ImportSummary {

@@ -36,16 +36,20 @@ public struct ReportWriter {
             written.headlines.append((output.metadata.report, output.metadata.totals.map { ($0.0, Self.headline($0.0, $0.1, output.metadata)) }))
         }
         if index {
-            let html = formats.contains { $0.name == "html" }
-            let entries = outputs.map { o in
-                (title: "\(o.metadata.title), \(o.metadata.period.label)",
-                 href: html ? ReportFileName.file(o.metadata, ext: "html") : ReportFileName.file(o.metadata, ext: "json"),
-                 headline: o.metadata.totals.prefix(4).map { ($0.0.replacingOccurrences(of: "_", with: " "), Self.headline($0.0, $0.1, o.metadata)) })
-            }
-            written.files.append(try HTMLIndex.writeIndex(entries: entries, title: "FleetKit reports, \(request.period.label)",
-                                                          generatedAt: request.generatedAt, timeZone: request.zone.identifier, to: directory))
+            written.files.append(try writeIndex(outputs, title: "FleetKit reports, \(request.period.label)", request: request, to: directory))
         }
         return written
+    }
+
+    /// `index.html` linking the given reports (HTML when written, else JSON) with their headlines.
+    public func writeIndex(_ outputs: [ReportOutput], title: String, request: ReportRequest, to directory: URL) throws -> URL {
+        let html = formats.contains { $0.name == "html" }
+        let entries = outputs.map { o in
+            (title: "\(o.metadata.title), \(o.metadata.period.label)",
+             href: html ? ReportFileName.file(o.metadata, ext: "html") : ReportFileName.file(o.metadata, ext: "json"),
+             headline: o.metadata.totals.prefix(4).map { ($0.0.replacingOccurrences(of: "_", with: " "), Self.headline($0.0, $0.1, o.metadata)) })
+        }
+        return try HTMLIndex.writeIndex(entries: entries, title: title, generatedAt: request.generatedAt, timeZone: request.zone.identifier, to: directory)
     }
 
     static func headline(_ key: String, _ value: Double, _ m: ReportMetadata) -> String {

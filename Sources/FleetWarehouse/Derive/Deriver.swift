@@ -37,6 +37,16 @@ public struct TripRules: Sendable, Equatable, Codable {
 
     public init() {}
 
+    /// Every key is optional in a config: a missing one keeps its default.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        startDistanceM = try c.decodeIfPresent(Double.self, forKey: .startDistanceM) ?? startDistanceM
+        stopRadiusM = try c.decodeIfPresent(Double.self, forKey: .stopRadiusM) ?? stopRadiusM
+        stopSeconds = try c.decodeIfPresent(Double.self, forKey: .stopSeconds) ?? stopSeconds
+        gapSeconds = try c.decodeIfPresent(Double.self, forKey: .gapSeconds) ?? gapSeconds
+        idleSpeedMps = try c.decodeIfPresent(Double.self, forKey: .idleSpeedMps) ?? idleSpeedMps
+    }
+
     enum CodingKeys: String, CodingKey {
         case startDistanceM = "start_distance_m", stopRadiusM = "stop_radius_m", stopSeconds = "stop_seconds", gapSeconds = "gap_seconds"
         case idleSpeedMps = "idle_speed_mps"
@@ -45,7 +55,7 @@ public struct TripRules: Sendable, Equatable, Codable {
 
 /// The derivation steps in the order they run: trips before the daily rollup that counts them.
 public enum Derivations {
-    public static let all: [any Deriver] = [DailyRollup()]
+    public static let all: [any Deriver] = [TripDetection(), DailyRollup()]
 
     public static func refresh(_ db: Database, touched: TouchedTimeline, settings: DeriveSettings, steps: [any Deriver] = all) throws {
         guard !touched.isEmpty else { return }

@@ -1,0 +1,121 @@
+import Foundation
+import Yams
+import FleetCore
+import FleetWarehouse
+
+/// `fleetkit.yml`: everything the nightly job needs (docs/OPERATIONS.md has an annotated copy).
+/// Unknown keys are an error, not ignored: a misspelt `quarantine` must not silently send failed
+/// files nowhere.
+public struct NightlyConfig: Decodable, Sendable {
+    public var warehouse: String
+    public var inbox: String
+    public var archive: String
+    public var quarantine: String
+    public var reports: String
+    public var settleSeconds: Double = 60
+    public var timezone: String = "UTC"
+    public var currency: String = "USD"
+    public var units: Units.System = .metric
+    public var dvirPolicy: String = "every_day"
+    public var reportsToRefresh: [String] = ["summary", "cost", "utilization", "maintenance-due", "dvir-compliance", "trips"]
+    public var periods: [String] = ["month_to_date", "previous_month"]
+    public var formats: [String] = ["csv", "xlsx", "html", "json"]
+    public var attribution: Attribution = Attribution()
+    public var trips: TripRules = TripRules()
+
+    public struct Attribution: Decodable, Sendable {
+        public var byFolder = true
+        enum CodingKeys: String, CodingKey { case byFolder = "by_folder" }
+        public init() {}
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            byFolder = try c.decodeIfPresent(Bool.self, forKey: .byFolder) ?? true
+        }
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case warehouse, inbox, archive, quarantine, reports, timezone, currency, units, periods, formats, attribution, trips
+        case settleSeconds = "settle_seconds", dvirPolicy = "dvir_policy", reportsToRefresh = "reports_to_refresh"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        warehouse = try c.decode(String.self, forKey: .warehouse)
+        inbox = try c.decode(String.self, forKey: .inbox)
+        archive = try c.decode(String.self, forKey: .archive)
+        quarantine = try c.decode(String.self, forKey: .quarantine)
+        reports = try c.decode(String.self, forKey: .reports)
+        settleSeconds = try c.decodeIfPresent(Double.self, forKey: .settleSeconds) ?? settleSeconds
+        timezone = try c.decodeIfPresent(String.self, forKey: .timezone) ?? timezone
+        currency = try c.decodeIfPresent(String.self, forKey: .currency) ?? currency
+        units = try c.decodeIfPresent(Units.System.self, forKey: .units) ?? units
+        dvirPolicy = try c.decodeIfPresent(String.self, forKey: .dvirPolicy) ?? dvirPolicy
+        reportsToRefresh = try c.decodeIfPresent([String].self, forKey: .reportsToRefresh) ?? reportsToRefresh
+        periods = try c.decodeIfPresent([String].self, forKey: .periods) ?? periods
+        formats = try c.decodeIfPresent([String].self, forKey: .formats) ?? formats
+        attribution = try c.decodeIfPresent(Attribution.self, forKey: .attribution) ?? attribution
+        trips = try c.decodeIfPresent(TripRules.self, forKey: .trips) ?? trips
+    }
+
+    /// Reads and checks a config file. Relative paths in it are relative to the file's folder,
+    /// so a config works the same from cron (cwd /) and from a shell.
+    public static func load(_ path: String) throws -> NightlyConfig {
+        let url = URL(fileURLWithPath: path)
+        let text: String
+        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
+            throw FleetError.invalidArgument(name: "--config", value: path, hint: "the file cannot be read: \(error.localizedDescription)")
+        }
+        let node: Node?
+        do { node = try Yams.compose(yaml: text) } catch {
+            throw FleetError.invalidArgument(name: "--config", value: path, hint: "not valid YAML: \(error)")
+        }
+        if let mapping = node?.mapping {
+            let known = Set(CodingKeys.allCases.map(\.rawValue))
+            let unknown = mapping.keys.compactMap(\.string).filter { !known.contains($0) }
+            if !unknown.isEmpty {
+                throw FleetError.invalidArgument(name: "--config", value: path,
+                                                 hint: "unknown key(s) \(unknown.sorted().joined(separator: ", ")); the keys are \(known.sorted().joined(separator: ", "))")
+            }
+        }
+        var config: NightlyConfig
+        do { config = try YAMLDecoder().decode(NightlyConfig.self, from: text) } catch let e as Swift.DecodingError {
+            throw FleetError.invalidArgument(name: "--config", value: path, hint: Self.describe(e))
+        }
+        let base = url.deletingLastPathComponent()
+        func resolve(_ p: String) -> String { p.hasPrefix("/") ? p : base.appendingPathComponent(p).standardizedFileURL.path }
+        config.warehouse = resolve(config.warehouse)
+        config.inbox = resolve(config.inbox)
+        config.archive = resolve(config.archive)
+        config.quarantine = resolve(config.quarantine)
+        config.reports = resolve(config.reports)
+        try config.validate(path)
+        return config
+    }
+
+    func validate(_ path: String) throws {
+        func bad(_ key: String, _ value: String, _ hint: String) -> FleetError { .invalidArgument(name: "\(path): \(key)", value: value, hint: hint) }
+        guard FleetZone(identifier: timezone) != nil else { throw bad("timezone", timezone, "use an IANA name such as America/Chicago") }
+        guard Money.isCurrencyCode(currency) else { throw bad("currency", currency, "use an ISO 4217 code such as USD") }
+        guard ["every_day", "defects_only"].contains(dvirPolicy) else { throw bad("dvir_policy", dvirPolicy, "every_day or defects_only") }
+        guard settleSeconds >= 0 else { throw bad("settle_seconds", String(settleSeconds), "0 or more") }
+        for p in periods where NightlyPeriod.parse(p) == nil {
+            throw bad("periods", p, "month_to_date, previous_month, quarter_to_date, previous_quarter, or YYYY-MM")
+        }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: inbox, isDirectory: &isDir), isDir.boolValue else {
+            throw bad("inbox", inbox, "the folder does not exist; create it or fix the path")
+        }
+        for (key, folder) in [("archive", archive), ("quarantine", quarantine)] where folder.hasPrefix(inbox + "/") {
+            throw bad(key, folder, "must not be inside the inbox, or archived files would be imported again")
+        }
+    }
+
+    static func describe(_ e: Swift.DecodingError) -> String {
+        switch e {
+        case let .keyNotFound(key, _): return "the required key '\(key.stringValue)' is missing"
+        case let .typeMismatch(_, ctx), let .dataCorrupted(ctx), let .valueNotFound(_, ctx):
+            return "'\(ctx.codingPath.map(\.stringValue).joined(separator: "."))': \(ctx.debugDescription)"
+        @unknown default: return "\(e)"
+        }
+    }
+}

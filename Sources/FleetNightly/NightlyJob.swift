@@ -1,0 +1,190 @@
+import Foundation
+import FleetCore
+import GRDB
+import FleetWarehouse
+import FleetImport
+import FleetReports
+
+/// The unattended batch job (DESIGN §6): lock, import what is new in the inbox, archive or
+/// quarantine each file, refresh the reports, record the run.
+///
+/// Crash safety comes from the order of steps: a file is moved only after its transaction
+/// committed, so a kill between the two leaves it in the inbox, where the next run finds its
+/// bytes already imported (`unchanged`) and archives it. Nothing is imported twice, and nothing
+/// is ever deleted.
+public struct NightlyJob {
+    public let config: NightlyConfig
+    /// The instant the run treats as now (tests and backfills set it).
+    public var now: Date
+
+    public init(config: NightlyConfig, now: Date = Date()) {
+        self.config = config
+        self.now = now
+    }
+
+    public struct FileResult: Codable, Sendable {
+        public var path: String
+        public var action: String              // archived | quarantined | skipped
+        public var destination: String?
+        public var outcome: FileOutcome?
+        public var reason: String?
+    }
+
+    public struct Summary: Codable, Sendable {
+        public var run_id: Int64?
+        public var as_of: String
+        public var files: [FileResult]
+        public var totals: ImportSummary.Totals
+        public var quarantined: Int
+        public var skipped: Int
+        public var reports: [String]
+        public var exit_code: Int32
+    }
+
+    public func run(command: String) throws -> Summary {
+        let zone = FleetZone(identifier: config.timezone)!
+        let lock = try NightlyLock(path: config.warehouse + ".lock")
+        defer { withExtendedLifetime(lock) {} }
+        for dir in [config.archive, config.quarantine, config.reports] {
+            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) } catch {
+                throw FleetError.io(path: dir, reason: "cannot create the folder: \(error.localizedDescription)")
+            }
+        }
+        let warehouse = try Warehouse(path: config.warehouse)
+        try applySettings(warehouse, zone: zone)
+        let session = ImportSession(warehouse: warehouse)
+        var options = ImportOptions(zone: zone, currency: config.currency)
+        options.trips = config.trips
+        options.attributeByFolder = config.attribution.byFolder
+        let runID = try session.begin(command: command)
+        let today = zone.day(of: Int64(now.timeIntervalSince1970 * 1000))
+
+        var results: [FileResult] = []
+        var outcomes: [FileOutcome] = []
+        // Settling is about the real clock, whatever day the run reports as.
+        let entries = InboxWalker.entries(inbox: config.inbox, settleSeconds: config.settleSeconds, now: Date())
+        let byURL = Dictionary(entries.map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
+        let ordered = session.ordered(entries.filter { !$0.settling }.map { ($0.url, $0.problem) }, options: options)
+        for e in entries where e.settling {
+            results.append(FileResult(path: e.url.path, action: "skipped", reason: "modified less than \(Int(config.settleSeconds)) s ago; still being written?"))
+        }
+        for (url, problem) in ordered {
+            let entry = byURL[url]!
+            if let problem {
+                let outcome = FileOutcome(path: url.path, status: .failed, error: problem)
+                outcomes.append(outcome)
+                results.append(try quarantine(entry, reason: problem, outcome: outcome))
+                continue
+            }
+            let outcome = try session.importFile(url, options: options, runID: runID)
+            outcomes.append(outcome)
+            if outcome.status == .failed {
+                results.append(try quarantine(entry, reason: outcome.error ?? "the import failed", outcome: outcome))
+            } else {
+                let result = try archive(entry, day: today, outcome: outcome)
+                results.append(result)
+                // Provenance points at where the file now lives, so `fleetkit rejects` leads to it.
+                if outcome.status == .imported, let id = outcome.sourceFileID, let destination = result.destination {
+                    try warehouse.pool.write { db in try db.execute(sql: "UPDATE source_file SET path = ? WHERE id = ?", arguments: [destination, id]) }
+                }
+            }
+        }
+        var summary = try session.finish(runID, outcomes: outcomes)
+        summary.files = outcomes
+
+        let written = try refreshReports(warehouse, zone: zone, today: today)
+        let quarantined = results.filter { $0.action == "quarantined" }.count
+        let result = Summary(run_id: runID, as_of: today.description, files: results, totals: summary.totals, quarantined: quarantined,
+                             skipped: results.filter { $0.action == "skipped" }.count, reports: written.map(\.path),
+                             exit_code: quarantined > 0 || summary.totals.rejected > 0 ? 1 : 0)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try AtomicWrite.write(try encoder.encode(result), to: URL(fileURLWithPath: config.reports).appendingPathComponent("nightly-last-run.json"))
+        return result
+    }
+
+    /// The config's settings become the warehouse's; a changed time zone rebuilds the daily
+    /// rollups, whose buckets are local days.
+    private func applySettings(_ w: Warehouse, zone: FleetZone) throws {
+        if try w.setting("timezone") ?? "UTC" != config.timezone {
+            try w.setSetting("timezone", config.timezone)
+            try w.pool.write { db in try Derivations.rebuildAll(db, settings: DeriveSettings(zone: zone, trips: config.trips)) }
+        }
+        try w.setSetting("currency", config.currency)
+        try w.setSetting("units", config.units.rawValue)
+        try w.setSetting("dvir_policy", config.dvirPolicy)
+    }
+
+    private func archive(_ entry: InboxWalker.Entry, day: CivilDate, outcome: FileOutcome) throws -> FileResult {
+        let folder = URL(fileURLWithPath: config.archive)
+            .appendingPathComponent(String(format: "%04d/%02d/%02d", day.year, day.month, day.day))
+        let destination = try move(entry.url, to: folder.appendingPathComponent(entry.relative))
+        return FileResult(path: entry.url.path, action: "archived", destination: destination.path, outcome: outcome)
+    }
+
+    private func quarantine(_ entry: InboxWalker.Entry, reason: String, outcome: FileOutcome) throws -> FileResult {
+        let destination = try move(entry.url, to: URL(fileURLWithPath: config.quarantine).appendingPathComponent(entry.relative))
+        let note = "\(reason)\n\nfile: \(entry.url.path)\nquarantined: \(ISO8601DateFormatter().string(from: now))\n"
+            + "Fix the file (or pass the right --format to `fleetkit import`) and put it back in the inbox.\n"
+        try AtomicWrite.write(Data(note.utf8), to: URL(fileURLWithPath: destination.path + ".reason.txt"))
+        return FileResult(path: entry.url.path, action: "quarantined", destination: destination.path, outcome: outcome, reason: reason)
+    }
+
+    /// Moves a file, never overwriting: a name already taken gets `.1`, `.2`… before its extension.
+    private func move(_ source: URL, to target: URL) throws -> URL {
+        let fm = FileManager.default
+        do {
+            try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            var destination = target
+            var n = 0
+            while fm.fileExists(atPath: destination.path) || (try? fm.destinationOfSymbolicLink(atPath: destination.path)) != nil {
+                n += 1
+                let ext = target.pathExtension
+                let stem = target.deletingPathExtension().lastPathComponent
+                destination = target.deletingLastPathComponent().appendingPathComponent(ext.isEmpty ? "\(stem).\(n)" : "\(stem).\(n).\(ext)")
+            }
+            try fm.moveItem(at: source, to: destination)
+            return destination
+        } catch {
+            throw FleetError.io(path: source.path, reason: "cannot move it to \(target.path): \(error.localizedDescription)")
+        }
+    }
+
+    private func refreshReports(_ warehouse: Warehouse, zone: FleetZone, today: CivilDate) throws -> [URL] {
+        let reports = config.reportsToRefresh.compactMap { ReportRegistry.named($0) }
+        let formats = config.formats.compactMap { ReportFormats.named($0) }
+        guard !reports.isEmpty, !formats.isEmpty else { return [] }
+        let writer = ReportWriter(warehouse: warehouse, formats: formats)
+        let directory = URL(fileURLWithPath: config.reports, isDirectory: true)
+        var files: [URL] = []
+        var outputs: [ReportOutput] = []
+        var lastRequest: ReportRequest? = nil
+        for name in config.periods {
+            let request = ReportRequest(period: NightlyPeriod.parse(name)!.period(today: today), zone: zone, units: config.units,
+                                        currency: config.currency, dvirPolicy: ReportRequest.DVIRPolicy(rawValue: config.dvirPolicy) ?? .everyDay,
+                                        generatedAt: Int64(now.timeIntervalSince1970 * 1000))
+            let written = try writer.write(reports, request: request, to: directory, index: false)
+            files += written.files
+            outputs += written.outputs
+            lastRequest = lastRequest ?? request
+        }
+        if let request = lastRequest {
+            files.append(try writer.writeIndex(outputs, title: "FleetKit reports, as of \(today)", request: request, to: directory))
+        }
+        return files
+    }
+}
+
+/// Write to a temporary file beside the target, then rename: readers never see half a file.
+enum AtomicWrite {
+    static func write(_ data: Data, to url: URL) throws {
+        let tmp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+        do {
+            try data.write(to: tmp)
+            if rename(tmp.path, url.path) != 0 { throw FleetError.io(path: url.path, reason: String(cString: strerror(errno))) }
+        } catch {
+            try? FileManager.default.removeItem(at: tmp)
+            throw FleetError.io(path: url.path, reason: "cannot write: \(error)")
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import FleetKit
+import FleetNightly
+
+struct NightlyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "nightly",
+        abstract: "The unattended batch job: import what is new in the inbox, archive or quarantine each file, refresh the reports.",
+        discussion: "Exit codes: 0 all well; 1 rows were rejected or files quarantined; 2 configuration, warehouse or lock failure. docs/OPERATIONS.md has the config and cron/systemd examples.")
+
+    @Option(help: "The YAML configuration (docs/OPERATIONS.md).")
+    var config: String
+    @Flag(help: "Print the run summary as JSON on stdout.")
+    var json = false
+    @Option(help: "Treat this local day as today (backfills and tests), YYYY-MM-DD.")
+    var asOf: String?
+
+    func validate() throws {
+        if let asOf, CivilDate(asOf) == nil { throw ValidationError("--as-of '\(asOf)' is not a date; write YYYY-MM-DD.") }
+    }
+
+    func run() throws {
+        let summary: NightlyJob.Summary
+        do {
+            let config = try NightlyConfig.load(self.config)
+            var now = Date()
+            if let asOf, let day = CivilDate(asOf), let zone = FleetZone(identifier: config.timezone) {
+                now = Date(timeIntervalSince1970: Double(zone.start(of: day) + 12 * 3_600_000) / 1000)   // noon that day
+            }
+            summary = try NightlyJob(config: config, now: now).run(command: (["fleetkit"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
+        } catch {
+            printError("error: \(error)")
+            throw Exit.couldNotRun
+        }
+        if json {
+            try writeJSON(summary)
+        } else {
+            for f in summary.files {
+                switch f.action {
+                case "archived":
+                    let o = f.outcome!
+                    print(o.status == .unchanged ? "unchanged   \(f.path): already imported; archived" :
+                            "imported    \(f.path) [\(o.format ?? "?")]: \(o.loaded) loaded, \(o.updated) updated, \(o.unchanged) unchanged, \(o.rejected) rejected")
+                case "quarantined":
+                    fflush(nil)
+                    var reason = f.reason ?? ""
+                    if reason.hasPrefix(f.path + ": ") { reason.removeFirst(f.path.count + 2) }
+                    printError("quarantined \(f.path): \(reason)\n            see \(f.destination ?? "").reason.txt")
+                default:
+                    print("skipped     \(f.path): \(f.reason ?? "")")
+                }
+            }
+            let t = summary.totals
+            print("run #\(summary.run_id ?? 0) as of \(summary.as_of): \(t.files) files (\(t.imported) imported, \(t.unchanged_files) unchanged, \(summary.quarantined) quarantined, \(summary.skipped) skipped); rows \(t.loaded) loaded, \(t.updated) updated, \(t.rejected) rejected; \(summary.reports.count) report files refreshed")
+        }
+        if summary.exit_code != 0 { throw ExitCode(summary.exit_code) }
+    }
+}
