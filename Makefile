@@ -7,7 +7,7 @@ FLEETKIT_RELEASE := .build/release/fleetkit
 # Debian's libtesseract is built with OpenMP; one thread per engine is 3x faster here.
 export OMP_THREAD_LIMIT := 1
 
-.PHONY: deps build release test run sample clean
+.PHONY: deps build release test run sample fuzz clean
 
 ## deps: install the Debian packages FleetKit links against, only those missing.
 deps:
@@ -38,6 +38,10 @@ run: release
 sample: build
 	find SampleData -mindepth 1 -maxdepth 1 ! -name bad ! -name README.md -exec rm -rf {} +
 	.build/debug/fleetkit sample --out SampleData
+
+## fuzz: each libFuzzer harness for FUZZ_SECONDS (default 60); fails on any crash (Fuzz/run.sh).
+fuzz: deps
+	bash Fuzz/run.sh
 
 clean:
 	rm -rf .build Reports/*.csv Reports/*.xlsx Reports/*.html Reports/*.json Reports/run
