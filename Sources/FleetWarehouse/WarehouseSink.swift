@@ -29,7 +29,7 @@ public struct WarehouseSink: RecordSink {
     }
 
     public mutating func defineAsset(_ ref: AssetRef, fields: Asset) throws -> LoadOutcome {
-        let existed = try existingAsset(ref)
+        let existed = try findAsset(ref) != nil
         let id = try resolve(ref)
         let before = try Asset.fetchOne(db, key: id)!
         var after = before
@@ -71,15 +71,6 @@ public struct WarehouseSink: RecordSink {
         }
         if let unit = ref.unitNumber, let id = try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE unit_number = ?", arguments: [unit]) { return id }
         return nil
-    }
-
-    private func existingAsset(_ ref: AssetRef) throws -> Bool {
-        if let vin = ref.vin, try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE vin = ?", arguments: [vin]) != nil { return true }
-        if let pin = ref.pin, try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE pin = ?", arguments: [pin]) != nil { return true }
-        if let unit = ref.unitNumber, try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE unit_number = ?", arguments: [unit]) != nil { return true }
-        for i in ref.identifiers where try Int64.fetchOne(db, sql: "SELECT asset_id FROM asset_identifier WHERE source = ? AND id_type = ? AND id_value = ?",
-                                                         arguments: [i.source, i.type, i.value]) != nil { return true }
-        return false
     }
 
     public mutating func driver(_ ref: DriverRef) throws -> Int64 {
