@@ -12,6 +12,8 @@ public enum ImporterRegistry {
         ExpensesImporter.self,
         FuelCardImporter.self,
         DVIRImporter.self,
+        ISO15143Importer.self,
+        AEMP12Importer.self,
         FxRatesImporter.self,
     ]
 

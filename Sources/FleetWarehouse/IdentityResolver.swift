@@ -22,13 +22,13 @@ struct IdentityResolver {
         guard ref.isResolvable else { throw RowError(.unknownAsset, "the row names no asset (no VIN, PIN, vendor id or unit number)") }
         var found: [Int64] = []
         func add(_ id: Int64?) { if let id, !found.contains(id) { found.append(id) } }
-        if let vin = ref.vin { add(try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE vin = ?", arguments: [vin])) }
-        if let pin = ref.pin { add(try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE pin = ?", arguments: [pin])) }
+        if let vin = ref.vin { add(try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM asset WHERE vin = ?"), arguments: [vin])) }
+        if let pin = ref.pin { add(try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM asset WHERE pin = ?"), arguments: [pin])) }
         for i in ref.identifiers {
-            add(try Int64.fetchOne(db, sql: "SELECT asset_id FROM asset_identifier WHERE source = ? AND id_type = ? AND id_value = ?",
+            add(try Int64.fetchOne(db.cachedStatement(sql: "SELECT asset_id FROM asset_identifier WHERE source = ? AND id_type = ? AND id_value = ?"),
                                    arguments: [i.source, i.type, i.value]))
         }
-        if let unit = ref.unitNumber { add(try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE unit_number = ?", arguments: [unit])) }
+        if let unit = ref.unitNumber { add(try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM asset WHERE unit_number = ?"), arguments: [unit])) }
 
         let id: Int64
         if found.isEmpty {
@@ -47,8 +47,8 @@ struct IdentityResolver {
             try attach(ref, to: id, in: db)
         }
         for i in ref.identifiers {
-            try db.execute(sql: "INSERT INTO asset_identifier(asset_id, source, id_type, id_value) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                           arguments: [id, i.source, i.type, i.value])
+            try db.cachedStatement(sql: "INSERT INTO asset_identifier(asset_id, source, id_type, id_value) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
+                .execute(arguments: [id, i.source, i.type, i.value])
         }
         cache[ref] = id
         return id

@@ -149,13 +149,13 @@ public struct WarehouseSink: RecordSink {
 
     public mutating func atomically(_ body: (inout WarehouseSink) throws -> Void) throws {
         let saved = counts, savedTouched = touched
-        try db.execute(sql: "SAVEPOINT fleetkit_row")
+        try db.cachedStatement(sql: "SAVEPOINT fleetkit_row").execute()
         do {
             try body(&self)
-            try db.execute(sql: "RELEASE fleetkit_row")
+            try db.cachedStatement(sql: "RELEASE fleetkit_row").execute()
         } catch {
-            try db.execute(sql: "ROLLBACK TO fleetkit_row")
-            try db.execute(sql: "RELEASE fleetkit_row")
+            try db.cachedStatement(sql: "ROLLBACK TO fleetkit_row").execute()
+            try db.cachedStatement(sql: "RELEASE fleetkit_row").execute()
             counts = saved
             touched = savedTouched
             identities = IdentityResolver()   // cached ids may name rows that were rolled back

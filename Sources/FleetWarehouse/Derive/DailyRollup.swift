@@ -37,9 +37,14 @@ public struct DailyRollup: Deriver {
             } else {
                 span = touched.ranges[asset]!
             }
-            // A reading's delta reaches back to the previous reading and forward to the next.
-            let before = try Int64.fetchOne(db, sql: "SELECT MAX(at) FROM meter_reading WHERE asset_id = ? AND at < ?", arguments: [asset, span.lowerBound])
-            let after = try Int64.fetchOne(db, sql: "SELECT MIN(at) FROM meter_reading WHERE asset_id = ? AND at > ?", arguments: [asset, span.upperBound])
+            // A reading's delta reaches back to the previous reading of the same meter and forward
+            // to the next one; the earliest and latest of those over all meters bound the days.
+            let before = try Int64.fetchOne(db.cachedStatement(sql: """
+                SELECT MIN(prev) FROM (SELECT MAX(at) AS prev FROM meter_reading WHERE asset_id = ? AND at < ? GROUP BY meter)
+                """), arguments: [asset, span.lowerBound])
+            let after = try Int64.fetchOne(db.cachedStatement(sql: """
+                SELECT MAX(next) FROM (SELECT MIN(at) AS next FROM meter_reading WHERE asset_id = ? AND at > ? GROUP BY meter)
+                """), arguments: [asset, span.upperBound])
             span = min(span.lowerBound, before ?? span.lowerBound)...max(span.upperBound, after ?? span.upperBound)
             try recompute(db, asset: asset, days: zone.day(of: span.lowerBound)...zone.day(of: span.upperBound), zone: zone)
         }
@@ -59,50 +64,77 @@ public struct DailyRollup: Deriver {
 
     private func recompute(_ db: Database, asset: Int64, days: ClosedRange<CivilDate>, zone: FleetZone) throws {
         var grid = DayGrid(days: days, zone: zone)
-        try db.execute(sql: "DELETE FROM meter_anomaly WHERE asset_id = ? AND at >= ? AND at < ?",
-                       arguments: [asset, grid.windowStart, grid.windowEnd])
+        try db.cachedStatement(sql: "DELETE FROM meter_anomaly WHERE asset_id = ? AND at >= ? AND at < ?")
+            .execute(arguments: [asset, grid.windowStart, grid.windowEnd])
         for m in Self.meters {
-            let readings = try Row.fetchAll(db, sql: """
+            // Read in batches: a year of 1 Hz readings must not sit in memory at once, and the
+            // anomaly writes must not interleave with an open cursor on the same table.
+            var pairs: [(Reading, Reading)] = []
+            var previous: Reading? = nil
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT at, value FROM meter_reading WHERE asset_id = ?1 AND meter = ?2
                   AND at >= COALESCE((SELECT MAX(at) FROM meter_reading WHERE asset_id = ?1 AND meter = ?2 AND at < ?3), ?3)
                   AND at <= COALESCE((SELECT MIN(at) FROM meter_reading WHERE asset_id = ?1 AND meter = ?2 AND at >= ?4), ?4)
                 ORDER BY at
-                """, arguments: [asset, m.meter, grid.windowStart, grid.windowEnd]).map { (at: $0[0] as Int64, value: $0[1] as Double) }
-            for (a, b) in zip(readings, readings.dropFirst()) {
-                let delta = b.value - a.value
-                let seconds = Double(b.at - a.at) / 1000
-                var anomaly: String? = nil
-                if delta < 0 { anomaly = "rollback" } else if delta > m.maxPerSecond * max(seconds, 60) { anomaly = "implausible_rate" }
-                if let anomaly {
-                    if b.at >= grid.windowStart, b.at < grid.windowEnd {
-                        try db.execute(sql: """
-                            INSERT INTO meter_anomaly (asset_id, meter, at, previous_at, previous_value, value, kind) VALUES (?, ?, ?, ?, ?, ?, ?)
-                            ON CONFLICT DO UPDATE SET previous_at = excluded.previous_at, previous_value = excluded.previous_value,
-                                value = excluded.value, kind = excluded.kind
-                            """, arguments: [asset, m.meter, b.at, a.at, a.value, b.value, anomaly])
-                    }
-                    continue
-                }
-                grid.spread(delta, from: a.at, to: b.at, into: m.column)
+                """), arguments: [asset, m.meter, grid.windowStart, grid.windowEnd])
+            var anomalies: [(Reading, Reading, String)] = []
+            while let row = try cursor.next() {
+                let current = Reading(at: row[0], value: row[1])
+                if let p = previous { pairs.append((p, current)) }
+                previous = current
+                if pairs.count >= 4096 { anomalies += spread(pairs, meter: m, grid: &grid); pairs.removeAll(keepingCapacity: true) }
+            }
+            anomalies += spread(pairs, meter: m, grid: &grid)
+            for (a, b, kind) in anomalies where b.at >= grid.windowStart && b.at < grid.windowEnd {
+                try db.cachedStatement(sql: """
+                    INSERT INTO meter_anomaly (asset_id, meter, at, previous_at, previous_value, value, kind) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT DO UPDATE SET previous_at = excluded.previous_at, previous_value = excluded.previous_value,
+                        value = excluded.value, kind = excluded.kind
+                    """).execute(arguments: [asset, m.meter, b.at, a.at, a.value, b.value, kind])
             }
         }
         try fillFallbacks(db, asset: asset, grid: &grid)
         try grid.write(db, asset: asset)
     }
 
+    struct Reading { var at: Int64; var value: Double }
+
+    /// Adds consecutive-reading deltas to the grid and returns the ones refused.
+    private func spread(_ pairs: [(Reading, Reading)], meter m: (meter: String, column: String, maxPerSecond: Double),
+                        grid: inout DayGrid) -> [(Reading, Reading, String)] {
+        var refused: [(Reading, Reading, String)] = []
+            for (a, b) in pairs {
+                let delta = b.value - a.value
+                let seconds = Double(b.at - a.at) / 1000
+                var anomaly: String? = nil
+                if delta < 0 { anomaly = "rollback" } else if delta > m.maxPerSecond * max(seconds, 60) { anomaly = "implausible_rate" }
+                if let anomaly {
+                    refused.append((a, b, anomaly))
+                    continue
+                }
+                grid.spread(delta, from: a.at, to: b.at, into: m.column)
+            }
+        return refused
+    }
+
     /// Days without odometer coverage take the GPS path length, else the trips' distance; days
     /// without an hour meter take engine on/off events.
     private func fillFallbacks(_ db: Database, asset: Int64, grid: inout DayGrid) throws {
-        let positions = try Row.fetchAll(db, sql: "SELECT at, lat, lon FROM position WHERE asset_id = ? AND at >= ? AND at < ? ORDER BY at",
-                                         arguments: [asset, grid.windowStart, grid.windowEnd])
+        let positions = try Row.fetchCursor(db.cachedStatement(sql: "SELECT at, lat, lon FROM position WHERE asset_id = ? AND at >= ? AND at < ? ORDER BY at"),
+                                            arguments: [asset, grid.windowStart, grid.windowEnd])
         var path = GPSPath()
-        for p in positions {
+        while let p = try positions.next() {
             let at: Int64 = p[0]
             grid.seen(at)
             if let metres = path.add(at: at, lat: p[1], lon: p[2]) { grid.addGPS(metres, at: at) }
         }
-        for r in try Int64.fetchAll(db, sql: "SELECT at FROM meter_reading WHERE asset_id = ? AND at >= ? AND at < ?",
-                                    arguments: [asset, grid.windowStart, grid.windowEnd]) { grid.seen(r) }
+        // The first and last report of each hour are enough to find each day's first and last.
+        let seen = try Row.fetchCursor(db.cachedStatement(sql: "SELECT MIN(at), MAX(at) FROM meter_reading WHERE asset_id = ? AND at >= ? AND at < ? GROUP BY at / 3600000"),
+                                       arguments: [asset, grid.windowStart, grid.windowEnd])
+        while let r = try seen.next() {
+            grid.seen(r[0] as Int64)
+            grid.seen(r[1] as Int64)
+        }
         for t in try Row.fetchAll(db, sql: "SELECT start_at, distance_m, idle_s FROM trip WHERE asset_id = ? AND start_at >= ? AND start_at < ?",
                                   arguments: [asset, grid.windowStart, grid.windowEnd]) {
             grid.addTrip(at: t[0], distance: t[1], idle: t[2])

@@ -1,0 +1,274 @@
+import GRDB
+import GRDBSQLite
+import FleetCore
+
+/// Derives trips (`source = 'gps'`) from positions, engine events and OBD RPM/speed samples,
+/// by the rules in docs/METRICS.md: a trip starts once the asset is `startDistanceM` from its
+/// last stop, and ends after `stopSeconds` within `stopRadiusM`, at ignition off, or at a data
+/// gap over `gapSeconds`. Vendor trips (other sources) are never touched.
+///
+/// The state after a trip's end depends only on that end point, so a touched span is
+/// recomputed from the end of a stored trip safely before it (one whose stop was confirmed
+/// before any new fact) up to the first point after it where the new run ends a trip exactly
+/// where a stored one ended, or a data gap. Trips crossing file boundaries are thereby
+/// recomputed whole, and the same facts give the same trips in any import order.
+public struct TripDetection: Deriver {
+    public let name = "trips"
+    public static let source = "gps"
+    public init() {}
+
+    public func refresh(_ db: Database, touched: TouchedTimeline, settings: DeriveSettings) throws {
+        for asset in Set(touched.ranges.keys).union(touched.whole).sorted() {
+            let span = touched.whole.contains(asset) ? nil : touched.ranges[asset]
+            try recompute(db, asset: asset, span: span, rules: settings.trips)
+        }
+    }
+
+    private func recompute(_ db: Database, asset: Int64, span: ClosedRange<Int64>?, rules: TripRules) throws {
+        var run = TripRun(rules: rules)
+        var from = Int64.min
+        if let span {
+            // A stop is confirmed at most a gap plus `stopSeconds` after it began (and after its
+            // dwell anchor, itself at most a gap after the end point): stay clear of new facts.
+            let margin = Int64((2 * rules.gapSeconds + rules.stopSeconds) * 1000)
+            if let row = try Row.fetchOne(db, sql: """
+                SELECT end_at, end_lat, end_lon FROM trip WHERE asset_id = ? AND source = ? AND end_reason IN ('movement', 'ignition')
+                  AND end_at < ? AND end_lat IS NOT NULL ORDER BY end_at DESC LIMIT 1
+                """, arguments: [asset, Self.source, span.lowerBound - margin]) {
+                from = row[0]
+                try run.restart(db, asset: asset, at: from, lat: row[1], lon: row[2])
+            }
+        }
+        let stored = try db.cachedStatement(sql: "SELECT 1 FROM trip WHERE asset_id = ? AND source = ? AND end_at = ? AND end_reason = ?")
+        var syncedAt: Int64? = nil
+        run.onTrip = { trip in
+            guard let span, trip.end.at > span.upperBound, trip.reason != "end_of_data" else { return false }
+            if try Bool.fetchOne(stored, arguments: [asset, Self.source, trip.end.at, trip.reason]) != nil { syncedAt = trip.end.at; return true }
+            return false
+        }
+        try run.feed(db, asset: asset, from: from)
+        // The trip ending at `from` started before it; every trip of the new run starts at or after it.
+        if let syncedAt {
+            try db.execute(sql: "DELETE FROM trip WHERE asset_id = ? AND source = ? AND start_at >= ? AND start_at <= ?",
+                           arguments: [asset, Self.source, from, syncedAt])
+        } else {
+            try db.execute(sql: "DELETE FROM trip WHERE asset_id = ? AND source = ? AND start_at >= ?", arguments: [asset, Self.source, from])
+        }
+        for t in run.trips { try write(db, asset: asset, t) }
+    }
+
+    private func write(_ db: Database, asset: Int64, _ t: TripRun.Found) throws {
+        let r = { (v: Double) in (v * 1000).rounded() / 1000 }
+        var distance = r(t.end.distance - t.start.distance)
+        // The odometer, when both ends have a reading within a minute, beats GPS.
+        let odometer = "SELECT value FROM meter_reading WHERE asset_id = ?1 AND meter = 'odometer' AND at BETWEEN ?2 - 60000 AND ?2 + 60000 ORDER BY ABS(at - ?2), at LIMIT 1"
+        if let a = try Double.fetchOne(db, sql: odometer, arguments: [asset, t.start.at]),
+           let b = try Double.fetchOne(db, sql: odometer, arguments: [asset, t.end.at]),
+           b >= a, b - a <= 70 * Double(t.end.at - t.start.at) / 1000 + 1000 {
+            distance = r(b - a)
+        }
+        var trip = Trip(assetID: asset, startAt: t.start.at, endAt: t.end.at, startLat: t.start.lat, startLon: t.start.lon,
+                        endLat: t.end.lat, endLon: t.end.lon, distanceM: distance, durationS: Double(t.end.at - t.start.at) / 1000,
+                        movingS: r(t.end.moving - t.start.moving), idleS: r(t.end.idle - t.start.idle), maxSpeedMps: r(t.maxSpeed),
+                        startReason: t.startReason, endReason: t.reason, source: Self.source)
+        try trip.insert(db)
+    }
+}
+
+/// Engine state from `engine_event` rows (a state lasts until the next event) and OBD RPM
+/// samples (PID 0x0C; valid for a minute, since dongles fall silent when the ignition is off).
+struct EngineState {
+    var on: Bool?
+    var at: Int64 = 0
+    var fromRPM = false
+    var speed: (at: Int64, mps: Double)?
+
+    func state(at t: Int64) -> Bool? { fromRPM && t - at > 60_000 ? nil : on }
+    func obdSpeed(at t: Int64) -> Double? { speed.flatMap { t - $0.at <= 10_000 ? $0.mps : nil } }
+
+    mutating func seed(_ db: Database, asset: Int64, at t: Int64) throws {
+        if let row = try Row.fetchOne(db, sql: "SELECT at, state FROM engine_event WHERE asset_id = ? AND at <= ? ORDER BY at DESC LIMIT 1", arguments: [asset, t]) {
+            (on, at, fromRPM) = ((row[1] as String) != "off", row[0], false)
+        }
+        if let row = try Row.fetchOne(db, sql: "SELECT at, value FROM obd_sample WHERE asset_id = ? AND pid = 12 AND at <= ? ORDER BY at DESC LIMIT 1", arguments: [asset, t]),
+           (row[0] as Int64) > at { (on, at, fromRPM) = ((row[1] as Double) > 0, row[0], true) }
+    }
+}
+
+/// The trip state machine over one asset's time-ordered facts.
+struct TripRun {
+    struct Snap { var at: Int64; var lat, lon: Double; var distance = 0.0, moving = 0.0, idle = 0.0 }
+    struct Found { var start: Snap; var end: Snap; var startReason: String; var reason: String; var maxSpeed: Double }
+
+    let rules: TripRules
+    let jitter = GPSPath().jitter, maxJump = GPSPath().maxSpeed
+    var engine = EngineState()
+    var trips: [Found] = []
+    /// Called for each trip found; returning true stops the run (the new trips met the old).
+    var onTrip: (Found) throws -> Bool = { _ in false }
+
+    private var now = Snap(at: 0, lat: 0, lon: 0)            // cumulative sums at the last position
+    private var prev: (at: Int64, lat: Double, lon: Double, speed: Double?)?
+    private var anchor = Snap(at: 0, lat: 0, lon: 0)         // jitter anchor (last real movement)
+    private var pending = 0.0                                  // seconds since the anchor not yet classified
+    private var inTrip = false
+    private var stop = (lat: 0.0, lon: 0.0)
+    private var candidate = Snap(at: 0, lat: 0, lon: 0), frozen = false, candidateMax = 0.0
+    private var start = Snap(at: 0, lat: 0, lon: 0), startReason = "movement", tripMax = 0.0
+    private var dwell = Snap(at: 0, lat: 0, lon: 0), arrival = Snap(at: 0, lat: 0, lon: 0), arrivalMax = 0.0
+    private var positionsAfter = Int64.min
+
+    init(rules: TripRules) { self.rules = rules }
+
+    /// Starts stopped at the end of a stored trip, in the state the full run had there: the
+    /// last position at or before the end, the departure candidate at the end.
+    mutating func restart(_ db: Database, asset: Int64, at t: Int64, lat: Double, lon: Double) throws {
+        try engine.seed(db, asset: asset, at: t)
+        if let p = try Row.fetchOne(db, sql: "SELECT at, lat, lon, speed_mps FROM position WHERE asset_id = ? AND at <= ? ORDER BY at DESC LIMIT 1",
+                                    arguments: [asset, t]) {
+            prev = (p[0], p[1], p[2], p[3])
+            now = Snap(at: p[0], lat: p[1], lon: p[2])
+        } else {
+            now = Snap(at: t, lat: lat, lon: lon)
+            prev = (t, lat, lon, nil)
+        }
+        anchor = now
+        candidate = Snap(at: t, lat: now.lat, lon: now.lon)
+        stop = (now.lat, now.lon)
+        positionsAfter = prev!.at
+    }
+
+    mutating func feed(_ db: Database, asset: Int64, from: Int64) throws {
+        let positions = try db.makeStatement(sql: "SELECT at, lat, lon, speed_mps FROM position WHERE asset_id = ? AND at > ? ORDER BY at")
+        try positions.setArguments([asset, max(from, positionsAfter)])
+        let signals = try db.makeStatement(sql: """
+            SELECT at, 0, CASE state WHEN 'off' THEN 0.0 ELSE 1.0 END FROM engine_event WHERE asset_id = ?1 AND at > ?2
+            UNION ALL SELECT at, 1, value FROM obd_sample WHERE asset_id = ?1 AND pid = 12 AND at > ?2
+            UNION ALL SELECT at, 2, value / 3.6 FROM obd_sample WHERE asset_id = ?1 AND pid = 13 AND at > ?2
+            ORDER BY 1, 2
+            """)
+        try signals.setArguments([asset, from])
+        let ps = positions.sqliteStatement, ss = signals.sqliteStatement
+        var signal = sqlite3_step(ss) == SQLITE_ROW
+        while sqlite3_step(ps) == SQLITE_ROW {
+            let at = sqlite3_column_int64(ps, 0)
+            while signal, sqlite3_column_int64(ss, 0) <= at {
+                if try apply(at: sqlite3_column_int64(ss, 0), kind: sqlite3_column_int(ss, 1), value: sqlite3_column_double(ss, 2)) { return }
+                signal = sqlite3_step(ss) == SQLITE_ROW
+            }
+            let speed: Double? = sqlite3_column_type(ps, 3) == SQLITE_NULL ? nil : sqlite3_column_double(ps, 3)
+            if try position(at: at, lat: sqlite3_column_double(ps, 1), lon: sqlite3_column_double(ps, 2), speed: speed) { return }
+        }
+        if inTrip, let p = prev { _ = try close(Snap(at: p.at, lat: p.lat, lon: p.lon, distance: now.distance, moving: now.moving, idle: now.idle), "end_of_data", max: tripMax) }
+    }
+
+    /// Engine (kind 0), RPM (1) or OBD speed (2). Returns true when the run should stop.
+    private mutating func apply(at: Int64, kind: Int32, value: Double) throws -> Bool {
+        if kind == 2 { engine.speed = (at, value); return false }
+        let was = engine.state(at: at)
+        (engine.on, engine.at, engine.fromRPM) = (value > 0, at, kind == 1)
+        guard prev != nil, was != engine.on else { return false }
+        let here = Snap(at: at, lat: now.lat, lon: now.lon, distance: now.distance, moving: now.moving, idle: now.idle)
+        if value > 0, !inTrip {
+            flushPending()
+            (candidate, frozen, candidateMax) = (here, true, 0)
+        } else if value == 0 {
+            frozen = false
+            if inTrip {
+                if try close(here, "ignition", max: tripMax) { return true }
+                anchor = now
+            }
+            flushPending()
+            candidate = Snap(at: at, lat: now.lat, lon: now.lon, distance: now.distance, moving: now.moving, idle: now.idle)
+            candidateMax = 0
+        }
+        return false
+    }
+
+    /// One position. Returns true when the run should stop.
+    private mutating func position(at: Int64, lat: Double, lon: Double, speed: Double?) throws -> Bool {
+        guard let p = prev else {
+            now = Snap(at: at, lat: lat, lon: lon)
+            (anchor, candidate, stop, prev) = (now, now, (lat, lon), (at, lat, lon, speed))
+            return false
+        }
+        let dt = Double(at - p.at) / 1000
+        if dt > rules.gapSeconds {
+            if inTrip, try close(Snap(at: p.at, lat: p.lat, lon: p.lon, distance: now.distance, moving: now.moving, idle: now.idle), "gap", max: tripMax) { return true }
+            pending = 0
+            now = Snap(at: at, lat: lat, lon: lon, distance: now.distance, moving: now.moving, idle: now.idle)
+            (anchor, candidate, candidateMax, stop, prev, frozen) = (now, now, 0, (lat, lon), (at, lat, lon, speed), engine.state(at: at) == true)
+            return false
+        }
+        let engineOn = engine.state(at: at)
+        // Moving or standing for the interval: reported speed, else OBD speed, else decided at the next real move.
+        let reported = [p.speed, speed].compactMap { $0 }
+        let v = reported.isEmpty ? engine.obdSpeed(at: at) : reported.reduce(0, +) / Double(reported.count)
+        if let v {
+            if v >= rules.idleSpeedMps { now.moving += dt } else if engineOn != false { now.idle += dt }
+        } else {
+            pending += dt
+        }
+        var top = v ?? 0
+        let d = GPSPath.haversine(anchor.lat, anchor.lon, lat, lon)
+        let advanced = d > jitter
+        if advanced {
+            let span = max(Double(at - anchor.at) / 1000, 1)
+            if pending > 0 {
+                // A real move: the whole span moved if its average speed says so; otherwise it
+                // stood still until the last interval.
+                if d / span >= rules.idleSpeedMps { now.moving += pending } else {
+                    now.moving += min(dt, pending)
+                    if engineOn != false { now.idle += pending - min(dt, pending) }
+                }
+                pending = 0
+            }
+            if d / span <= maxJump { now.distance += d; if v == nil { top = max(top, d / span) } }
+        }
+        now.at = at; now.lat = lat; now.lon = lon
+        prev = (at, lat, lon, speed)
+        if advanced { anchor = now }
+        if inTrip { return try tripStep(advanced: advanced, top: top, engineOn: engineOn) }
+        candidateMax = max(candidateMax, top)
+        if GPSPath.haversine(stop.lat, stop.lon, lat, lon) > rules.startDistanceM {
+            (inTrip, start, startReason, tripMax) = (true, candidate, frozen ? "ignition" : "movement", candidateMax)
+            (dwell, arrival, arrivalMax) = (now, now, tripMax)
+            return false
+        }
+        // Still for a minute without the engine starting: the departure point moves up.
+        if !advanced, !frozen, at - anchor.at >= 60_000 {
+            flushPending()
+            (candidate, candidateMax) = (now, 0)
+        }
+        return false
+    }
+
+    private mutating func tripStep(advanced: Bool, top: Double, engineOn: Bool?) throws -> Bool {
+        tripMax = max(tripMax, top)
+        if advanced { (arrival, arrivalMax) = (now, tripMax) }
+        if GPSPath.haversine(dwell.lat, dwell.lon, now.lat, now.lon) > rules.stopRadiusM { dwell = now; return false }
+        guard engineOn != true, Double(now.at - dwell.at) / 1000 >= rules.stopSeconds else { return false }
+        // Stopped: the trip ends where the asset last really moved.
+        let end = arrival.at >= start.at ? arrival : start
+        if try close(end, "movement", max: arrivalMax) { return true }
+        flushPending()
+        candidate = now
+        candidateMax = 0
+        return false
+    }
+
+    private mutating func flushPending() {
+        if pending > 0, engine.state(at: now.at) != false { now.idle += pending }
+        pending = 0
+    }
+
+    /// Records a trip and switches to stopped at its end. Returns true when the run should stop.
+    private mutating func close(_ end: Snap, _ reason: String, max: Double) throws -> Bool {
+        inTrip = false
+        stop = (end.lat, end.lon)
+        guard end.at > start.at else { return false }
+        let found = Found(start: start, end: end, startReason: startReason, reason: reason, maxSpeed: max)
+        trips.append(found)
+        return try onTrip(found)
+    }
+}
