@@ -20,6 +20,7 @@ public struct SampleWriter {
         try writeService()
         try writeCosts()
         try writeDVIRs()
+        try writeISO()
         return written.map { String($0.path.dropFirst(root.path.count + 1)) }
     }
 
