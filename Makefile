@@ -26,9 +26,12 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product fleetkit
 
-## test: the whole test suite against real SQLite, libxlsxwriter and Tesseract.
+## test: the whole test suite against real SQLite, libxlsxwriter and Tesseract (XCTest; the
+## closing line counts what ran).
 test: deps test-tools
-	$(SWIFT) test
+	@mkdir -p .build
+	@set -o pipefail; $(SWIFT) test --disable-swift-testing 2>&1 | tee .build/test.log
+	@awk -f scripts/test-summary.awk .build/test.log
 
 ## run: the main job on SampleData: fresh warehouse, import everything, show the status.
 run: release
