@@ -12,6 +12,7 @@ public enum ImporterRegistry {
         ExpensesImporter.self,
         FuelCardImporter.self,
         DVIRImporter.self,
+        GPXImporter.self,
         ISO15143Importer.self,
         AEMP12Importer.self,
         FxRatesImporter.self,

@@ -1,0 +1,84 @@
+import Foundation
+import FleetCore
+import FleetWarehouse
+
+/// GPS tracks from phones, navigation units and loggers (GPX 1.0 and 1.1).
+///
+/// Track and route points with a time become `position` rows, upserted on (asset, time) so a
+/// re-export of the same drive changes nothing. A point that cannot be a position (no time, a
+/// time that is not a date, coordinates out of range) is rejected with its path and line.
+/// The file is read by a streaming byte scanner (`GPXScanner`): `XMLParser(data:)` fails on
+/// files over about 10 MB and `XMLParser(stream:)` is ten times slower.
+///
+/// A GPX file names no vehicle reliably, so it must be attributed (DESIGN §3): `--asset`, the
+/// unit folder, or a file or track name equal to a known unit number or VIN. Otherwise the
+/// whole file fails: guessing would put one vehicle's drive on another's books.
+public struct GPXImporter: Importer {
+    public static let format = "gpx"
+    public static let summary = "GPS tracks, routes and waypoints (GPX 1.0/1.1, Garmin TrackPointExtension speed and course); needs --asset UNIT or a unit folder"
+    public static let example = "gpx/T-12/2026-10-01.gpx"
+
+    public init() {}
+
+    public static func sniff(_ head: Data, filename: String) -> Confidence {
+        let text = String(decoding: head.prefix(8192), as: UTF8.self)
+        let named = filename.lowercased().hasSuffix(".gpx")
+        let xml = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }.hasPrefix("<")
+        if xml, text.contains("<gpx") { return .certain }
+        return named ? .medium : .no
+    }
+
+    public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
+        do {
+            let asset = try attribute(input, &sink)
+            let scanner = try GPXScanner(url: input.url)
+            let file = sink.sourceFileID
+            try scanner.scan { point in
+                guard point.problem == nil, let at = point.time, let lat = point.lat, let lon = point.lon else {
+                    let problem = point.problem ?? GPXPoint.Problem(reason: .badValue, message: "unusable point")
+                    try sink.reject(Issue(problem.reason, at: "\(point.path), line \(point.line)", problem.message, raw: scanner.rawText()))
+                    return
+                }
+                try sink.load(Position(assetID: asset, at: at, lat: lat, lon: lon, speedMps: point.speed,
+                                       headingDeg: point.course, altM: point.ele, sourceFileID: file))
+            }
+            notes(scanner, into: &sink)
+        } catch let e as GPXFileError {
+            throw FleetError.unreadable(file: input.path, location: "line \(e.line), byte \(e.offset)", reason: e.message,
+                                        hint: "Nothing from this file was imported; re-export it from the device or app, or fix the file at that place.")
+        }
+    }
+
+    /// `--asset` or the unit folder; else `<metadata><name>` (1.0: `<gpx><name>`), then the
+    /// first `<trk>`/`<rte>` name, when one is a known unit number or VIN. Names never create
+    /// an asset: a phone app's "Morning drive" must not become a vehicle.
+    private func attribute(_ input: InputFile, _ sink: inout some RecordSink) throws -> Int64 {
+        if let ref = input.asset { return try sink.asset(ref) }
+        let header = try GPXScanner(url: input.url)
+        try header.scan(headerOnly: true) { _ in }
+        let names = [header.fileName, header.trackName].compactMap { $0 }.filter { !$0.isEmpty }
+        for name in names {
+            let vin = VIN.normalise(name)
+            if VIN.isValid(vin), let id = try sink.findAsset(AssetRef(vin: vin)) { return id }
+            if let id = try sink.findAsset(AssetRef(unitNumber: name)) { return id }
+        }
+        let seen = names.isEmpty ? "the file has no <metadata><name> or <trk><name>" : "names in the file: " + names.map { "\"\($0)\"" }.joined(separator: ", ") + ", none a known unit number or VIN"
+        throw FleetError.unattributed(file: input.path, hint: """
+            A GPX file does not say which vehicle recorded it (\(seen)). Use --asset UNIT, or put the file in a folder \
+            named after the unit (inbox/gpx/T-12/track.gpx); a <metadata><name> or <trk><name> equal to a known unit number or VIN also works.
+            """)
+    }
+
+    private func notes(_ scanner: GPXScanner, into sink: inout some RecordSink) {
+        if scanner.zonelessTimes > 0 {
+            sink.note("\(scanner.zonelessTimes) point times had no zone and were read as UTC (GPX times are UTC)")
+        }
+        if scanner.unknownValues > 0 {
+            sink.note("\(scanner.unknownValues) negative speed or course values (devices write -1 for unknown) were stored as unknown")
+        }
+        if scanner.foreignValues > 0 {
+            let uris = scanner.foreignURIs.isEmpty ? "" : " (namespaces: \(scanner.foreignURIs.joined(separator: ", ")))"
+            sink.note("\(scanner.foreignValues) speed/course elements in a namespace other than GPX or Garmin TrackPointExtension were not read\(uris)")
+        }
+    }
+}
