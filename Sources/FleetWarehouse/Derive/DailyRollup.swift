@@ -21,7 +21,7 @@ public struct DailyRollup: Deriver {
         ("fuel_used", "fuel_ml", 150),         // 540 L/h, above the largest haul trucks' burn
     ]
 
-    public func refresh(_ db: Database, touched: TouchedTimeline, settings: DeriveSettings) throws {
+    public func refresh(_ db: Database, touched: inout TouchedTimeline, settings: DeriveSettings) throws {
         let zone = settings.zone
         let assets = Set(touched.ranges.keys).union(touched.whole).sorted()
         for asset in assets {

@@ -6,7 +6,9 @@ import FleetCore
 /// derived tables are the same whatever order files arrive in.
 public protocol Deriver: Sendable {
     var name: String { get }
-    func refresh(_ db: Database, touched: TouchedTimeline, settings: DeriveSettings) throws
+    /// Recomputes what `touched` covers, and widens `touched` by whatever it rewrote outside it,
+    /// so later steps (the daily rollup counting trips) see those days too.
+    func refresh(_ db: Database, touched: inout TouchedTimeline, settings: DeriveSettings) throws
 }
 
 /// What derivation depends on besides the facts: the fleet time zone (daily buckets) and the
@@ -59,7 +61,8 @@ public enum Derivations {
 
     public static func refresh(_ db: Database, touched: TouchedTimeline, settings: DeriveSettings, steps: [any Deriver] = all) throws {
         guard !touched.isEmpty else { return }
-        for step in steps { try step.refresh(db, touched: touched, settings: settings) }
+        var touched = touched
+        for step in steps { try step.refresh(db, touched: &touched, settings: settings) }
     }
 
     /// Recomputes everything for every asset, e.g. after the fleet time zone changed.

@@ -17,14 +17,18 @@ public struct TripDetection: Deriver {
     public static let source = "gps"
     public init() {}
 
-    public func refresh(_ db: Database, touched: TouchedTimeline, settings: DeriveSettings) throws {
+    public func refresh(_ db: Database, touched: inout TouchedTimeline, settings: DeriveSettings) throws {
         for asset in Set(touched.ranges.keys).union(touched.whole).sorted() {
             let span = touched.whole.contains(asset) ? nil : touched.ranges[asset]
-            try recompute(db, asset: asset, span: span, rules: settings.trips)
+            if let rewritten = try recompute(db, asset: asset, span: span, rules: settings.trips) {
+                touched.touch(asset, rewritten.lowerBound)
+                touched.touch(asset, rewritten.upperBound)
+            }
         }
     }
 
-    private func recompute(_ db: Database, asset: Int64, span: ClosedRange<Int64>?, rules: TripRules) throws {
+    /// Returns the span of trip starts it deleted or wrote, when it went beyond `span`.
+    private func recompute(_ db: Database, asset: Int64, span: ClosedRange<Int64>?, rules: TripRules) throws -> ClosedRange<Int64>? {
         var run = TripRun(rules: rules)
         var from = Int64.min
         if let span {
@@ -55,6 +59,9 @@ public struct TripDetection: Deriver {
             try db.execute(sql: "DELETE FROM trip WHERE asset_id = ? AND source = ? AND start_at >= ?", arguments: [asset, Self.source, from])
         }
         for t in run.trips { try write(db, asset: asset, t) }
+        guard span != nil, from != Int64.min else { return nil }
+        let last = max(syncedAt ?? from, run.trips.map(\.start.at).max() ?? from)
+        return from...max(from, last)
     }
 
     private func write(_ db: Database, asset: Int64, _ t: TripRun.Found) throws {
