@@ -15,6 +15,7 @@ public enum ImporterRegistry {
         GPXImporter.self,
         ISO15143Importer.self,
         AEMP12Importer.self,
+        SamsaraImporter.self,
         FxRatesImporter.self,
     ]
 

@@ -21,6 +21,7 @@ public struct SampleWriter {
         try writeCosts()
         try writeDVIRs()
         try writeISO()
+        try writeSamsara()
         return written.map { String($0.path.dropFirst(root.path.count + 1)) }
     }
 

@@ -1,0 +1,230 @@
+import Foundation
+import FleetCore
+import FleetWarehouse
+
+/// The stat types of `/fleet/vehicles/stats` (snapshot, singular keys), `/stats/history` and
+/// `/stats/feed` (plural arrays), and `/fleet/vehicles/locations[/history]`.
+enum SamsaraStat: Equatable {
+    /// A cumulative counter or a level, stored as `meter_reading` in SI after `scale`.
+    case meter(String, scale: Double, unit: String, range: ClosedRange<Double>)
+    case engineState, gps, location, faultCodes
+    /// Known to Samsara, no warehouse table (temperatures, RPM, EV energy, aux inputs…).
+    case unstored
+
+    static let table: [String: SamsaraStat] = {
+        var t: [String: SamsaraStat] = [
+            "obdOdometerMeters": .meter("odometer", scale: 1, unit: "m", range: 0...2e10),
+            "gpsOdometerMeters": .meter("odometer", scale: 1, unit: "m", range: 0...2e10),
+            "obdEngineSeconds": .meter("engine_hours", scale: 1, unit: "s", range: 0...1e10),
+            "syntheticEngineSeconds": .meter("engine_hours", scale: 1, unit: "s", range: 0...1e10),
+            "idlingDurationMilliseconds": .meter("idle_hours", scale: 0.001, unit: "ms", range: 0...1e13),
+            "fuelConsumedMilliliters": .meter("fuel_used", scale: 1, unit: "mL", range: 0...1e12),
+            "fuelPercents": .meter("fuel_level", scale: 1, unit: "%", range: 0...100),
+            "defLevelMilliPercent": .meter("def_level", scale: 0.001, unit: "milli-%", range: 0...100_000),
+            "engineStates": .engineState, "gps": .gps, "locations": .location, "faultCodes": .faultCodes,
+        ]
+        for name in ["gpsDistanceMeters", "engineCoolantTemperatureMilliC", "ambientAirTemperatureMilliC", "batteryMilliVolts", "engineRpm",
+                     "engineLoadPercent", "engineOilPressureKPa", "ecuSpeedMph", "barometricPressurePa", "intakeManifoldTemperatureMilliC",
+                     "evStateOfChargeMilliPercent", "evConsumedEnergyMicroWh", "evRegeneratedEnergyMicroWh", "evDistanceDrivenMeters",
+                     "evChargingStatus", "evChargingEnergyMicroWh", "evChargingVoltageMilliVolt", "evChargingCurrentMilliAmp",
+                     "evBatteryVoltageMilliVolt", "evBatteryCurrentMilliAmp", "evBatteryStateOfHealthMilliPercent",
+                     "evAverageBatteryTemperatureMilliCelsius", "engineImmobilizer", "nfcCardScans", "seatbeltDriver", "gpsDistanceMeters",
+                     "engineTotalIdleTimeMinutes", "vehicleDtcs", "tirePressures", "syntheticEngineSecondsOverride", "spreaderActive",
+                     "obdEngineSecondsOverride"] + (1...13).map({ "auxInput\($0)" }) {
+            t[name] = .unstored
+        }
+        return t
+    }()
+
+    /// The snapshot endpoint's singular keys, by their plural (history) name.
+    static let singular: [String: String] = [
+        "engineState": "engineStates", "fuelPercent": "fuelPercents", "nfcCardScan": "nfcCardScans", "location": "locations",
+        "evChargingStatu": "evChargingStatus", "tirePressure": "tirePressures", "vehicleDtc": "vehicleDtcs",
+    ]
+
+    /// A fallback counter is used only when the vehicle has no reading of its preferred one in
+    /// the same record: Samsara's GPS odometer is a manual offset plus GPS distance and its
+    /// synthetic engine seconds need a manual baseline, while the OBD values come from the ECU.
+    /// Mixing two sources on one meter would turn their offset into a rollback or a jump.
+    static let preferred = ["gpsOdometerMeters": "obdOdometerMeters", "syntheticEngineSeconds": "obdEngineSeconds"]
+
+    static func named(_ key: String) -> (name: String, stat: SamsaraStat)? {
+        if let s = table[key] { return (key, s) }
+        if let plural = singular[key], let s = table[plural] { return (plural, s) }
+        return nil
+    }
+
+    /// Keys whose arrays are streamed point by point.
+    static func isSeries(_ key: String) -> Bool { table[key] != nil }
+
+    static var allNames: Set<String> { Set(table.keys).union(singular.keys) }
+
+    static let pointKeys: Set<String> = ["time", "value", "decorations"]
+    static let positionKeys: Set<String> = ["time", "latitude", "longitude", "heading", "speed", "headingDegrees", "speedMilesPerHour", "isEcuSpeed",
+                                            "reverseGeo", "address", "decorations", "accuracyMeters"]
+}
+
+/// One vehicle's stat arrays while they stream: its asset (resolved when the first array
+/// starts), points held back until the end of the record, and what was seen.
+struct SeriesState {
+    let path: String
+    var header: [JSONNode.Member]
+    var asset: Int64?
+    var failure: (reason: Issue.Reason, message: String)?
+    var skipped = 0
+    /// Points read before the vehicle's `id` (JSON members have no order): held until the end.
+    var pending: [(name: String, stat: SamsaraStat, point: Fields)] = []
+    /// Stats with at least one reading loaded, for the OBD-over-GPS odometer rule.
+    var loaded: Set<String> = []
+    var deferred: [String: [MeterReading]] = [:]
+
+    init(path: String, header: [JSONNode.Member]) {
+        self.path = path
+        self.header = header
+    }
+}
+
+extension SamsaraReader {
+    func streamSeries(_ key: String, _ s: inout SeriesState, into sink: inout S) throws {
+        guard let (name, stat) = SamsaraStat.named(key) else { return try parser.skipValue() }
+        if s.asset == nil, s.failure == nil, Fields(.object(s.header), at: s.path).has("id") { try resolve(&s, fields: s.header, into: &sink) }
+        _ = try parser.next()
+        let base = s.path + "." + key
+        var index = -1
+        while try parser.peek() != .arrayEnd {
+            index += 1
+            let node: JSONNode
+            do { node = try parser.readNode(limit: 64 * 1024) } catch let e as JSONNodeTooLarge {
+                try sink.reject(Issue(.oversizedRecord, at: e.path, "the point is larger than 64 KiB and was not read"))
+                continue
+            }
+            if s.failure != nil { s.skipped += 1; continue }
+            let f = Fields(node, at: base, index: index)
+            if s.asset == nil { s.pending.append((name, stat, f)); continue }
+            try point(name, stat, f, &s, into: &sink)
+        }
+        _ = try parser.next()
+    }
+
+    func finishSeries(_ s: inout SeriesState, fields: [JSONNode.Member], into sink: inout S) throws {
+        tally.saw("vehicle stat series")
+        let f = Fields(.object(fields), at: s.path)
+        tally.unknown("stats", f.unknownKeys(SamsaraShape.vehicleStats.known))
+        if s.asset == nil, s.failure == nil { try resolve(&s, fields: fields, into: &sink) }
+        if s.failure == nil {
+            let pending = s.pending
+            s.pending = []
+            for p in pending { try point(p.name, p.stat, p.point, &s, into: &sink) }
+            // Snapshot-style singular members next to the arrays.
+            for m in fields {
+                guard let (name, stat) = SamsaraStat.named(m.key), case .object = m.value else { continue }
+                try point(name, stat, Fields(m.value, at: f.at(m.key)), &s, into: &sink)
+            }
+            try flushDeferred(&s, into: &sink)
+        } else {
+            s.skipped += s.pending.count
+        }
+        if let failure = s.failure {
+            try sink.reject(Issue(failure.reason, at: s.path, failure.message + " (\(s.skipped) stat points of this vehicle were not loaded)",
+                                  raw: JSONNode.object(fields).render()))
+        }
+    }
+
+    /// `/fleet/vehicles/stats` and `/fleet/vehicles/locations`: one object per stat.
+    func snapshot(_ f: Fields, _ sink: inout S) throws {
+        var s = SeriesState(path: f.path, header: f.node.members)
+        s.asset = try sink.asset(try vehicleRef(f))
+        for m in f.node.members {
+            guard let (name, stat) = SamsaraStat.named(m.key) else { continue }
+            switch m.value {
+            case .object: try point(name, stat, Fields(m.value, at: f.at(m.key)), &s, into: &sink)
+            case let .array(items):
+                for (i, item) in items.enumerated() { try point(name, stat, Fields(item, at: f.at(m.key), index: i), &s, into: &sink) }
+            case .null: continue
+            default: throw SamsaraRowError(.wrongType, "'\(m.key)' should be an object or an array of points but is \(m.value.kind)", at: f.at(m.key))
+            }
+        }
+        try flushDeferred(&s, into: &sink)
+    }
+
+    private func resolve(_ s: inout SeriesState, fields: [JSONNode.Member], into sink: inout S) throws {
+        let f = Fields(.object(fields), at: s.path)
+        do {
+            var asset: Int64 = 0
+            try sink.atomically { sink in asset = try sink.asset(try self.vehicleRef(f)) }
+            s.asset = asset
+        } catch let e as SamsaraRowError {
+            s.failure = (e.reason, e.message)
+        } catch let e as RowError {
+            s.failure = (e.reason, e.message)
+        }
+    }
+
+    private func flushDeferred(_ s: inout SeriesState, into sink: inout S) throws {
+        for (name, readings) in s.deferred.sorted(by: { $0.key < $1.key }) {
+            let preferred = SamsaraStat.preferred[name]!
+            if s.loaded.contains(preferred) {
+                tally.count("\(name) readings not used because the vehicle has \(preferred), which is preferred", readings.count)
+            } else {
+                for r in readings { try sink.load(r) }
+            }
+        }
+        s.deferred = [:]
+    }
+
+    /// One point of one stat; an unusable point is rejected alone.
+    private func point(_ name: String, _ stat: SamsaraStat, _ f: Fields, _ s: inout SeriesState, into sink: inout S) throws {
+        guard let asset = s.asset else { return }
+        let node = f.node
+        let file = sink.sourceFileID
+        do {
+            guard case .object = node else { throw SamsaraRowError(.wrongType, "a \(name) point should be an object but is \(node.kind)", at: f.path) }
+            switch stat {
+            case .unstored:
+                tally.unstored(name)
+            case let .meter(meter, scale, unit, range):
+                tally.unknown(name, f.unknownKeys(SamsaraStat.pointKeys))
+                let at = try f.requiredTime("time")
+                guard let v = try f.number("value", in: range, unit: unit) else { throw SamsaraRowError(.missingField, "'value' is missing", at: f.at("value")) }
+                let reading = MeterReading(assetID: asset, meter: meter, at: at, value: v.value * scale, rawValue: v.raw, rawUnit: unit, sourceFileID: file)
+                if let preferred = SamsaraStat.preferred[name] {
+                    if s.loaded.contains(preferred) {
+                        tally.count("\(name) readings not used because the vehicle has \(preferred), which is preferred")
+                    } else {
+                        s.deferred[name, default: []].append(reading)
+                    }
+                } else {
+                    try sink.load(reading)
+                    s.loaded.insert(name)
+                }
+            case .engineState:
+                tally.unknown(name, f.unknownKeys(SamsaraStat.pointKeys))
+                let at = try f.requiredTime("time")
+                let raw = try f.requiredString("value")
+                guard let state = ["on": "on", "off": "off", "idle": "idle"][raw.lowercased()] else {
+                    throw SamsaraRowError(.badValue, "engine state '\(raw)' is not On, Off or Idle", at: f.at("value"))
+                }
+                try sink.load(EngineEvent(assetID: asset, at: at, state: state, sourceFileID: file))
+            case .gps, .location:
+                try sink.load(try position(f, asset: asset, locations: stat == .location, file: file))
+            case .faultCodes:
+                for dtc in try faultCodes(f, asset: asset, file: file) { try sink.load(dtc) }
+            }
+        } catch let e as SamsaraRowError {
+            try sink.reject(Issue(e.reason, at: e.path, e.message, raw: node.render()))
+        }
+    }
+
+    /// A `gps` point (`speedMilesPerHour`, `headingDegrees`) or a `locations` point (`speed` in
+    /// mph, `heading`). Speed becomes m/s; reverse geocoding is not kept.
+    func position(_ f: Fields, asset: Int64, locations: Bool, file: Int64) throws(SamsaraRowError) -> Position {
+        tally.unknown(locations ? "locations" : "gps", f.unknownKeys(SamsaraStat.positionKeys))
+        let at = try f.requiredTime("time")
+        guard let lat = try f.number("latitude", in: -90...90, unit: "°") else { throw SamsaraRowError(.missingField, "'latitude' is missing", at: f.at("latitude")) }
+        guard let lon = try f.number("longitude", in: -180...180, unit: "°") else { throw SamsaraRowError(.missingField, "'longitude' is missing", at: f.at("longitude")) }
+        let speed = try f.number(f.has("speedMilesPerHour") ? "speedMilesPerHour" : "speed", in: 0...500, unit: "mph")
+        let heading = try f.number(f.has("headingDegrees") ? "headingDegrees" : "heading", in: 0...360, unit: "°")
+        return Position(assetID: asset, at: at, lat: lat.value, lon: lon.value, speedMps: speed.map { $0.value * SamsaraUnits.metresPerSecondPerMph },
+                        headingDeg: heading?.value, sourceFileID: file)
+    }
+}
