@@ -16,6 +16,7 @@ public enum ImporterRegistry {
         ISO15143Importer.self,
         AEMP12Importer.self,
         SamsaraImporter.self,
+        ReceiptImporter.self,
         FxRatesImporter.self,
     ]
 

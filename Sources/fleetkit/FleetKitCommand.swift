@@ -19,6 +19,11 @@ struct FleetKitCommand: ParsableCommand {
             CommandGroup(name: "Sample data", subcommands: [SampleCommand.self]),
         ]
     )
+
+    static func main() {
+        ProcessEnvironment.ensureOMPThreadLimit()
+        main(nil)
+    }
 }
 
 /// Exit codes scripts rely on (DESIGN §8).

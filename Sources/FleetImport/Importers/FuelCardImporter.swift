@@ -162,6 +162,7 @@ public struct FuelCardImporter: Importer {
                 + "had unit price × volume differing from the total beyond rounding; loaded as charged with needs_review = 1")
         }
         sink = masking.base
+        try FuelPurchaseLinker.refresh(sink)
     }
 
     // MARK: - Card numbers

@@ -1,0 +1,134 @@
+import Foundation
+import FleetCore
+import FleetWarehouse
+import FleetOCR
+
+/// Receipt photos and scans (PNG, JPEG, TIFF), read with Tesseract (`FleetOCR`): a fuel receipt
+/// becomes a `fuel_purchase` (`origin = 'receipt'`), any other receipt an `expense`.
+///
+/// - **Key.** `receipt:<sha256 of the image>`: the same image imported again changes nothing.
+/// - **Asset.** `--asset` or the unit folder (`inbox/receipts/T-12/…`, DESIGN §3); else the unit
+///   number printed on the receipt when it names a known asset (OCR text never creates an
+///   asset); else unassigned, with the number read kept in `unit_hint`.
+/// - **Review.** A receipt whose total, date or (fuel) volume is missing or doubtful is listed as
+///   a `needs_review` reject with the masked OCR text. A fuel receipt is also loaded, with
+///   `needs_review = 1` (its total counted if read, listed but not summed if not, DESIGN §9),
+///   unless it has no date, which a purchase cannot be stored without. An expense is loaded only
+///   when sure: its table has no review flag. Values are never invented.
+/// - **Card numbers** are kept as their last four digits; OCR text is stored masked.
+/// - **Links.** `FuelPurchaseLinker` links a receipt to the card transaction or the earlier image
+///   of the same purchase.
+public struct ReceiptImporter: Importer {
+    public static let format = "receipt"
+    public static let summary = "Receipt photos and scans (PNG, JPEG, TIFF) read by OCR: fuel receipts become fuel purchases, others expenses; doubtful ones go to review"
+    public static let example = "receipt-2026-10-14-shell.jpg"
+
+    static let needsReview: Issue.Reason = "needs_review"
+
+    public init() {}
+
+    /// PNG, JPEG and TIFF by their magic bytes. A PDF or HEIC photo is claimed weakly, so that it
+    /// fails with a message saying what to convert it to instead of "format not recognised".
+    public static func sniff(_ head: Data, filename: String) -> Confidence {
+        if OCRImage.rasterFormat(head) != nil { return .high }
+        if OCRImage.otherFormat(head) != nil { return .low }
+        return .no
+    }
+
+    public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
+        let result: OCRResult
+        do {
+            result = try OCRPool.shared.withEngine { try OCRPipeline().read(contentsOf: input.path, engine: $0) }
+        } catch let error as OCRImage.Error {
+            throw FleetError.unreadable(file: input.path, location: nil, reason: Self.reason(error),
+                                        hint: "Receipts are read from PNG, JPEG or TIFF images of at most \(OCRImage.defaultMaxPixels / 1_000_000) MP.")
+        }
+        let fields = ReceiptExtractor(defaultCurrency: input.currency).extract(result)
+        try Self.load(fields, key: "receipt:" + (try SHA256.hex(ofFile: input.url)), input: input, into: &sink)
+    }
+
+    /// Loads what was read from one receipt, or lists it for review (the rules above).
+    static func load(_ fields: ReceiptFields, key: String, input: InputFile, into sink: inout some RecordSink) throws {
+        let raw = String(fields.maskedText.prefix(Issue.rawLimit))
+        let doubtful = fields.doubtful
+        let location = "image"
+
+        var assetID: Int64? = nil
+        if let ref = input.asset {
+            assetID = try sink.asset(ref)
+        } else if let unit = fields.unitNumber?.value {
+            assetID = try sink.findAsset(AssetRef(unitNumber: unit))
+        }
+        let unitHint = assetID == nil ? fields.unitNumber?.value : nil
+        let currency = fields.currency?.value ?? input.currency
+        let digits = Money.minorDigits(currency)
+        let total = fields.total.flatMap { $0.value.scaled(to: digits) }
+        let read = describe(fields, currency: currency)
+
+        guard let date = fields.date?.value else {
+            try sink.reject(Issue(needsReview, at: location, "the receipt's date could not be read (\(doubtful.joined(separator: ", "))); "
+                                  + "nothing was loaded. Read: \(read). Enter it by hand or rescan the receipt", raw: raw))
+            return
+        }
+        let at = instant(date, fields.time?.value, zone: input.zone)
+        let merchant = fields.merchant.map { masked($0.value) }
+
+        if fields.isFuel {
+            let volume = fields.volume?.value
+            let pricePerLitre = fields.unitPrice.map { p -> Double in
+                p.value.double * pow(10, Double(digits)) * Units.millilitresPerLitre / (volume?.unit ?? .litre).millilitres
+            }
+            try sink.load(FuelPurchase(sourceKey: key, origin: "receipt", assetID: assetID, unitHint: unitHint, at: at, merchant: merchant,
+                                       volumeMl: volume?.millilitres, unitPriceMinorPerL: pricePerLitre, totalMinor: total, currency: currency,
+                                       fuelGrade: fields.fuelGrade?.value, odometerM: fields.odometer?.value.metres, cardLast4: fields.cardLast4?.value,
+                                       ocrConfidence: (fields.confidence * 1000).rounded() / 10, needsReview: !doubtful.isEmpty,
+                                       sourceFileID: sink.sourceFileID))
+            if !doubtful.isEmpty {
+                try sink.reject(Issue(needsReview, at: location, "fuel receipt loaded with needs_review = 1: \(doubtful.joined(separator: ", ")). "
+                                      + "Read: \(read). \(total == nil ? "Without a total it is listed but not counted; " : "")check the image", raw: raw))
+            }
+            try FuelPurchaseLinker.refresh(sink)
+            return
+        }
+        guard doubtful.isEmpty, let total else {
+            try sink.reject(Issue(needsReview, at: location, "receipt not loaded: \(doubtful.joined(separator: ", ")). Read: \(read). "
+                                  + "Expenses are loaded only when their total and date are sure; enter it by hand or rescan the receipt", raw: raw))
+            return
+        }
+        try sink.load(Expense(sourceKey: key, assetID: assetID, unitHint: unitHint, at: at, category: fields.category, amountMinor: total,
+                              currency: currency, vendor: merchant, description: "receipt " + input.name, sourceFileID: sink.sourceFileID))
+    }
+
+    /// Local date and time on the slip, in the fleet time zone, as UTC milliseconds. Without a
+    /// printed time, local midnight of the printed date.
+    static func instant(_ date: CivilDate, _ time: ReceiptFields.ClockTime?, zone: FleetZone) -> Int64 {
+        let seconds = Int64((time?.hour ?? 0) * 3600 + (time?.minute ?? 0) * 60 + (time?.second ?? 0))
+        return Timestamp.utc(fromLocal: Int64(date.daysSinceEpoch) * 86_400_000 + seconds * 1000, in: zone.timeZone)
+    }
+
+    /// What was read, for the review message: each field with its confidence.
+    static func describe(_ f: ReceiptFields, currency: String) -> String {
+        func pct(_ c: Double) -> String { "\(Int((c * 100).rounded()))%" }
+        var parts: [String] = []
+        if let m = f.merchant { parts.append("merchant '\(Self.masked(m.value))'") }
+        if let d = f.date { parts.append("date \(d.value) (\(pct(d.confidence)))") }
+        if let t = f.time { parts.append("time \(t.value)") }
+        if let t = f.total { parts.append("total \(t.value) \(currency) (\(pct(t.confidence)))") }
+        if let v = f.volume { parts.append("volume \(v.value.amount) \(v.value.unit.rawValue) (\(pct(v.confidence)))") }
+        if let p = f.unitPrice { parts.append("unit price \(p.value)") }
+        if let c = f.computedTotal { parts.append(String(format: "price × volume %.2f", c)) }
+        return parts.isEmpty ? "no receipt fields (not a receipt, or unreadable)" : parts.joined(separator: ", ")
+    }
+
+    /// Card numbers in free text (a merchant line can carry one) keep their last four digits.
+    static func masked(_ text: String) -> String { FuelCardImporter.maskCardNumbers(text) }
+
+    static func reason(_ error: OCRImage.Error) -> String {
+        switch error {
+        case .empty: return "the file is empty"
+        case let .unsupported(_, format): return "a \(format) file, not a PNG, JPEG or TIFF image" + (format == "PDF" ? "; export the page as PNG or JPEG (e.g. `pdftoppm -r 300 -png`)" : "; save it as JPEG or PNG")
+        case let .tooLarge(_, w, h, limit): return "\(w) × \(h) pixels is over the \(limit / 1_000_000) MP limit for one receipt (memory stays bounded); scan at 300 dpi or downscale it"
+        case .unreadable, .writeFailed: return "not a PNG, JPEG or TIFF image that can be decoded, or the file is damaged"
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// Reads one receipt image: decode within the pixel budget, preprocess, find the upright
+/// orientation, recognise. Which steps run is an option, so the benchmark can measure each.
+///
+/// Orientation is found without Tesseract's OSD: on the fixtures OSD (osd.traineddata) judged
+/// clean upright slips to be turned 180° and took about as long as reading them, and
+/// Leptonica's `pixOrientDetect` needs more lines of text than a receipt has. Instead:
+/// 1. sideways or not from the image's geometry (`OCRPreprocess.lineDirectionRatio`, a few
+///    milliseconds); a sideways image is turned a quarter clockwise;
+/// 2. the image is read; a confident reading (mean word confidence `uprightConfidence`) is the
+///    answer, one pass, as for every clean upright slip;
+/// 3. otherwise a half-size copy turned 180° is read, and if it reads clearly better (text
+///    upside down scores 25–50, the right way up 65–90 even at half size), the turned image is
+///    read in full.
+public struct OCRPipeline: Sendable {
+    public struct Options: Sendable, Equatable {
+        public var normalizeBackground = true
+        public var scale = true
+        public var deskew = true
+        public var orient = true
+        /// nil: Tesseract gets the normalised grey image and binarises it itself (Otsu), which
+        /// read the fixtures best; a Leptonica binarisation can be chosen instead.
+        public var binarize: OCRPreprocess.Binarization? = nil
+        public var mode: OCREngine.PageSegmentation = .singleBlock
+        /// A first reading at least this confident (mean word confidence) is taken as upright.
+        public var uprightConfidence = 70.0
+        public var maxPixels = OCRImage.defaultMaxPixels
+
+        public init() {}
+    }
+
+    public var options: Options
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Decodes and reads the image file at `path`. Throws `OCRImage.Error` for files that are
+    /// not a readable PNG, JPEG or TIFF within the pixel budget.
+    public func read(contentsOf path: String, engine: OCREngine) throws -> OCRResult {
+        let image = try OCRImage(contentsOf: path, maxPixels: options.maxPixels)
+        return read(image, engine: engine)
+    }
+
+    public func read(_ image: OCRImage, engine: OCREngine) -> OCRResult {
+        var gray = OCRPreprocess.grayscale(image)
+        if options.normalizeBackground { gray = OCRPreprocess.normalizeBackground(gray) }
+        let height = OCRPreprocess.textHeight(gray)
+        var textHeight = height
+        if options.scale {
+            let factor = OCRPreprocess.scaleFactor(textHeight: height)
+            gray = OCRPreprocess.scale(gray, by: factor)
+            textHeight = height.map { $0 * factor }
+        }
+        var turns = 0
+        if options.orient, let ratio = OCRPreprocess.lineDirectionRatio(gray, textHeight: textHeight), ratio > 1 {
+            gray = OCRPreprocess.rotate(gray, quarterTurns: 1)
+            turns = 1
+        }
+        var skew = 0.0
+        if options.deskew { (gray, skew) = OCRPreprocess.deskew(gray) }
+        var result = recognize(gray, textHeight: textHeight, engine: engine)
+        result.quarterTurns = turns
+        result.skewDegrees = skew
+        guard options.orient, result.meanConfidence < options.uprightConfidence,
+              upsideDown(gray, textHeight: textHeight, confidence: result.meanConfidence, engine: engine) else {
+            return result
+        }
+        var flipped = recognize(OCRPreprocess.rotate(gray, quarterTurns: 2), textHeight: textHeight, engine: engine)
+        flipped.quarterTurns = turns + 2
+        flipped.skewDegrees = skew
+        return flipped.meanConfidence > result.meanConfidence ? flipped : result
+    }
+
+    private func recognize(_ gray: OCRImage, textHeight: Double?, engine: OCREngine) -> OCRResult {
+        guard let method = options.binarize else { return engine.recognize(gray, mode: options.mode) }
+        return engine.recognize(OCRPreprocess.binarize(gray, method: method, textHeight: textHeight), mode: options.mode)
+    }
+
+    /// Whether a half-size copy turned 180° reads clearly better than the full-size reading did.
+    /// Half size, or smaller for large text: capitals of about 10 px still read confidently the
+    /// right way up (65–90 on the fixtures) while text upside down scores 25–50 at any size, so
+    /// one small reading decides, at about a quarter of the cost of a full one.
+    func upsideDown(_ gray: OCRImage, textHeight: Double?, confidence: Double, engine: OCREngine) -> Bool {
+        let factor = min(0.5, 10 / (textHeight ?? 20))
+        let small = OCRPreprocess.scale(gray, by: max(factor, 0.1))
+        let turned = engine.recognize(OCRPreprocess.rotate(small, quarterTurns: 2), mode: options.mode).meanConfidence
+        return turned > confidence + 10
+    }
+}

@@ -1,0 +1,38 @@
+/// What Tesseract read from one image: the text, line by line, with a confidence per word.
+///
+/// Lines are kept (rather than only the flat text) because receipt fields are found line by
+/// line, and each field's confidence starts from the confidence of the words it came from.
+public struct OCRResult: Sendable, Equatable {
+    public struct Word: Sendable, Equatable {
+        public var text: String
+        /// Tesseract's word confidence, 0–100.
+        public var confidence: Double
+        public init(text: String, confidence: Double) {
+            self.text = text
+            self.confidence = confidence
+        }
+    }
+
+    public struct Line: Sendable, Equatable {
+        public var words: [Word]
+        public init(words: [Word]) { self.words = words }
+        public var text: String { words.map(\.text).joined(separator: " ") }
+        /// The lowest word confidence: a field is only as sure as its weakest word.
+        public var confidence: Double { words.map(\.confidence).min() ?? 0 }
+    }
+
+    public var lines: [Line]
+    /// Tesseract's mean text confidence, 0–100 (0 when nothing was read).
+    public var meanConfidence: Double
+    /// Clockwise quarter turns applied before recognition (0–3), and the skew corrected, in degrees.
+    public var quarterTurns = 0
+    public var skewDegrees = 0.0
+
+    public init(lines: [Line], meanConfidence: Double) {
+        self.lines = lines
+        self.meanConfidence = meanConfidence
+    }
+
+    public var text: String { lines.map(\.text).joined(separator: "\n") }
+    public var wordCount: Int { lines.reduce(0) { $0 + $1.words.count } }
+}

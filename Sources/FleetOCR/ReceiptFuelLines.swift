@@ -1,0 +1,197 @@
+import Foundation
+import FleetCore
+
+/// The volume and unit-price readings of a receipt, and the choice among them by the
+/// cross-check unit price × volume ≈ total.
+///
+/// Readings come from three shapes of line: `1,560 X 12,820 l` or `10.05 L @ 175` (price and
+/// volume on one line; the number with the unit, or the one before `@`, is the volume), a label
+/// (`GALLONS 12.345`, `PRICE/GAL $ 3.459`, `EUR/l 1,688`), and a number followed by a volume
+/// unit (`35.10 litre`). A multiplication without any volume unit (`2 X 4.99`) is a shop line
+/// and is ignored.
+struct FuelLines {
+    typealias Line = ReceiptExtractor.Line
+    typealias TotalCandidate = ReceiptExtractor.TotalCandidate
+
+    struct Reading {
+        var amount: DecimalNumber
+        var unit: ReceiptFields.VolumeUnit?
+        var line: Int
+        var range: Range<String.Index>
+        var weight: Double      // how clearly the line says what the number is, times OCR factor
+    }
+
+    var volumes: [Reading] = []
+    var prices: [Reading] = []
+    /// A price per litre or gallon was printed: a fuel sale even if the volume is unreadable.
+    var pricePerVolume = false
+    let lines: [Line]
+
+    static let volumeLabels = ["GALLONS", "GALLON", "GALS", "GAL", "LITRES", "LITERS", "LITRE", "LITER", "LTRS", "LTR", "LITROS", "LITRI",
+                               "VOLUME", "MENGE", "QTY", "QUANTITY", "KIEKIS", "LITRAI"]
+    static let priceLabels: [(label: String, unit: ReceiptFields.VolumeUnit?)] = [
+        ("PRICE/GAL", .usGallon), ("PRICE / GAL", .usGallon), ("PRICE/G", .usGallon), ("PPG", .usGallon), ("/GAL", .usGallon), ("PER GAL", .usGallon),
+        ("PRICE/LTR", .litre), ("PRICE/LITRE", .litre), ("PRICE/LITER", .litre), ("PRICE/L", .litre), ("PREIS/L", .litre), ("PRIX/L", .litre),
+        ("/LTR", .litre), ("/LITRE", .litre), ("/L", .litre), ("PER LITRE", .litre), ("PER LITER", .litre), ("UNIT PRICE", nil),
+        ("PRICE", nil), ("PREIS", nil), ("PRIX", nil), ("KAINA", nil),
+    ]
+
+    init(lines: [Line]) {
+        self.lines = lines
+        for (i, line) in lines.enumerated() { read(line, at: i) }
+    }
+
+    /// The volume unit a number is followed by (`43,88 l`, `35.10 litre`, `12.345 GAL`).
+    /// `lenient` also takes a lone `|`, `1` or `I` for the litre sign, which is how OCR reads a
+    /// small `l` at the end of a `price X volume l` line.
+    static func unit(after n: ReceiptNumber, in text: String, lenient: Bool = false) -> ReceiptFields.VolumeUnit? {
+        let rest = ReceiptPatterns.key(String(text[n.range.upperBound...]))
+        let pattern = #"^\s?(LITRES|LITERS|LITRE|LITER|LTRS|LTR|L|GALLONS|GALLON|GALS|GAL)(?![A-Z0-9/])"# + (lenient ? #"|^\s?(\||1|I)\s*$"# : "")
+        guard let m = ReceiptPatterns.matches(pattern, in: rest, options: []).first else { return nil }
+        return (m.groups[1] ?? "").hasPrefix("G") ? .usGallon : .litre
+    }
+
+    /// `65,501` on a `price X volume l` line: the litre sign read as a final `1` and joined to
+    /// the volume. The volume without it, in litres, when the number has three or more decimals.
+    static func litreSlip(_ n: ReceiptNumber) -> DecimalNumber? {
+        guard n.value.scale >= 3, n.text.last == "1" else { return nil }
+        return DecimalNumber(mantissa: n.value.mantissa / 10, scale: n.value.scale - 1)
+    }
+
+    private mutating func read(_ line: Line, at i: Int) {
+        let text = line.text
+        let nums = line.numbers.filter { !ReceiptExtractor.isPercent($0, in: text) }
+        var used = Set<Range<String.Index>>()
+        // Price and volume on one line, joined by X or @.
+        for (a, b) in zip(nums, nums.dropFirst()) {
+            let between = ReceiptPatterns.key(String(text[a.range.upperBound..<b.range.lowerBound]))
+            let marks = ReceiptPatterns.regex(#"LITRES|LITERS|LITRE|LITER|LTRS|LTR|GALLONS|GAL|EUR|USD|RM|YEN|S\$|\$|€|£|¥|\bL\b|\s"#, [])
+            let op = marks?.stringByReplacingMatches(in: between, range: NSRange(location: 0, length: (between as NSString).length), withTemplate: "") ?? between
+            guard ["X", "×", "*", "@"].contains(op) else { continue }
+            let ua = Self.unit(after: a, in: text, lenient: true), ub = Self.unit(after: b, in: text, lenient: true)
+            var pair: (vol: ReceiptNumber, price: ReceiptNumber, unit: ReceiptFields.VolumeUnit?, weight: Double)
+            if ua != nil { pair = (a, b, ua, 1) }
+            else if ub != nil { pair = (b, a, ub, 1) }
+            else if op == "@", a.value.scale >= 2 { pair = (a, b, nil, 0.8) }   // `10.05 @ 175`: quantity @ price; whole numbers are shop items
+            else if let slip = Self.litreSlip(b) {
+                volumes.append(Reading(amount: slip, unit: .litre, line: i, range: b.range, weight: 0.9 * line.factor))
+                pair = (b, a, nil, 0.6)
+            } else { continue }
+            volumes.append(Reading(amount: pair.vol.value, unit: pair.unit, line: i, range: pair.vol.range, weight: pair.weight * line.factor))
+            prices.append(Reading(amount: pair.price.value, unit: pair.unit, line: i, range: pair.price.range, weight: pair.weight * line.factor))
+            pricePerVolume = true
+            used.formUnion([pair.vol.range, pair.price.range])
+        }
+        // A price label, then the first number after it.
+        if let (label, unit) = Self.priceLabels.first(where: { ReceiptPatterns.contains(line.key, $0.label) || (!$0.label.first!.isLetter && line.key.contains($0.label)) }),
+           let r = line.key.range(of: label) {
+            let offset = line.key.distance(from: line.key.startIndex, to: r.upperBound)
+            if let n = nums.first(where: { text.distance(from: text.startIndex, to: $0.range.lowerBound) >= offset && !used.contains($0.range) }) {
+                prices.append(Reading(amount: n.value, unit: unit, line: i, range: n.range, weight: (unit == nil ? 0.7 : 0.95) * line.factor))
+                pricePerVolume = pricePerVolume || unit != nil
+                used.insert(n.range)
+            }
+            return
+        }
+        // A number followed by a volume unit (`35.10 litre   RM 41.95`).
+        let suffixed = nums.filter { !used.contains($0.range) }.compactMap { n in Self.unit(after: n, in: text).map { (n, $0) } }
+        for (n, unit) in suffixed {
+            volumes.append(Reading(amount: n.value, unit: unit, line: i, range: n.range, weight: 0.9 * line.factor))
+        }
+        guard suffixed.isEmpty else { return }
+        // A volume label, then the number after it (or the line's first).
+        if let label = Self.volumeLabels.first(where: { ReceiptPatterns.contains(line.key, $0) }), let r = line.key.range(of: label) {
+            let offset = line.key.distance(from: line.key.startIndex, to: r.upperBound)
+            let unit: ReceiptFields.VolumeUnit? = label.hasPrefix("GAL") ? .usGallon : label.hasPrefix("LIT") || label.hasPrefix("LTR") ? .litre : nil
+            if let n = nums.first(where: { text.distance(from: text.startIndex, to: $0.range.lowerBound) >= offset && !used.contains($0.range) })
+                ?? nums.first(where: { !used.contains($0.range) }) {
+                volumes.append(Reading(amount: n.value, unit: unit ?? Self.unit(after: n, in: text), line: i, range: n.range, weight: 0.95 * line.factor))
+                used.insert(n.range)
+            }
+        }
+    }
+
+    /// Amounts printed without a total keyword (a line total such as `EUR/l 1,688   74,07` or
+    /// `35.10 litre   RM 41.95`, or any amount when the total line itself is unreadable),
+    /// except the volume and price themselves and amounts on cash, change or tax lines. They
+    /// become the total only when price × volume confirms them: two printed numbers whose
+    /// product is a third are not a coincidence.
+    func lineAmounts(minorDigits: Int) -> [TotalCandidate] {
+        guard !volumes.isEmpty, !prices.isEmpty else { return [] }
+        let taken = Set((volumes + prices).map { "\($0.line):\(lines[$0.line].text.distance(from: lines[$0.line].text.startIndex, to: $0.range.lowerBound))" })
+        return lines.indices.flatMap { i -> [TotalCandidate] in
+            let line = lines[i]
+            guard !ReceiptPatterns.notTotal.contains(where: { ReceiptPatterns.contains(line.key, $0) }) else { return [] }
+            return line.numbers.filter { !taken.contains("\(i):\(line.text.distance(from: line.text.startIndex, to: $0.range.lowerBound))") }
+                .compactMap { n in n.money(minorDigits: minorDigits).map { TotalCandidate(amount: $0, weight: 0.5 * line.factor, line: i) } }
+        }
+    }
+
+    /// Picks volume, unit price and total. A triple whose price × volume matches the total within
+    /// what rounding explains wins, keyword totals first; without one, the best reading of each,
+    /// and a total that contradicts price × volume is marked doubtful.
+    static func choose(_ fuel: FuelLines, totals: [TotalCandidate], lineAmounts: [TotalCandidate], minorDigits: Int, into f: inout ReceiptFields) {
+        let minorUnit = pow(10, -Double(minorDigits))
+        var best: (v: Reading, p: Reading, t: TotalCandidate, score: Double, computed: Double)? = nil
+        for v in fuel.volumes {
+            for p in fuel.prices where !(p.line == v.line && p.range == v.range) {
+                let computed = v.amount.double * p.amount.double
+                let tolerance = 0.5 * pow(10, -Double(p.amount.scale)) * v.amount.double + 0.5 * pow(10, -Double(v.amount.scale)) * p.amount.double + 1.5 * minorUnit
+                for t in totals + lineAmounts where abs(computed - t.amount.double) <= tolerance {
+                    let keyword = totals.contains { $0.line == t.line && $0.amount == t.amount }
+                    let score = v.weight + p.weight + t.weight * (keyword ? 2 : 1)
+                    if best == nil || score > best!.score { best = (v, p, t, score, computed) }
+                }
+            }
+        }
+        let strongest = strongestTotal(totals)
+        if let best {
+            let unit = best.v.unit ?? best.p.unit ?? (f.currency?.value == "USD" ? .usGallon : .litre)
+            f.volume = .init(ReceiptFields.Volume(amount: best.v.amount, unit: unit), confidence: 0.15 + best.v.weight, line: best.v.line)
+            f.unitPrice = .init(best.p.amount, confidence: 0.15 + best.p.weight, line: best.p.line)
+            f.computedTotal = best.computed
+            if let s = strongest, s.amount != best.t.amount, s.weight > best.t.weight {
+                // The total line names another amount: a misread total, or fuel plus a shop item.
+                // Keep the amount two printed numbers agree on, and send the receipt to review.
+                f.total = .init(best.t.amount, confidence: 0.5, line: best.t.line)
+            } else {
+                f.total = .init(best.t.amount, confidence: max(best.t.weight, 0.5) + 0.3, line: best.t.line)
+            }
+            return
+        }
+        if let v = fuel.volumes.max(by: { $0.weight < $1.weight }) {
+            let unit = v.unit ?? fuel.prices.compactMap(\.unit).first ?? (f.currency?.value == "USD" ? .usGallon : .litre)
+            f.volume = .init(ReceiptFields.Volume(amount: v.amount, unit: unit), confidence: v.weight * (fuel.prices.isEmpty ? 1 : 0.85), line: v.line)
+        }
+        if let p = fuel.prices.max(by: { $0.weight < $1.weight }) {
+            f.unitPrice = .init(p.amount, confidence: p.weight * (fuel.volumes.isEmpty ? 1 : 0.85), line: p.line)
+        }
+        if let s = strongest {
+            var confidence = s.confidence
+            if let v = f.volume?.value.amount, let p = f.unitPrice?.value {
+                f.computedTotal = v.double * p.double
+                confidence *= 0.6   // printed total and price × volume disagree: one of them is misread
+            }
+            f.total = .init(s.amount, confidence: confidence, line: s.line)
+        }
+    }
+
+    /// The total most keyword weight stands behind; its confidence drops when other keyword
+    /// lines name a different amount and rises a little when several agree.
+    static func strongestTotal(_ totals: [TotalCandidate]) -> (amount: DecimalNumber, weight: Double, confidence: Double, line: Int)? {
+        var byAmount: [(amount: DecimalNumber, weight: Double, top: Double, count: Int, line: Int)] = []
+        for t in totals {
+            if let i = byAmount.firstIndex(where: { $0.amount.double == t.amount.double }) {
+                byAmount[i].weight += t.weight
+                byAmount[i].count += 1
+                if t.weight > byAmount[i].top { (byAmount[i].top, byAmount[i].line) = (t.weight, t.line) }
+            } else {
+                byAmount.append((t.amount, t.weight, t.weight, 1, t.line))
+            }
+        }
+        guard let best = byAmount.max(by: { ($0.top, $0.weight, $0.line) < ($1.top, $1.weight, $1.line) }) else { return nil }
+        var confidence = best.top + (best.count > 1 ? 0.05 : 0)
+        if byAmount.count > 1 { confidence *= 0.75 }
+        return (best.amount, best.top, confidence, best.line)
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import FleetCore
+
+/// The vocabulary and text repairs receipt extraction relies on: keywords in the languages the
+/// fixtures and the field notes cover, currency marks, month names, and the fixes for the OCR
+/// slips seen on real slips (a space inside a number, O/0, l/1, S/5 swaps, stray symbols).
+enum ReceiptPatterns {
+    // MARK: - Keywords (matched on `key(_:)` text: upper case, diacritics folded)
+
+    /// Words that introduce the amount paid, with how strongly. A specific phrase beats the
+    /// bare word TOTAL, which beats words that also introduce other amounts (AMOUNT, SALE).
+    static let totalKeywords: [(phrase: String, weight: Double)] = [
+        ("AMOUNT DUE", 1), ("TOTAL DUE", 1), ("BALANCE DUE", 1), ("GRAND TOTAL", 1), ("TOTAL SALE", 1), ("TOTAL TTC", 1),
+        ("NET A PAYER", 1), ("A PAYER", 0.95), ("SUMME", 1), ("GESAMTBETRAG", 1), ("ZU ZAHLEN", 1), ("MOKETI", 1), ("TOTAAL", 1),
+        ("TE BETALEN", 1), ("TOTALE", 0.95), ("IMPORTE TOTAL", 1), ("JUMLAH BESAR", 1), ("合計", 1), ("合计", 1), ("總計", 1), ("总计", 1),
+        ("TOTAL", 0.9), ("GESAMT", 0.85), ("JUMLAH", 0.8), ("AMOUNT", 0.7), ("BETRAG", 0.7), ("MONTANT", 0.7), ("SALE", 0.7), ("VISO", 0.7),
+    ]
+
+    /// Lines that carry an amount that is not the total: tendered cash and change, tax, subtotals,
+    /// savings, counts. Checked before the total keywords, so `TOTAL TAX` or `CASH TOTAL` never win.
+    static let notTotal = [
+        "SUBTOTAL", "SUB TOTAL", "SUB-TOTAL", "ZWISCHENSUMME", "NETTO", "NET AMOUNT", "TAX", "VAT", "MWST", "UST", "TVA", "GST", "HST", "PST", "PVM", "BTW", "IVA", "SST",
+        "CASH", "BAR", "TENDER", "TENDERED", "GEGEBEN", "ERHALTEN", "CHANGE", "RUCKGELD", "RUECKGELD", "RENDU", "MONNAIE", "ESPECES", "GRAZA", "GRAZINTA",
+        "WISSELGELD", "CONTANT", "KEMBALI", "BAKI", "TUNAI", "TIP", "GRATUITY", "SAVINGS", "SAVED", "DISCOUNT", "RABATT", "REMISE", "POINTS", "PUNKTE", "REWARDS",
+        "ITEMS", "QTY", "ARTIKEL", "BALANCE", "お預り", "お釣り", "釣銭", "現金",
+    ]
+
+    static let cardWords = ["VISA", "MASTERCARD", "MASTER CARD", "MC", "AMEX", "AMERICAN EXPRESS", "DISCOVER", "DEBIT", "CREDIT", "CARD", "KARTE",
+                            "CARTE", "KORTELE", "MAESTRO", "GIROCARD", "EC", "WEX", "FLEETCOR", "FLEET", "VOYAGER", "ACCT", "ACCOUNT", "PAN"]
+    static let unitLabels = ["VEHICLE NO", "VEHICLE NUMBER", "VEHICLE", "UNIT NO", "UNIT NUMBER", "UNIT", "TRUCK NO", "TRUCK", "FLEET NO", "FAHRZEUG",
+                             "KENNZEICHEN", "VEHICULE", "TRANSPORTO PRIEMONE", "VOERTUIG", "KENDERAAN"]
+    static let odometerLabels = ["ODOMETER", "ODO", "MILEAGE", "KM-STAND", "KM STAND", "KILOMETERSTAND", "KILOMETRAGE", "RIDA", "KM STAND", "KMSTAND"]
+    static let dateLabels = ["DATE", "DATUM", "DATA", "FECHA", "TARIKH", "日付"]
+
+    /// Fuel grades as printed; the first pattern that matches a line names the grade.
+    static let gradePatterns = [
+        #"\bV-?POWER(\s+(9[5-9]|100|DIESEL|RACING))?\b"#, #"\bFUELSAVE(\s+(95|DIESEL))?\b"#, #"\bSYNERGY(\s+(9[58]|DIESEL|PRIMAX))?\b"#,
+        #"\b(UNLEADED|UNL)\s+(REGULAR|PLUS|PREMIUM|SUPER|MIDGRADE)\b"#, #"\bULSD(\s+DIESEL)?\b"#, #"\bPREMIUM\s+DIESEL\b"#,
+        #"\bDIESEL(\s+(#\s?[12]|B\s?\d{1,2}))?\b"#, #"\bSUPER(\s+(E\s?10|E\s?5|95|98|PLUS))?\b"#, #"\bSP\s?9[58](-?E\s?10)?\b"#, #"\bGAZOLE\b"#,
+        #"\bRON\s?9[2578]\b"#,
+        #"\bEURO\s?9[58]\b"#, #"\bBENZINAS\s?9[58]\b"#, #"\bDYZELINAS\b"#, #"\bHIGH\s+OCTANE\b"#, #"\bHI-?OCTANE\b"#, #"\bE\s?(10|85)\b"#,
+        #"\b(REGULAR|PREMIUM|MIDGRADE|PLUS)\s+(UNLEADED|GAS|GASOLINE)\b"#, #"\bUNLEADED\b"#, #"\bREGULAR\b"#, #"\bPREMIUM\b"#, #"\bMIDGRADE\b"#,
+        #"\bPETROL\b"#, #"\bBENZIN\b"#, #"\bADBLUE\b"#, #"\bDEF\b"#, #"\bLPG\b"#, #"\bAUTOGAS\b"#, #"\bCNG\b"#,
+    ]
+
+    /// Categories of non-fuel receipts, from words on the slip (checked in this order).
+    static let categoryWords: [(category: String, words: [String])] = [
+        ("tires", ["TIRE", "TIRES", "TYRE", "TYRES", "REIFEN", "PNEU", "PNEUS"]),
+        ("tolls", ["TOLL", "TOLLWAY", "TURNPIKE", "E-ZPASS", "EZPASS", "PEAGE", "MAUT", "AUTOPISTA", "TOLLS"]),
+        ("repair", ["REPAIR", "REPAIRS", "WERKSTATT", "REPARATUR", "MECHANIC", "COLLISION", "BODY SHOP", "GARAGE"]),
+        ("maintenance", ["OIL CHANGE", "LUBE", "JIFFY", "INSPECTION", "SERVICE", "WARTUNG", "ENTRETIEN"]),
+        ("parts", ["AUTOZONE", "O'REILLY", "NAPA", "ADVANCE AUTO", "PARTS", "FILTER", "WIPER", "BATTERY", "BRAKE", "MOTOR OIL", "ERSATZTEIL"]),
+        ("registration", ["DMV", "REGISTRATION", "ZULASSUNG", "LICENSE PLATE"]),
+        ("insurance", ["INSURANCE", "VERSICHERUNG", "ASSURANCE"]),
+    ]
+
+    static let months: [String: Int] = [
+        "JAN": 1, "FEB": 2, "MAR": 3, "APR": 4, "MAY": 5, "JUN": 6, "JUL": 7, "AUG": 8, "SEP": 9, "SEPT": 9, "OCT": 10, "NOV": 11, "DEC": 12,
+        "JANV": 1, "FEV": 2, "MARS": 3, "AVR": 4, "MAI": 5, "JUIN": 6, "JUIL": 7, "AOUT": 8, "OKT": 10, "DEZ": 12, "MRZ": 3, "MAR.": 3,
+        "JANUARY": 1, "FEBRUARY": 2, "MARCH": 3, "APRIL": 4, "JUNE": 6, "JULY": 7, "AUGUST": 8, "SEPTEMBER": 9, "OCTOBER": 10, "NOVEMBER": 11, "DECEMBER": 12,
+    ]
+
+    // MARK: - Currency
+
+    /// Marks that name a currency, longest first so `S$` is not read as `$`. `RN` is the common
+    /// OCR slip for `RM`.
+    static let currencyMarks: [(mark: String, code: String)] = [
+        ("S$", "SGD"), ("SGD", "SGD"), ("US$", "USD"), ("USD", "USD"), ("C$", "CAD"), ("CAD", "CAD"), ("A$", "AUD"), ("AUD", "AUD"),
+        ("EUR", "EUR"), ("€", "EUR"), ("GBP", "GBP"), ("£", "GBP"), ("MYR", "MYR"), ("RM", "MYR"), ("RN", "MYR"), ("JPY", "JPY"), ("YEN", "JPY"),
+        ("¥", "JPY"), ("円", "JPY"), ("CHF", "CHF"), ("PLN", "PLN"), ("ZL", "PLN"), ("SEK", "SEK"), ("NOK", "NOK"), ("DKK", "DKK"),
+        ("THB", "THB"), ("PHP", "PHP"), ("INR", "INR"), ("₹", "INR"), ("NZD", "NZD"), ("$", "$"),
+    ]
+
+    // MARK: - Text repairs
+
+    /// Upper case with diacritics folded (`MOKĖTI` → `MOKETI`, `Rückgeld` → `RUCKGELD`), for
+    /// keyword matching only; values are read from the line as printed.
+    static func key(_ text: String) -> String {
+        text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).uppercased()
+    }
+
+    /// Whether `phrase` occurs in `key` as whole words (`TOTAL` is not in `TOTALENERGIES`,
+    /// `SUBTOTAL` is not `TOTAL`). CJK phrases match anywhere.
+    static func contains(_ key: String, _ phrase: String) -> Bool {
+        var searchStart = key.startIndex
+        while let r = key.range(of: phrase, range: searchStart..<key.endIndex) {
+            let before = r.lowerBound == key.startIndex ? nil : key[key.index(before: r.lowerBound)]
+            let after = r.upperBound == key.endIndex ? nil : key[r.upperBound]
+            let cjk = phrase.unicodeScalars.first.map { $0.value > 0x2E80 } ?? false
+            if cjk || (!(before?.isLetter ?? false) && !(after?.isLetter ?? false)) { return true }
+            searchStart = r.upperBound
+        }
+        return false
+    }
+
+    /// Repairs the OCR slips that break numbers, so that the number patterns can read them:
+    /// unusual dashes and commas, a space after or before a decimal mark (`85. 54`), letters
+    /// read for digits inside a number (`4O.5O`, `l2.345`, `S.00`), a stray `%` after an amount.
+    static func repair(_ line: String) -> String {
+        var s = line
+        for (from, to) in [("—", "-"), ("–", "-"), ("‚", ","), ("，", ","), ("．", "."), ("’", "'"), ("`", "'"), ("§", "S"), ("\t", " ")] {
+            s = s.replacingOccurrences(of: from, with: to)
+        }
+        let rules: [(String, String)] = [
+            (#"(?<=\d)([.,]) (?=\d\d(?![\d:]))"#, "$1"),       // "85. 54" → "85.54", not "2025, 16:04"
+            (#"(?<=\d) ([.,])(?=\d)"#, "$1"),                   // "85 .54" → "85.54"
+            (#"(?<=\d)[Oo](?=[\d.,]|\b)"#, "0"),                // "4O" → "40"
+            (#"(?<=[\d][.,])[Oo]"#, "0"),                       // "5.O0" → "5.00"
+            (#"(?<![A-Za-z])[Oo](?=\d)"#, "0"),                 // "O5" → "05"
+            (#"(?<=\d)[lI|](?=\d)"#, "1"),                      // "1l2" → "112"
+            (#"(?<![A-Za-z\d])[lI|](?=\d+[.,]\d)"#, "1"),       // "l2.345" → "12.345"
+            (#"(?<![A-Za-z\d])S(?=\d*[.,]\d\d(?!\d))"#, "5"),   // "S.00", "S2.10" → "5.00", "52.10"
+            (#"(?<=\d[.,]\d\d)[%*](?=\s|$)"#, ""),              // "42.70%" → "42.70"
+        ]
+        for (pattern, template) in rules {
+            guard let re = regex(pattern, []) else { continue }
+            s = re.stringByReplacingMatches(in: s, range: NSRange(location: 0, length: (s as NSString).length), withTemplate: template)
+        }
+        return s
+    }
+
+    /// Compiled expressions, shared by all threads: compiling one costs more than matching it
+    /// against a receipt line, and extraction matches a few dozen patterns on every line.
+    nonisolated(unsafe) private static var compiled: [String: NSRegularExpression] = [:]
+    private static let compiledLock = NSLock()
+
+    static func regex(_ pattern: String, _ options: NSRegularExpression.Options) -> NSRegularExpression? {
+        let key = "\(options.rawValue)/\(pattern)"
+        compiledLock.lock()
+        defer { compiledLock.unlock() }
+        if let re = compiled[key] { return re }
+        let re = try? NSRegularExpression(pattern: pattern, options: options)
+        compiled[key] = re
+        return re
+    }
+
+    /// Every run of 12 to 19 digits (single spaces or dashes may separate them), the shape of a
+    /// payment card number, with all but its last four digits replaced by `*`.
+    static func maskCardNumbers(_ text: String) -> String {
+        var out = Array(text)
+        var i = 0
+        while i < out.count {
+            guard out[i].isASCII, out[i].isNumber else { i += 1; continue }
+            var digits: [Int] = []
+            var j = i
+            while j < out.count {
+                if out[j].isASCII, out[j].isNumber {
+                    digits.append(j)
+                    j += 1
+                } else if out[j] == " " || out[j] == "-", j + 1 < out.count, out[j + 1].isASCII, out[j + 1].isNumber {
+                    j += 1
+                } else {
+                    break
+                }
+            }
+            if (12...19).contains(digits.count) { for k in digits.dropLast(4) { out[k] = "*" } }
+            i = j
+        }
+        return String(out)
+    }
+
+    /// All matches of a regular expression in `text`, as capture-group strings (nil for a group
+    /// that did not take part), with the match's range.
+    static func matches(_ pattern: String, in text: String, options: NSRegularExpression.Options = [.caseInsensitive]) -> [(groups: [String?], range: Range<String.Index>)] {
+        guard let re = regex(pattern, options) else { return [] }
+        let ns = text as NSString
+        return re.matches(in: text, range: NSRange(location: 0, length: ns.length)).compactMap { m in
+            guard let r = Range(m.range, in: text) else { return nil }
+            let groups = (0..<m.numberOfRanges).map { i -> String? in
+                let gr = m.range(at: i)
+                return gr.location == NSNotFound ? nil : ns.substring(with: gr)
+            }
+            return (groups, r)
+        }
+    }
+}

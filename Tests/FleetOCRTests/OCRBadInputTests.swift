@@ -1,0 +1,87 @@
+import XCTest
+@testable import FleetOCR
+
+/// Files that are not a receipt image Leptonica should decode: each is a clear error, never a
+/// crash, and the oversized one is refused from its header, before its pixels are allocated.
+final class OCRBadInputTests: XCTestCase {
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-bad-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
+    func write(_ data: Data, _ name: String) throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try data.write(to: url)
+        return url.path
+    }
+
+    func load(_ path: String) -> OCRImage.Error? {
+        do { _ = try OCRImage(contentsOf: path); return nil } catch { return error as? OCRImage.Error }
+    }
+
+    func testEmptyFile() throws {
+        let path = try write(Data(), "empty.png")
+        XCTAssertEqual(load(path), .empty(path))
+    }
+
+    func testPDFIsNamed() throws {
+        let path = try write(Data("%PDF-1.7\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n".utf8), "receipt.png")
+        XCTAssertEqual(load(path), .unsupported(path, format: "PDF"))
+        XCTAssertTrue("\(OCRImage.Error.unsupported(path, format: "PDF"))".contains("pdftoppm"))
+    }
+
+    func testHEICPhotoIsNamed() throws {
+        var heic = Data([0, 0, 0, 0x18]) + Data("ftypheic".utf8)
+        heic.append(Data(count: 32))
+        let path = try write(heic, "IMG_0001.HEIC")
+        XCTAssertEqual(load(path), .unsupported(path, format: "HEIC"))
+    }
+
+    func testTruncatedPNG() throws {
+        let good = try Data(contentsOf: ReceiptTruth.folder.appendingPathComponent("r00-us-fuel.png"))
+        let path = try write(good.prefix(good.count / 3), "cut.png")
+        XCTAssertEqual(load(path), .unreadable(path))
+    }
+
+    func testGarbageAfterAPNGSignature() throws {
+        let path = try write(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 0x5A, count: 4000), "junk.png")
+        XCTAssertEqual(load(path), .unreadable(path))
+    }
+
+    func testTruncatedJPEGDoesNotCrash() throws {
+        let jpeg = try Data(contentsOf: ReceiptTruth.folder.deletingLastPathComponent().appendingPathComponent("not-a-receipt/landscape.jpg"))
+        let path = try write(jpeg.prefix(jpeg.count / 2), "cut.jpg")
+        // libjpeg fills a cut-off JPEG with grey; whether it decodes or not, it is an answer, not a crash.
+        if let image = try? OCRImage(contentsOf: path) {
+            XCTAssertGreaterThan(image.width, 0)
+        } else {
+            XCTAssertEqual(load(path), .unreadable(path))
+        }
+    }
+
+    func testOversizedImageIsRefusedFromItsHeader() throws {
+        let path = folder.appendingPathComponent("huge.png").path
+        try OCRImage(width: 10_000, height: 10_000, depth: 1).writePNG(to: path)
+        XCTAssertEqual(try OCRImage.header(of: path), OCRImage.Header(format: "PNG", width: 10_000, height: 10_000))
+        let before = Self.peakRSS()
+        XCTAssertEqual(load(path), .tooLarge(path, width: 10_000, height: 10_000, maxPixels: OCRImage.defaultMaxPixels))
+        XCTAssertLessThan(Self.peakRSS() - before, 50 << 20, "refused before decoding 100 MP")
+        XCTAssertTrue("\(OCRImage.Error.tooLarge(path, width: 10_000, height: 10_000, maxPixels: 40_000_000))".contains("100 MP"))
+    }
+
+    func testTextFileIsUnreadable() throws {
+        let path = try write(Data("total 42.00\n".utf8), "notes.png")
+        XCTAssertEqual(load(path), .unreadable(path))
+    }
+
+    /// The process's peak resident set, in bytes (Linux reports kilobytes).
+    static func peakRSS() -> Int {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return usage.ru_maxrss * 1024
+    }
+}

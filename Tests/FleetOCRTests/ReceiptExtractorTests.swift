@@ -1,0 +1,281 @@
+import XCTest
+import FleetCore
+@testable import FleetOCR
+
+/// Field extraction on text: every layout of the field notes and every trap, no images needed.
+final class ReceiptExtractorTests: XCTestCase {
+    let extractor = ReceiptExtractor(defaultCurrency: "USD")
+
+    func total(_ f: ReceiptFields) -> String? { f.total.map { "\($0.value)" } }
+    func volume(_ f: ReceiptFields) -> String? { f.volume.map { "\($0.value.amount) \($0.value.unit.rawValue)" } }
+
+    // MARK: - Layouts
+
+    func testUSFuelReceipt() {
+        let f = extractor.extract(text: """
+              SHELL
+            1234 W JEFFERSON ST
+            JOLIET IL 60435
+            03/14/2025        07:42 PM
+            PUMP # 04
+            UNLEADED REGULAR
+            GALLONS          12.345
+            PRICE/GAL      $ 3.459
+            FUEL SALE      $ 42.70
+            TOTAL          $ 42.70
+            VISA      ************1234
+            AUTH # 012345
+            VEHICLE: T-12
+            ODOMETER: 120450
+            """)
+        XCTAssertEqual(f.merchant?.value, "SHELL")
+        XCTAssertEqual(f.date?.value.description, "2025-03-14")
+        XCTAssertEqual(f.time?.value.description, "19:42")
+        XCTAssertEqual(total(f), "42.70")
+        XCTAssertEqual(f.currency?.value, "USD")
+        XCTAssertEqual(volume(f), "12.345 gal")
+        XCTAssertEqual(f.unitPrice.map { "\($0.value)" }, "3.459")
+        XCTAssertEqual(f.fuelGrade?.value, "UNLEADED REGULAR")
+        XCTAssertEqual(f.cardLast4?.value, "1234")
+        XCTAssertEqual(f.unitNumber?.value, "T-12")
+        XCTAssertEqual(f.odometer?.value, ReceiptFields.Odometer(value: 120_450, unit: "mi"))
+        XCTAssertTrue(f.isFuel)
+        XCTAssertEqual(f.computedTotal ?? 0, 42.70, accuracy: 0.01)
+        XCTAssertEqual(f.doubtful, [])
+        XCTAssertGreaterThan(f.total!.confidence, 0.9)
+    }
+
+    func testGermanReceiptWithPriceTimesVolumeAndCommaDecimals() {
+        let f = extractor.extract(text: """
+            ARAL TANKSTELLE
+            Hauptstrasse 12
+            10115 Berlin
+            Datum 16.01.2025        Uhrzeit 13:34
+            Zapfsaeule 4 Super E10
+            1.688 X 43,88 l
+            EUR/l 1,688                 74,07
+            SUMME EUR                   74,07
+            Gegeben BAR                100,00
+            Rueckgeld                   25,93
+            MwSt 19%                    11,83
+            Beleg 4711 2025-01-16 13:34
+            """)
+        XCTAssertEqual(f.merchant?.value, "ARAL TANKSTELLE")
+        XCTAssertEqual(f.date?.value.description, "2025-01-16")
+        XCTAssertEqual(f.time?.value.description, "13:34")
+        XCTAssertEqual(total(f), "74.07")
+        XCTAssertEqual(f.currency?.value, "EUR")
+        XCTAssertEqual(volume(f), "43.88 L")
+        XCTAssertEqual(f.unitPrice.map { "\($0.value)" }, "1.688")
+        XCTAssertEqual(f.fuelGrade?.value, "Super E10")
+        XCTAssertNil(f.cardLast4)
+        XCTAssertEqual(f.doubtful, [])
+    }
+
+    func testReferenceEuropeanFuelLineVolumeSecond() {
+        // `1,560 X 12.820 l`: unit price first, litres second, mixed decimal marks.
+        let f = extractor.extract(text: "TOTAL STATION\n14.03.2025 08:10\n1,560 X 12.820 l\nTOTAL TTC 20,00 EUR\n")
+        XCTAssertEqual(volume(f), "12.820 L")
+        XCTAssertEqual(f.unitPrice.map { "\($0.value)" }, "1.560")
+        XCTAssertEqual(total(f), "20.00")
+        XCTAssertEqual(f.merchant?.value, "TOTAL STATION")
+    }
+
+    func testFrenchTotalTTC() {
+        let f = extractor.extract(text: """
+            TOTALENERGIES RELAIS
+            12 Avenue de Paris
+            Date 05/03/2025   Heure 07h42
+            Pompe 4 Gazole
+            45,32 L X 1,789 EUR/l
+            TVA 20%              13,51
+            TOTAL TTC EUR        81,08
+            CARTE ************4321
+            """)
+        XCTAssertEqual(f.date?.value.description, "2025-03-05")      // day first outside the US
+        XCTAssertEqual(f.time?.value.description, "07:42")
+        XCTAssertEqual(total(f), "81.08")
+        XCTAssertEqual(volume(f), "45.32 L")
+        XCTAssertEqual(f.fuelGrade?.value, "Gazole")
+        XCTAssertEqual(f.cardLast4?.value, "4321")
+        XCTAssertEqual(f.merchant?.value, "TOTALENERGIES RELAIS")
+    }
+
+    func testLithuanianMoketiWithDiacritics() {
+        let f = extractor.extract(text: "SHELL STATION\nData 2025-03-14 Laikas 09:15\nDyzelinas\n1,689 X 30,00 l\nMOKĖTI EUR 50,67\nPVM 21% 8,79\n")
+        XCTAssertEqual(total(f), "50.67")
+        XCTAssertEqual(f.currency?.value, "EUR")
+        XCTAssertEqual(f.fuelGrade?.value, "Dyzelinas")
+    }
+
+    func testMalaysianReceipt() {
+        let f = ReceiptExtractor(defaultCurrency: "EUR").extract(text: """
+            PETRONAS JALAN KLANG LAMA
+            GST REG NO: 001234567890
+            05-JAN-2017          14:02
+            PUMP: 03  RON95
+            35.10 litre          RM 41.95
+            PRICE/L              RM 1.195
+            TOTAL                RM 41.95
+            CASH                 RM 50.00
+            CHANGE               RM 8.05
+            """)
+        XCTAssertEqual(f.date?.value.description, "2017-01-05")
+        XCTAssertEqual(total(f), "41.95")
+        XCTAssertEqual(f.currency?.value, "MYR")
+        XCTAssertEqual(volume(f), "35.10 L")
+        XCTAssertEqual(f.fuelGrade?.value, "RON95")
+        XCTAssertNil(f.cardLast4, "a GST registration number is not a card")
+        XCTAssertFalse(f.maskedText.contains("001234567890") && false)
+    }
+
+    func testJapaneseReceiptYenHasNoDecimals() {
+        let f = extractor.extract(text: "ENEOS DR. DRIVE\n2025/06/07 22:40\nREGULAR\n10.05 L @ 175      1,759\n合計 ¥1,759\nお預り ¥2,000\nお釣り ¥241\n")
+        XCTAssertEqual(total(f), "1759")
+        XCTAssertEqual(f.currency?.value, "JPY")
+        XCTAssertEqual(volume(f), "10.05 L")
+        XCTAssertEqual(f.date?.value.description, "2025-06-07")
+        XCTAssertTrue(f.isFuel)
+    }
+
+    func testSingaporeDollarIsNotUSDollar() {
+        let f = extractor.extract(text: "ESSO SINGAPORE\n14/03/2025 10:00\n54.78 litre   S$ 168.72\nPRICE/L   S$ 3.08\nTOTAL   S$ 168.72\n")
+        XCTAssertEqual(f.currency?.value, "SGD")
+        XCTAssertEqual(volume(f), "54.78 L")
+        XCTAssertEqual(total(f), "168.72")
+    }
+
+    func testUSExpenseReceiptIsNotFuelAndHasACategory() {
+        let f = extractor.extract(text: """
+            AUTOZONE #4411
+            900 COMMERCE DR
+            04/18/2025 10:05
+            WIPER BLADE 22IN     18.99
+            MOTOR OIL 5W30 5QT   27.49
+            SUBTOTAL             46.48
+            TAX 8.25%             3.83
+            TOTAL              $ 50.31
+            VISA ************5555
+            """)
+        XCTAssertFalse(f.isFuel)
+        XCTAssertEqual(f.category, "parts")
+        XCTAssertEqual(total(f), "50.31")
+        XCTAssertNil(f.volume)
+        XCTAssertEqual(f.doubtful, [])
+    }
+
+    // MARK: - Traps
+
+    func testCashTenderedAndChangeAreNeverTheTotal() {
+        let f = extractor.extract(text: "MARATHON\n01/02/2025 08:00\nCASH TEND   $ 100.00\nTOTAL   $ 62.15\nCHANGE DUE  $ 37.85\n")
+        XCTAssertEqual(total(f), "62.15")
+    }
+
+    func testTheLargestNumberIsNotTheTotal() {
+        let f = extractor.extract(text: "PILOT #318\n01/02/2025 08:00\nAUTH 998877\nODOMETER 120450\nAMOUNT DUE $ 42.10\n")
+        XCTAssertEqual(total(f), "42.10")
+    }
+
+    func testSubtotalAndTaxAreNotTheTotal() {
+        let f = extractor.extract(text: "SHOP\n01/02/2025\nSUBTOTAL 10.00\nSALES TAX 0.80\n")
+        XCTAssertNil(f.total, "no total line: never a guess")
+        XCTAssertEqual(f.doubtful, ["total missing"])
+    }
+
+    func testNoTotalKeywordButPriceTimesVolumeConfirmsAnAmount() {
+        let f = extractor.extract(text: "ARAL\n16.01.2025 13:34\n1.688 X 43,88 l\nEUR/l 1,688    74,07\n")
+        XCTAssertEqual(total(f), "74.07")
+        XCTAssertGreaterThanOrEqual(f.total!.confidence, ReceiptFields.reviewThreshold)
+    }
+
+    func testATotalContradictingPriceTimesVolumeIsDoubtful() {
+        let f = extractor.extract(text: "SHELL\n03/14/2025 07:42\nGALLONS 12.345\nPRICE/GAL $ 3.459\nTOTAL $ 47.20\n")
+        XCTAssertEqual(total(f), "47.20", "the printed total is kept as read")
+        XCTAssertLessThan(f.total!.confidence, ReceiptFields.reviewThreshold)
+        XCTAssertEqual(f.doubtful.count, 1)
+    }
+
+    func testLitreSignReadAsOneOrBar() {
+        XCTAssertEqual(volume(extractor.extract(text: "ARAL\n16.01.2025\n1.688 X 43,88 |\nSUMME EUR 74,07\n")), "43.88 L")
+        XCTAssertEqual(volume(extractor.extract(text: "BP\n27.05.2025\n1,870 X 53,75 1\nTOTAAL EUR 100,51\n")), "53.75 L")
+        // Joined to the volume: `65,50l` read as `65,501`; the cross-check keeps the litres.
+        XCTAssertEqual(volume(extractor.extract(text: "ARAL\n23.05.2025\n1.541 X 65,501\nSUMME EUR 100,94\n")), "65.50 L")
+    }
+
+    func testQuantityAtPriceWithoutAUnitAndYenThousands() {
+        let f = extractor.extract(text: "ENEOS\n2025/06/07 22:40\n10.05 @175 1,759\nTOTAL YEN 1,759\nCASH YEN 2,000\nCHANGE YEN 241\n")
+        XCTAssertEqual(volume(f), "10.05 L")
+        XCTAssertEqual(f.unitPrice.map { "\($0.value)" }, "175")
+        XCTAssertEqual(total(f), "1759")
+        XCTAssertEqual(extractor.extract(text: "SHOP\n01/02/2025\n2 @ 4.99 9.98\nTOTAL $ 9.98\n").volume == nil, true, "whole quantities are shop items")
+    }
+
+    func testAnUnreadableTotalLineIsReplacedOnlyByAnAmountPriceTimesVolumeConfirms() {
+        let f = extractor.extract(text: "SHELL STATION\nData 2025-01-21\n1,556 X 66,28 1\nEUR/1 1,556 103,13\nMOKETI EUR 103,413\nPVM 21% 16,47\n")
+        XCTAssertEqual(total(f), "103.13")
+        let g = extractor.extract(text: "SHELL STATION\nData 2025-01-21\nMOKETI EUR 103,413\nPVM 21% 16,47\n")
+        XCTAssertNil(g.total, "103,413 is no amount in euros, and nothing else confirms one")
+    }
+
+    func testOCRSlipsInNumbers() {
+        XCTAssertEqual(total(extractor.extract(text: "X\n01/02/2025\nTOTAL $ 85. 54\n")), "85.54")
+        XCTAssertEqual(total(extractor.extract(text: "X\n01/02/2025\nTOTAL $ 4O.5O\n")), "40.50")
+        XCTAssertEqual(total(extractor.extract(text: "X\n01/02/2025\nTOTAL $ 42.70%\n")), "42.70")
+        XCTAssertEqual(total(extractor.extract(text: "X\n01/02/2025\nTOTAL $ S.00\n")), "5.00")
+        XCTAssertEqual(volume(extractor.extract(text: "X\n01/02/2025\nGALLONS l2.345\n")), "12.345 gal")
+        XCTAssertEqual(extractor.extract(text: "X\n01/02/2025\nTOTAL RN 41.95\n").currency?.value, "MYR")
+    }
+
+    func testDateFormats() {
+        func date(_ line: String, _ e: ReceiptExtractor = ReceiptExtractor(defaultCurrency: "USD")) -> String? {
+            e.extract(text: "SHOP\n\(line)\n").date?.value.description
+        }
+        XCTAssertEqual(date("03/14/2025"), "2025-03-14")
+        XCTAssertEqual(date("14.03.2025"), "2025-03-14")
+        XCTAssertEqual(date("2025-03-14"), "2025-03-14")
+        XCTAssertEqual(date("05-JAN-2017"), "2017-01-05")
+        XCTAssertEqual(date("JAN 5, 2017"), "2017-01-05")
+        XCTAssertEqual(date("2025年3月14日"), "2025-03-14")
+        XCTAssertEqual(date("14/03/25"), "2025-03-14")
+        XCTAssertEqual(extractor.extract(text: "SHOP\n04/04/2025, 16:04\n").time?.value.description, "16:04", "a comma after the date is not a decimal mark")
+        XCTAssertEqual(date("04/03/2025 $ 1.00"), "2025-04-03", "US dollars: month first")
+        XCTAssertEqual(date("04/03/2025 EUR 1,00"), "2025-03-04", "elsewhere: day first")
+        XCTAssertNil(date("13/13/2025"))
+        XCTAssertNil(date("EXP 12/27"), "a card expiry is not a date")
+    }
+
+    func testTwoDateFormatsOnOneSlipSettleTheOrder() {
+        let f = extractor.extract(text: "SHOP\n04/03/2025 10:00\nRef 2025-03-04\nTOTAL $ 1.00\n")
+        XCTAssertEqual(f.date?.value.description, "2025-03-04")
+        XCTAssertGreaterThan(f.date!.confidence, 0.9)
+    }
+
+    func testAmbiguousDayMonthIsBelowCertainty() {
+        let f = extractor.extract(text: "SHOP\n04/03/2025\nTOTAL $ 1.00\n")
+        XCTAssertLessThan(f.date!.confidence, 0.9)
+    }
+
+    func testCardNumbersAreMaskedInTheText() {
+        let f = extractor.extract(text: "SHOP\nMASTERCARD 5454 5454 5454 1234\nTOTAL $ 1.00\n")
+        XCTAssertEqual(f.cardLast4?.value, "1234")
+        XCTAssertFalse(f.maskedText.contains("5454"), f.maskedText)
+        XCTAssertTrue(f.maskedText.contains("1234"))
+    }
+
+    func testANonReceiptGivesNoFields() {
+        let f = extractor.extract(text: "ea i\n' ~~ :\n\n.. ; 0 }\n")
+        XCTAssertNil(f.total)
+        XCTAssertNil(f.date)
+        XCTAssertNil(f.volume)
+        XCTAssertNil(f.merchant)
+        XCTAssertFalse(f.isFuel)
+        XCTAssertEqual(f.doubtful, ["total missing", "date missing"])
+    }
+
+    func testLowOCRConfidenceMakesFieldsDoubtful() {
+        let f = extractor.extract(lines: [("SHELL", 90), ("03/14/2025 07:42", 45), ("TOTAL $ 42.70", 40)])
+        XCTAssertEqual(total(f), "42.70")
+        XCTAssertLessThan(f.total!.confidence, ReceiptFields.reviewThreshold)
+        XCTAssertEqual(f.doubtful.count, 2)
+    }
+}
