@@ -39,8 +39,10 @@ public struct OCRPipeline: Sendable {
     /// Decodes and reads the image file at `path`. Throws `OCRImage.Error` for files that are
     /// not a readable PNG, JPEG or TIFF within the pixel budget.
     public func read(contentsOf path: String, engine: OCREngine) throws -> OCRResult {
-        let image = try OCRImage(contentsOf: path, maxPixels: options.maxPixels)
-        return read(image, engine: engine)
+        // Grey at once, so the colour pixels (4 bytes each) are freed before anything else is
+        // allocated: the peak for a 40 MP photo is its colour and grey copies, about 200 MB.
+        let gray = OCRPreprocess.grayscale(try OCRImage(contentsOf: path, maxPixels: options.maxPixels))
+        return read(gray, engine: engine)
     }
 
     public func read(_ image: OCRImage, engine: OCREngine) -> OCRResult {

@@ -51,6 +51,7 @@ public struct ReceiptExtractor: Sendable {
         let fuel = FuelLines(lines: lines)
         let totals = totalCandidates(lines, minorDigits: minor)
         FuelLines.choose(fuel, totals: totals, lineAmounts: fuel.lineAmounts(minorDigits: minor), minorDigits: minor, into: &f)
+        FuelLines.checkPlausible(&f)
         f.fuelGrade = grade(lines)
         f.isFuel = f.volume != nil || fuel.pricePerVolume || (f.fuelGrade.map { !Self.weakGrade($0.value) } ?? false)
         f.cardLast4 = card(lines)
@@ -168,7 +169,8 @@ public struct ReceiptExtractor: Sendable {
                     guard (1...12).contains(hour) else { continue }
                     hour = ap == "P" ? (hour % 12) + 12 : hour % 12
                 }
-                let score = (i == dateLine ? 4 : 0) + (labels.contains { ReceiptPatterns.contains(line.key, $0) } ? 2 : 0) - (best == nil ? 0 : 1)
+                // On the date's line first, then labelled, then the first one printed.
+                let score = (i == dateLine ? 4 : 0) + (labels.contains { ReceiptPatterns.contains(line.key, $0) } ? 2 : 0)
                 if best == nil || score > best!.score {
                     best = (.init(ReceiptFields.ClockTime(hour: hour, minute: minute, second: second), confidence: 0.9 * line.factor, line: i), score)
                 }

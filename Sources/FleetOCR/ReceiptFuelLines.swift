@@ -46,7 +46,7 @@ struct FuelLines {
     /// small `l` at the end of a `price X volume l` line.
     static func unit(after n: ReceiptNumber, in text: String, lenient: Bool = false) -> ReceiptFields.VolumeUnit? {
         let rest = ReceiptPatterns.key(String(text[n.range.upperBound...]))
-        let pattern = #"^\s?(LITRES|LITERS|LITRE|LITER|LTRS|LTR|L|GALLONS|GALLON|GALS|GAL)(?![A-Z0-9/])"# + (lenient ? #"|^\s?(\||1|I)\s*$"# : "")
+        let pattern = #"^\s?(LITRES|LITERS|LITRE|LITER|LTRS|LTR|L|GALLONS|GALLON|GALS|GAL)(?![A-Z0-9/])"# + (lenient ? #"|^\s?(\||1|I|LL|1L|L1)\s*$"# : "")
         guard let m = ReceiptPatterns.matches(pattern, in: rest, options: []).first else { return nil }
         return (m.groups[1] ?? "").hasPrefix("G") ? .usGallon : .litre
     }
@@ -93,8 +93,11 @@ struct FuelLines {
             }
             return
         }
-        // A number followed by a volume unit (`35.10 litre   RM 41.95`).
-        let suffixed = nums.filter { !used.contains($0.range) }.compactMap { n in Self.unit(after: n, in: text).map { (n, $0) } }
+        // A number standing free and followed by a volume unit (`35.10 litre   RM 41.95`; not
+        // the `1` of a label `EUR/1L`).
+        let suffixed = nums.filter { n in
+            !used.contains(n.range) && (n.range.lowerBound == text.startIndex || " :=".contains(text[text.index(before: n.range.lowerBound)]))
+        }.compactMap { n in Self.unit(after: n, in: text).map { (n, $0) } }
         for (n, unit) in suffixed {
             volumes.append(Reading(amount: n.value, unit: unit, line: i, range: n.range, weight: 0.9 * line.factor))
         }
@@ -173,6 +176,19 @@ struct FuelLines {
                 confidence *= 0.6   // printed total and price × volume disagree: one of them is misread
             }
             f.total = .init(s.amount, confidence: confidence, line: s.line)
+        }
+    }
+
+    /// Lowers the confidence of a volume (and unit price) implying a price per litre no pump
+    /// charges: unit price, else total ÷ volume, against `plausiblePricePerLitre`.
+    static func checkPlausible(_ f: inout ReceiptFields) {
+        guard let v = f.volume, let code = f.currency?.value, let range = ReceiptPatterns.plausiblePricePerLitre[code] else { return }
+        let litres = v.value.millilitres / 1000
+        guard litres > 0, let perLitre = f.unitPrice.map({ $0.value.double * 1000 / v.value.unit.millilitres })
+                ?? f.total.map({ $0.value.double / litres }) else { return }
+        if !range.contains(perLitre) {
+            f.volume?.confidence *= 0.5
+            f.unitPrice?.confidence *= 0.5
         }
     }
 

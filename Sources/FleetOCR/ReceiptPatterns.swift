@@ -60,6 +60,13 @@ enum ReceiptPatterns {
         "JANUARY": 1, "FEBRUARY": 2, "MARCH": 3, "APRIL": 4, "JUNE": 6, "JULY": 7, "AUGUST": 8, "SEPTEMBER": 9, "OCTOBER": 10, "NOVEMBER": 11, "DECEMBER": 12,
     ]
 
+    /// Fuel prices per litre no pump has charged outside of (in the currency, generous bounds):
+    /// a volume or price implying another price is a misreading (`EUR/1L` read as 1 litre).
+    static let plausiblePricePerLitre: [String: ClosedRange<Double>] = [
+        "USD": 0.3...3.5, "CAD": 0.5...4, "AUD": 0.5...4, "NZD": 0.5...5, "EUR": 0.5...4, "GBP": 0.5...4, "CHF": 0.5...5,
+        "MYR": 1...8, "SGD": 1...8, "JPY": 60...400, "PLN": 2...15, "SEK": 5...40, "NOK": 5...40, "DKK": 5...40,
+    ]
+
     // MARK: - Currency
 
     /// Marks that name a currency, longest first so `S$` is not read as `$`. `RN` is the common
@@ -111,6 +118,7 @@ enum ReceiptPatterns {
             (#"(?<![A-Za-z\d])[lI|](?=\d+[.,]\d)"#, "1"),       // "l2.345" → "12.345"
             (#"(?<![A-Za-z\d])S(?=\d*[.,]\d\d(?!\d))"#, "5"),   // "S.00", "S2.10" → "5.00", "52.10"
             (#"(?<=\d[.,]\d\d)[%*](?=\s|$)"#, ""),              // "42.70%" → "42.70"
+            (#"(?<=EUR|€|\$|RM|GBP|£|USD|SGD|CHF)\s?/\s?[1I|]L?(?![\w/])"#, "/L"),   // "EUR/1L", "EUR/1" → "EUR/L"
         ]
         for (pattern, template) in rules {
             guard let re = regex(pattern, []) else { continue }

@@ -66,11 +66,25 @@ final class OCRBadInputTests: XCTestCase {
     func testOversizedImageIsRefusedFromItsHeader() throws {
         let path = folder.appendingPathComponent("huge.png").path
         try OCRImage(width: 10_000, height: 10_000, depth: 1).writePNG(to: path)
-        XCTAssertEqual(try OCRImage.header(of: path), OCRImage.Header(format: "PNG", width: 10_000, height: 10_000))
+        let header = try OCRImage.header(of: path)
+        XCTAssertEqual([header.format, "\(header.width)", "\(header.height)"], ["PNG", "10000", "10000"])
         let before = Self.peakRSS()
         XCTAssertEqual(load(path), .tooLarge(path, width: 10_000, height: 10_000, maxPixels: OCRImage.defaultMaxPixels))
         XCTAssertLessThan(Self.peakRSS() - before, 50 << 20, "refused before decoding 100 MP")
         XCTAssertTrue("\(OCRImage.Error.tooLarge(path, width: 10_000, height: 10_000, maxPixels: 40_000_000))".contains("100 MP"))
+    }
+
+    /// The peak memory of decoding, from the header: a 40 MP colour JPEG fits the budget, the
+    /// same pixels as a colour PNG do not (libpng's row copy), a greyscale PNG scan does.
+    func testDecodeMemoryIsBoundedFromTheHeader() {
+        let jpeg = OCRImage.Header(format: "JPEG", width: 6000, height: 6600, bitsPerSample: 8, samplesPerPixel: 3)
+        let png = OCRImage.Header(format: "PNG", width: 6000, height: 6600, bitsPerSample: 8, samplesPerPixel: 3)
+        let grey = OCRImage.Header(format: "PNG", width: 6000, height: 6600, bitsPerSample: 8, samplesPerPixel: 1)
+        XCTAssertEqual(jpeg.decodeBytes, 39_600_000 * 5)
+        XCTAssertEqual(png.decodeBytes, 39_600_000 * 7)
+        XCTAssertLessThanOrEqual(jpeg.decodeBytes, OCRImage.maxDecodeBytes)
+        XCTAssertGreaterThan(png.decodeBytes, OCRImage.maxDecodeBytes)
+        XCTAssertLessThanOrEqual(grey.decodeBytes, OCRImage.maxDecodeBytes)
     }
 
     func testTextFileIsUnreadable() throws {

@@ -202,6 +202,19 @@ final class ReceiptExtractorTests: XCTestCase {
         XCTAssertEqual(volume(extractor.extract(text: "ARAL\n23.05.2025\n1.541 X 65,501\nSUMME EUR 100,94\n")), "65.50 L")
     }
 
+    func testPriceLabelReadAsOneIsStillAPriceLabel() {
+        let f = extractor.extract(text: "ARAL\nDatum 20.02.2025\n1.594 X 59,19 lL\nEUR/1L 1,594 94,35\nSUMME EUR 94,35\n")
+        XCTAssertEqual(volume(f), "59.19 L", "not the 1 of EUR/1L")
+        XCTAssertEqual(f.unitPrice.map { "\($0.value)" }, "1.594")
+        XCTAssertEqual(f.doubtful, [])
+    }
+
+    func testAVolumeImplyingAnImpossiblePriceIsDoubtful() {
+        let f = extractor.extract(text: "ARAL\nDatum 20.02.2025\nMenge 1,00 l\nSUMME EUR 94,35\n")
+        XCTAssertEqual(volume(f), "1.00 L", "kept as read…")
+        XCTAssertEqual(f.doubtful, ["volume doubtful (45%)"], "…but 94.35 EUR a litre is no fuel price")
+    }
+
     func testQuantityAtPriceWithoutAUnitAndYenThousands() {
         let f = extractor.extract(text: "ENEOS\n2025/06/07 22:40\n10.05 @175 1,759\nTOTAL YEN 1,759\nCASH YEN 2,000\nCHANGE YEN 241\n")
         XCTAssertEqual(volume(f), "10.05 L")

@@ -259,6 +259,41 @@ def asia_fuel(rng, i):
     return lines, truth
 
 
+def sample_receipts():
+    """Receipts of the sample fleet (SampleData, October 2026), in unit folders: the first
+    records the same purchase as card transaction T880033 (so it links to it), the second is a
+    cash purchase no card records, the third a second photo of it (turned, noisy; the two print
+    the same time, so whichever has the smaller key is counted and the other links to it), the
+    fourth a parts expense."""
+    pilot = [("c", "PILOT TRAVEL CENTER #412"), ("c", "1201 E STATE RD"), ("c", "JOLIET IL 60431"), "",
+             ("lr", "10/01/2026", "06:43"), "PUMP # 07", "UNLEADED REGULAR", ("lr", "GALLONS", "19.447"),
+             ("lr", "PRICE/GAL", "$ 3.361"), "-" * 24, ("lr", "TOTAL", "$ 65.36"), "FLEET ************7514",
+             "AUTH # 448120", "", ("c", "THANK YOU")]
+    shell = [("c", "SHELL"), ("c", "455 OGDEN AVE"), ("c", "NAPERVILLE IL 60540"), "",
+             ("lr", "10/14/2026", "12:10 PM"), "PUMP # 02", "DIESEL #2", ("lr", "GALLONS", "22.104"),
+             ("lr", "PRICE/GAL", "$ 3.459"), "-" * 24, ("lr", "TOTAL", "$ 76.46"), ("lr", "CASH", "$ 80.00"),
+             ("lr", "CHANGE", "$ 3.54"), "", ("c", "THANK YOU")]
+    parts = [("c", "AUTOZONE #4411"), ("c", "900 COMMERCE DR"), ("c", "NAPERVILLE IL 60563"), "",
+             ("lr", "10/20/2026", "15:32"), ("lr", "OIL FILTER", "12.99"), ("lr", "WIPER BLADE 22IN", "18.99"),
+             ("lr", "SUBTOTAL", "31.98"), ("lr", "TAX 8.25%", "2.64"), ("lr", "TOTAL", "$ 34.62"), "VISA ************5511",
+             "", ("c", "THANK YOU FOR SHOPPING")]
+    fuel = dict(kind="fuel", currency="USD", volume_unit="gal")
+    return [
+        ("T-07/receipt-2026-10-01-pilot.png", pilot, "dejavu-mono", 22, [],
+         dict(fuel, merchant="PILOT TRAVEL CENTER #412", date="2026-10-01", time="06:43", total="65.36", volume="19.447",
+              unit_price="3.361", grade="UNLEADED REGULAR", card_last4="7514", links_to="card:T880033")),
+        ("T-12/receipt-2026-10-14-shell.png", shell, "liberation-mono", 22, [],
+         dict(fuel, merchant="SHELL", date="2026-10-14", time="12:10", total="76.46", volume="22.104", unit_price="3.459",
+              grade="DIESEL #2", card_last4=None, same_purchase_as="receipt-2026-10-14-shell-again.jpg")),
+        ("T-12/receipt-2026-10-14-shell-again.jpg", shell, "liberation-mono", 22, ["rot180", "noise"],
+         dict(fuel, merchant="SHELL", date="2026-10-14", time="12:10", total="76.46", volume="22.104", unit_price="3.459",
+              grade="DIESEL #2", card_last4=None, same_purchase_as="receipt-2026-10-14-shell.png")),
+        ("T-03/receipt-2026-10-20-autozone.png", parts, "dejavu-sans", 22, [],
+         dict(kind="expense", category="parts", currency="USD", merchant="AUTOZONE #4411", date="2026-10-20", time="15:32",
+              total="34.62", card_last4="5511")),
+    ]
+
+
 # --- Rendering -----------------------------------------------------------------------------
 
 def render(lines, font_name, size, width_chars=34):
@@ -353,6 +388,17 @@ def main():
         truth.append({k: t[k] for k in sorted(t)})
     with open(os.path.join(args.out, "truth.json"), "w") as f:
         json.dump({"generator": "scripts/receipts/generate.py", "seed": args.seed, "receipts": truth}, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    # The sample fleet's receipts (to be copied into SampleData/receipts by hand).
+    sample = os.path.join(os.path.dirname(args.out), "sample-receipts")
+    sample_truth = []
+    for k, (name, lines, font, size, deg, t) in enumerate(sample_receipts()):
+        img = degrade(render(lines, font, size), deg, random.Random(args.seed * 1000 + 900 + k))
+        os.makedirs(os.path.dirname(os.path.join(sample, name)), exist_ok=True)
+        img.save(os.path.join(sample, name), **({"quality": 85} if name.endswith(".jpg") else {"optimize": True}))
+        sample_truth.append(dict(t, file=name, degradations=deg))
+    with open(os.path.join(sample, "truth.json"), "w") as f:
+        json.dump({"generator": "scripts/receipts/generate.py", "receipts": sample_truth}, f, indent=1)
         f.write("\n")
     # A photo that is not a receipt: shapes and noise, no text (must give no fields, never invented ones).
     rng = random.Random(args.seed)

@@ -44,7 +44,13 @@ public struct ReceiptImporter: Importer {
                                         hint: "Receipts are read from PNG, JPEG or TIFF images of at most \(OCRImage.defaultMaxPixels / 1_000_000) MP.")
         }
         let fields = ReceiptExtractor(defaultCurrency: input.currency).extract(result)
-        try Self.load(fields, key: "receipt:" + (try SHA256.hex(ofFile: input.url)), input: input, into: &sink)
+        let key = "receipt:" + (try SHA256.hex(ofFile: input.url))
+        do {
+            try sink.atomically { sink in try Self.load(fields, key: key, input: input, into: &sink) }
+        } catch let error as RowError {
+            // An identity conflict of --asset, say: the receipt is kept as a reject, not lost.
+            try sink.reject(error.issue(at: "image", raw: String(fields.maskedText.prefix(Issue.rawLimit))))
+        }
     }
 
     /// Loads what was read from one receipt, or lists it for review (the rules above).
@@ -128,6 +134,8 @@ public struct ReceiptImporter: Importer {
         case .empty: return "the file is empty"
         case let .unsupported(_, format): return "a \(format) file, not a PNG, JPEG or TIFF image" + (format == "PDF" ? "; export the page as PNG or JPEG (e.g. `pdftoppm -r 300 -png`)" : "; save it as JPEG or PNG")
         case let .tooLarge(_, w, h, limit): return "\(w) × \(h) pixels is over the \(limit / 1_000_000) MP limit for one receipt (memory stays bounded); scan at 300 dpi or downscale it"
+        case let .tooLargeToDecode(_, w, h, bytes, limit):
+            return "\(w) × \(h) colour pixels would take \(bytes / 1_000_000) MB to decode, over the \(limit / 1_000_000) MB allowed for one receipt; scan in greyscale or at 300 dpi, save it as JPEG, or downscale it"
         case .unreadable, .writeFailed: return "not a PNG, JPEG or TIFF image that can be decoded, or the file is damaged"
         }
     }
