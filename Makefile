@@ -37,9 +37,10 @@ test: deps test-tools
 run: release
 	@bash scripts/run-sample.sh $(FLEETKIT_RELEASE)
 
-## sample: regenerate SampleData with the seeded generator (the committed files are its output).
+## sample: regenerate SampleData with the seeded generator (the committed files are its output;
+## bad/ is hand-written and receipts/ comes from scripts/receipts/generate.py).
 sample: build
-	find SampleData -mindepth 1 -maxdepth 1 ! -name bad ! -name README.md -exec rm -rf {} +
+	find SampleData -mindepth 1 -maxdepth 1 ! -name bad ! -name receipts ! -name README.md -exec rm -rf {} +
 	.build/debug/fleetkit sample --out SampleData
 
 ## fuzz: each libFuzzer harness for FUZZ_SECONDS (default 60); fails on any crash (Fuzz/run.sh).

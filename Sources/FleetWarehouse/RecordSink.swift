@@ -28,6 +28,10 @@ public protocol RecordSink {
     /// Runs `body` as one unit: when it throws, everything it wrote is undone (a savepoint), so
     /// a row rejected half-way leaves no trace beyond its reject.
     mutating func atomically(_ body: (inout Self) throws -> Void) throws
+    /// Recomputes the receipt links near the fuel purchases this file loaded
+    /// (`FuelPurchaseLinker`): the one step that must read other files' rows, kept behind the
+    /// sink so that importers still never see SQL.
+    mutating func linkFuelPurchases() throws
     /// Keeps a row that could not be used.
     mutating func reject(_ issue: Issue) throws
     /// A file-level remark that loses no row (an ignored extra column): shown in the import
@@ -36,4 +40,9 @@ public protocol RecordSink {
     var notes: [String] { get }
     /// Counts so far.
     var counts: LoadCounts { get }
+}
+
+extension RecordSink {
+    /// A sink without a warehouse behind it has no other rows to link to.
+    public mutating func linkFuelPurchases() throws {}
 }

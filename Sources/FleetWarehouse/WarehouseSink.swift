@@ -165,6 +165,8 @@ public struct WarehouseSink: RecordSink {
 
     public mutating func note(_ message: String) { notes.append(message) }
 
+    public mutating func linkFuelPurchases() throws { try FuelPurchaseLinker.refresh(db, sourceFileID: sourceFileID) }
+
     public mutating func reject(_ issue: Issue) throws {
         try db.execute(sql: "INSERT INTO reject(source_file_id, location, reason, message, raw) VALUES (?, ?, ?, ?, ?)",
                        arguments: [sourceFileID, issue.location, issue.reason.rawValue, issue.message, issue.raw])

@@ -228,7 +228,7 @@ final class ReceiptImporterTests: XCTestCase {
         XCTAssertEqual(try run(false), try run(true))
     }
 
-    /// The receipts proposed for SampleData (Fixtures/sample-receipts, one folder per unit) with
+    /// The sample fleet's receipts (SampleData/receipts, one folder per unit) with
     /// the sample fleet's assets and its card transaction T880033: attributed by folder, the
     /// Pilot receipt linked to the card, the second photo of the Shell receipt to the first.
     func testSampleFleetReceipts() throws {
@@ -238,7 +238,7 @@ final class ReceiptImporterTests: XCTestCase {
         try t.importFile(t.write("transaction_id,transaction_date,transaction_time,card_number,unit_number,driver_id,merchant,merchant_city,merchant_state,fuel_grade,gallons,price_per_gallon,total,currency,odometer_mi\n"
                                  + "T880033,2026-10-01,06:41:00,7071000040047514,T-07,E-1007,Pilot Travel Center #412,Joliet,IL,Unleaded Regular,19.447,3.361,65.36,USD,111516\n",
                                  to: "fuel-card.csv"))
-        let folder = fixtureOCR("sample-receipts")
+        let folder = root.appendingPathComponent("SampleData/receipts")
         let files = ["T-07/receipt-2026-10-01-pilot.png", "T-12/receipt-2026-10-14-shell.png", "T-12/receipt-2026-10-14-shell-again.jpg",
                      "T-03/receipt-2026-10-20-autozone.png"].map { folder.appendingPathComponent($0).path }
         let summary = try t.importFiles(files)

@@ -389,15 +389,16 @@ def main():
     with open(os.path.join(args.out, "truth.json"), "w") as f:
         json.dump({"generator": "scripts/receipts/generate.py", "seed": args.seed, "receipts": truth}, f, indent=1, ensure_ascii=False)
         f.write("\n")
-    # The sample fleet's receipts (to be copied into SampleData/receipts by hand).
-    sample = os.path.join(os.path.dirname(args.out), "sample-receipts")
+    # The sample fleet's receipts, one folder per unit (the folder attributes the receipt); their
+    # truth beside this script, since a JSON file in SampleData would be imported as data.
+    sample = os.path.join(ROOT, "SampleData/receipts")
     sample_truth = []
     for k, (name, lines, font, size, deg, t) in enumerate(sample_receipts()):
         img = degrade(render(lines, font, size), deg, random.Random(args.seed * 1000 + 900 + k))
         os.makedirs(os.path.dirname(os.path.join(sample, name)), exist_ok=True)
         img.save(os.path.join(sample, name), **({"quality": 85} if name.endswith(".jpg") else {"optimize": True}))
         sample_truth.append(dict(t, file=name, degradations=deg))
-    with open(os.path.join(sample, "truth.json"), "w") as f:
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "sample-truth.json"), "w") as f:
         json.dump({"generator": "scripts/receipts/generate.py", "receipts": sample_truth}, f, indent=1)
         f.write("\n")
     # A photo that is not a receipt: shapes and noise, no text (must give no fields, never invented ones).

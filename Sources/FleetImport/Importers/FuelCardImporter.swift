@@ -162,7 +162,7 @@ public struct FuelCardImporter: Importer {
                 + "had unit price × volume differing from the total beyond rounding; loaded as charged with needs_review = 1")
         }
         sink = masking.base
-        try FuelPurchaseLinker.refresh(sink)
+        try sink.linkFuelPurchases()
     }
 
     // MARK: - Card numbers
@@ -334,5 +334,6 @@ public struct FuelCardImporter: Importer {
         }
 
         mutating func note(_ message: String) { base.note(FuelCardImporter.maskCardNumbers(message)) }
+        mutating func linkFuelPurchases() throws { try base.linkFuelPurchases() }
     }
 }

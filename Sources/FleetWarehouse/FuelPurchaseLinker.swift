@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import FleetCore
-import FleetWarehouse
 
 /// Links fuel receipts to the purchase they duplicate, so that the money is counted once
 /// (DESIGN §9, docs/METRICS.md "Receipts and card transactions"):
@@ -17,18 +16,13 @@ import FleetWarehouse
 /// Links are recomputed, not accumulated: for every receipt near the rows a file loaded, the
 /// link is derived from the rows now in the warehouse. Importing the receipt before or after the
 /// card, or the two images in either order, therefore ends in the same links. Both the receipt
-/// and the fuel-card importer call `refresh` after loading.
+/// and the fuel-card importer call `RecordSink.linkFuelPurchases()` after loading.
 public enum FuelPurchaseLinker {
     public static let cardWindowMs: Int64 = 30 * 60_000
     public static let duplicateWindowMs: Int64 = 2 * 60_000
 
-    /// Recomputes the links of the receipts within the card window of the rows `sink`'s file
-    /// loaded. A sink that is not the warehouse's (a test double) has nothing to link.
-    public static func refresh(_ sink: some RecordSink) throws {
-        guard let db = database(of: sink) else { return }
-        try refresh(db, sourceFileID: sink.sourceFileID)
-    }
-
+    /// Recomputes the links of the receipts within the card window of the rows the file
+    /// `sourceFileID` loaded. Importers reach it through `RecordSink.linkFuelPurchases()`.
     public static func refresh(_ db: Database, sourceFileID: Int64) throws {
         guard let range = try GRDB.Row.fetchOne(db, sql: "SELECT MIN(at), MAX(at) FROM fuel_purchase WHERE source_file_id = ?", arguments: [sourceFileID]),
               let first: Int64 = range[0], let last: Int64 = range[1] else { return }
@@ -72,19 +66,5 @@ public enum FuelPurchaseLinker {
     static func normalised(_ merchant: String?) -> String? {
         let s = (merchant ?? "").uppercased().filter { $0.isLetter || $0.isNumber }
         return s.isEmpty ? nil : s
-    }
-
-    /// The warehouse connection behind a sink. `RecordSink` keeps SQL away from importers on
-    /// purpose, and linking is the one step that must read other files' rows, so the connection
-    /// is found by reflection on the warehouse sink (`db`), through wrapping sinks (`base`).
-    static func database(of sink: Any) -> Database? {
-        var current: Any = sink
-        for _ in 0..<4 {
-            let children = Mirror(reflecting: current).children
-            if let db = children.first(where: { $0.label == "db" })?.value as? Database { return db }
-            guard let base = children.first(where: { $0.label == "base" })?.value else { return nil }
-            current = base
-        }
-        return nil
     }
 }
