@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "FleetWarehouseTests", dependencies: ["FleetWarehouse", "FleetTestSupport"]),
         .testTarget(name: "FleetImportTests", dependencies: ["FleetImport", "FleetTestSupport"]),
         .testTarget(name: "FleetOCRTests", dependencies: ["FleetOCR", "FleetTestSupport"]),
-        .testTarget(name: "FleetReportsTests", dependencies: ["FleetReports", "FleetTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "FleetReportsTests", dependencies: ["FleetReports", "FleetSample", "FleetTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "FleetNightlyTests", dependencies: ["FleetNightly", "FleetTestSupport"]),
         .testTarget(name: "FleetSampleTests", dependencies: ["FleetSample", "FleetTestSupport"]),
         .testTarget(name: "fleetkitTests", dependencies: ["fleetkit", "FleetTestSupport"]),

@@ -6,6 +6,7 @@ import FleetCore
 /// maintenance-due report has something to say).
 extension SampleWriter {
     mutating func writeService() throws {
+        let units = Set(fleet.assets.map(\.unit))
         let schedules: [[String]] = [
             // unit, group, service, every_days, every_months, every_km, every_engine_hours, soon_days, soon_km, soon_engine_hours
             ["", "", "annual_inspection", "", "12", "", "", "30", "", ""],
@@ -22,7 +23,7 @@ extension SampleWriter {
             ["", "Graders", "pm_500h", "", "", "", "500", "", "", "50"],
             ["", "Haulers", "pm_500h", "", "", "", "500", "", "", "50"],
             ["M-08", "", "hydraulic_service", "", "", "", "2000", "", "", "100"],
-        ]
+        ].filter { $0[0].isEmpty || units.contains($0[0]) }   // a smaller sample has no M-08
         try write(SampleWriter.csv(["unit_number", "asset_group", "service_type", "every_days", "every_months", "every_km",
                                     "every_engine_hours", "soon_days", "soon_km", "soon_engine_hours"], schedules),
                   to: "master/service-schedules.csv")

@@ -52,9 +52,5 @@ public struct ReportWriter {
         return try HTMLIndex.writeIndex(entries: entries, title: title, generatedAt: request.generatedAt, timeZone: request.zone.identifier, to: directory)
     }
 
-    static func headline(_ key: String, _ value: Double, _ m: ReportMetadata) -> String {
-        let money = ["total", "fuel", "maintenance", "repair", "tires", "parts", "tolls", "insurance", "lease", "registration", "other", "spend"]
-        if money.contains(key) { return String(format: "%.2f", value) + " " + m.currency }
-        return value == value.rounded() ? String(Int64(value)) : String(format: "%.1f", value)
-    }
+    static func headline(_ key: String, _ value: Double, _ m: ReportMetadata) -> String { HeadlineUnit.text(key, value, m) }
 }

@@ -37,7 +37,7 @@ public struct HTMLFormat: ReportFormat {
         if !m.totals.isEmpty {
             out += "<div class=\"headline\">\n"
             for (name, value) in m.totals {
-                out += "<div class=\"figure\"><span class=\"label\">\(e(humanized(name)))</span><span class=\"value\">\(e(headline(value)))</span></div>\n"
+                out += "<div class=\"figure\"><span class=\"label\">\(e(humanized(name)))</span><span class=\"value\">\(e(HeadlineUnit.text(name, value, m)))</span></div>\n"
             }
             out += "</div>\n"
         }
@@ -160,14 +160,11 @@ public struct HTMLFormat: ReportFormat {
     }
 
     /// `engine_hours` → `Engine hours`.
+    /// Acronyms stay capitals: `dvirs` → `DVIRs`, `pm_compliance` → `PM compliance`.
     static func humanized(_ name: String) -> String {
-        let words = name.replacingOccurrences(of: "_", with: " ")
+        let acronyms = ["dvir": "DVIR", "dvirs": "DVIRs", "pm": "PM", "dtc": "DTC", "dtcs": "DTCs", "pto": "PTO"]
+        let words = name.split(separator: "_").map { acronyms[String($0)] ?? String($0) }.joined(separator: " ")
         return words.prefix(1).uppercased() + words.dropFirst()
-    }
-
-    /// Headline totals carry no type: whole numbers print without decimals, others with two.
-    static func headline(_ v: Double) -> String {
-        ValueText.grouped(v, places: v == v.rounded() ? 0 : 2)
     }
 
     private static func e(_ s: String) -> String { HTMLEscape.escape(s) }

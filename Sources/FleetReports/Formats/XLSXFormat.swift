@@ -104,10 +104,9 @@ public struct XLSXFormat: ReportFormat {
             try sheet.write("Headline totals", row: row, column: 0, format: styles.heading)
             for (name, value) in m.totals {
                 row += 1
-                let places = value == value.rounded() ? 0 : 2
                 try sheet.write(HTMLFormat.humanized(name), row: row, column: 0, format: styles.label)
-                try sheet.write(value, row: row, column: 1, format: styles.number(places: places, bold: true))
-                w = merged(w, [Double(HTMLFormat.humanized(name).count) + 2, Double(ValueText.grouped(value, places: places).count) + 3])
+                try sheet.write(value, row: row, column: 1, format: styles.headline(HeadlineUnit.excelFormat(name, value, m)))
+                w = merged(w, [Double(HTMLFormat.humanized(name).count) + 2, Double(HeadlineUnit.text(name, value, m).count) + 3])
             }
         }
         setWidths(sheet, w)

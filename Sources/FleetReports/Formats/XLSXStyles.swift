@@ -70,6 +70,14 @@ final class XLSXStyles {
         return format(s)
     }
 
+    /// A bold number in an explicit Excel format (a headline figure with its unit).
+    func headline(_ numberFormat: String) -> Workbook.Format {
+        var s = Workbook.Style()
+        s.numberFormat = numberFormat
+        s.bold = true
+        return format(s)
+    }
+
     static func numberFormat(_ value: ReportValue, type: ReportColumnType) -> String? {
         switch value {
         case .null, .text: return nil

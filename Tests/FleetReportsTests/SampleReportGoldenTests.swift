@@ -1,0 +1,137 @@
+import XCTest
+import GRDB
+import FleetKit
+import FleetSample
+import FleetTestSupport
+
+/// Every report, end to end, on a small warehouse built the way a user builds one: the seeded
+/// sample generator (4 vehicles, 2 machines, October 2026) imported by the real importers, then
+/// each report rendered as CSV and HTML and compared with its golden text
+/// (Golden/reports/…; FLEETKIT_UPDATE_GOLDEN=1 rewrites them, see Golden.swift).
+///
+/// The goldens pin every figure; the assertions after them check what a reviewer of a changed
+/// golden must not have to take on trust: the reports agree with each other and with the rows.
+final class SampleReportGoldenTests: XCTestCase {
+    static let zone = FleetZone(identifier: "America/Chicago")!
+    /// The sample folders this fixture imports. Named, so that a format the generator learns
+    /// later changes the goldens only when it is added here.
+    static let folders = ["master", "maintenance", "expenses", "fuel-card", "dvir", "iso15143", "samsara"]
+
+    /// Built once for the class: generating and importing takes a few seconds.
+    nonisolated(unsafe) static var shared: (warehouse: TestWarehouse, root: String)?
+
+    func sample() throws -> (warehouse: TestWarehouse, root: String) {
+        if let s = Self.shared { return s }
+        let t = try TestWarehouse()
+        try t.warehouse.setSetting("timezone", Self.zone.identifier)
+        let root = t.directory.appendingPathComponent("sample")
+        var writer = SampleWriter(fleet: SampleFleet(vehicles: 4, machines: 2, days: 31, seed: 42), root: root)
+        _ = try writer.writeAll()
+        let summary = try t.importFiles(Self.folders.map { root.appendingPathComponent($0).path }, options: ImportOptions(zone: Self.zone))
+        XCTAssertEqual(summary.totals.rejected, 0, "the sample imports cleanly")
+        Self.shared = (t, root.path)
+        return (t, root.path)
+    }
+
+    func output(_ report: any Report.Type) throws -> ReportOutput {
+        let s = try sample()
+        let request = ReportRequest(period: .month(2026, 10), zone: Self.zone, units: .us, currency: "USD", generatedAt: 0)
+        return try s.warehouse.warehouse.pool.read { db in try report.init().run(db, request) }
+    }
+
+    /// Renders `report` as CSV and HTML and compares each file, with the temporary folder's path
+    /// replaced by `SAMPLE`, against Golden/reports/.
+    func assertGolden(_ report: any Report.Type, file: StaticString = #filePath, line: UInt = #line) throws {
+        let out = try output(report)
+        let root = try sample().root
+        let dir = try ReportFixture.temporaryDirectory()
+        let urls = try CSVFormat().write(out, to: dir) + HTMLFormat().write(out, to: dir)
+        XCTAssertFalse(urls.isEmpty)
+        for url in urls {
+            let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: root, with: "SAMPLE")
+            Golden.assertMatches(text, "reports/" + url.lastPathComponent, file: file, line: line)
+        }
+    }
+
+    func testSummaryGolden() throws { try assertGolden(SummaryReport.self) }
+    func testCostGolden() throws { try assertGolden(CostReport.self) }
+    func testUtilizationGolden() throws { try assertGolden(UtilizationReport.self) }
+    func testMaintenanceDueGolden() throws { try assertGolden(MaintenanceDueReport.self) }
+    func testDVIRComplianceGolden() throws { try assertGolden(DVIRComplianceReport.self) }
+    func testTripsGolden() throws { try assertGolden(TripsReport.self) }
+
+    // MARK: - What the goldens must agree with
+
+    /// A headline figure of a report (its JSON `totals`).
+    func figure(_ out: ReportOutput, _ key: String) -> Double? { out.metadata.totals.first { $0.0 == key }?.1 }
+
+    /// Every headline figure of every report prints with its unit in HTML and XLSX.
+    func testEveryHeadlineHasAKnownUnit() throws {
+        for report in ReportRegistry.all {
+            let out = try output(report)
+            XCTAssertFalse(out.metadata.totals.isEmpty, report.name)
+            for (name, _) in out.metadata.totals {
+                XCTAssertNotNil(HeadlineUnit.of(name), "\(report.name): headline \(name) has no unit in HeadlineUnit")
+            }
+        }
+        let m = try output(CostReport.self).metadata
+        XCTAssertEqual(HeadlineUnit.text("total", 12345.678, m), "$12,345.68")
+        XCTAssertEqual(HeadlineUnit.text("distance", 1204.46, m), "1,204.5 mi")
+        XCTAssertEqual(HeadlineUnit.text("utilization", 83.24, m), "83.2 %")
+        XCTAssertEqual(HeadlineUnit.text("trips", 1204, m), "1,204")
+        XCTAssertEqual(HeadlineUnit.excelFormat("total", 1, m), "#,##0.00 \"USD\"")
+    }
+
+    /// Cost: the total is the sum of the month's source rows (fuel not linked to another
+    /// purchase, expenses, maintenance), each foreign amount converted here, independently of
+    /// CurrencyConverter, by the latest `fx_rate` on or before its local day and rounded half
+    /// to even to the cent.
+    func testCostReconcilesToTheRows() throws {
+        let out = try output(CostReport.self)
+        let t = try sample().warehouse
+        let from = Self.zone.start(of: CivilDate("2026-10-01")!), to = Self.zone.start(of: CivilDate("2026-11-01")!)
+        let rows = try t.rows("""
+            SELECT total_minor, currency, at FROM fuel_purchase WHERE linked_to IS NULL AND total_minor IS NOT NULL AND at >= ?1 AND at < ?2
+            UNION ALL SELECT amount_minor, currency, at FROM expense WHERE at >= ?1 AND at < ?2
+            UNION ALL SELECT cost_minor, currency, performed_at FROM maintenance_record WHERE cost_minor IS NOT NULL AND performed_at >= ?1 AND performed_at < ?2
+            """, [from, to])
+        var cents: Int64 = 0, foreign = 0
+        for r in rows {
+            let minor: Int64 = r[0], currency: String = r[1], at: Int64 = r[2]
+            if currency == "USD" { cents += minor; continue }
+            foreign += 1
+            let day = Self.zone.day(of: at).description
+            let perBase: Double = try XCTUnwrap(t.rows("SELECT per_base FROM fx_rate WHERE currency = ? AND day <= ? ORDER BY day DESC LIMIT 1", [currency, day]).first?[0],
+                                                "no \(currency) rate on \(day)")
+            cents += Int64((Double(minor) / pow(10, Double(Money.minorDigits(currency))) / perBase * 100).rounded(.toNearestOrEven))
+        }
+        XCTAssertGreaterThan(rows.count, 30)
+        XCTAssertEqual(foreign, 1, "the sample's EUR invoice falls in October")
+        XCTAssertEqual(figure(out, "total").map { Int64(($0 * 100).rounded()) }, cents)
+    }
+
+    /// Utilization and trips agree with asset_day and trip rows of the month's local days.
+    func testUtilizationAndTripsAgreeWithTheWarehouse() throws {
+        let t = try sample().warehouse
+        let days: Double = try t.rows("SELECT SUM(distance_m) FROM asset_day WHERE day BETWEEN '2026-10-01' AND '2026-10-31'")[0][0]
+        XCTAssertGreaterThan(days, 0)
+        let utilization = try output(UtilizationReport.self)
+        XCTAssertEqual(try XCTUnwrap(figure(utilization, "distance")), days / 1609.344, accuracy: 0.05)
+        let trips = try output(TripsReport.self)
+        let start = Self.zone.start(of: CivilDate("2026-10-01")!), end = Self.zone.start(of: CivilDate("2026-11-01")!)
+        let count: Int = try t.rows("SELECT COUNT(*) FROM trip WHERE start_at >= ? AND start_at < ?", [start, end])[0][0]
+        XCTAssertGreaterThan(count, 0)
+        XCTAssertEqual(trips.tables[0].rows.count, count)
+    }
+
+    /// The summary repeats the other reports' headline figures, not its own variants.
+    func testSummaryRepeatsTheOtherReports() throws {
+        let summary = try output(SummaryReport.self)
+        let cost = try output(CostReport.self)
+        let utilization = try output(UtilizationReport.self)
+        XCTAssertEqual(figure(summary, "total"), figure(cost, "total"))
+        XCTAssertEqual(figure(summary, "fuel"), figure(cost, "fuel"))
+        XCTAssertEqual(figure(summary, "utilization"), figure(utilization, "utilization"))
+        XCTAssertNotNil(figure(summary, "utilization"))
+    }
+}
