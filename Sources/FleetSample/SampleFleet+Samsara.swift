@@ -62,10 +62,24 @@ extension SampleWriter {
     /// One vehicle's points per stat over the whole period, as JSON lines with their day index.
     struct Series {
         var points: [String: [(day: Int, json: String)]] = [:]
+        /// Where the vehicle went each operated day, for the GPX tracks that follow the same
+        /// drives (`SampleGPX.swift`).
+        var routes: [Route] = []
         mutating func add(_ stat: String, _ day: Int, _ json: String) { points[stat, default: []].append((day, json)) }
     }
 
-    private func samsaraSeries(of index: Int) -> Series {
+    /// One operated day's drive: engine on at `start`, off at `end` (seconds into the local
+    /// day), out to `out` and back by `back`; the GPS fixes lie on this route.
+    struct Route {
+        var day: Int
+        var localDay: Int64
+        var start: Int64
+        var end: Int64
+        var out: (lat: Double, lon: Double)
+        var back: (lat: Double, lon: Double)
+    }
+
+    func samsaraSeries(of index: Int) -> Series {
         let a = fleet.assets[index]
         var rng = SeededRandom(seed: fleet.seed).fork(UInt64(7000 + index))
         var s = Series()
@@ -110,6 +124,7 @@ extension SampleWriter {
             s.add("engineStates", d, "{\"time\": \"\(at(times[3]))\", \"value\": \"Off\"}")
             let away = min(day.km / 6, 25.0)
             let out = offset(Self.yard, km: away, bearing: bearing), back = offset(Self.yard, km: away * 0.8, bearing: bearing + 0.3)
+            s.routes.append(Route(day: d, localDay: localDay, start: times[0], end: times[3], out: out, back: back))
             let fixes = [(times[0] + 60, Self.yard, 0.0, 0.0), (times[0] + 1260, out, bearing, rng.double(28...58)),
                          (times[3] - 1320, back, bearing + Double.pi, rng.double(28...58)), (times[3] - 60, Self.yard, 0.0, 0.0)]
             for (t, p, heading, mph) in fixes where t > times[0] && t < times[3] {
@@ -148,7 +163,7 @@ extension SampleWriter {
             + "      \"externalIds\": {\"samsara.vin\": \"\(a.vin ?? "")\"},\n" + body.joined(separator: ",\n") + "\n    }"
     }
 
-    private func offset(_ p: (lat: Double, lon: Double), km: Double, bearing: Double) -> (lat: Double, lon: Double) {
+    func offset(_ p: (lat: Double, lon: Double), km: Double, bearing: Double) -> (lat: Double, lon: Double) {
         (p.lat + km * cos(bearing) / 111.32, p.lon + km * sin(bearing) / (111.32 * cos(p.lat * Double.pi / 180)))
     }
 }

@@ -22,6 +22,7 @@ public struct SampleWriter {
         try writeDVIRs()
         try writeISO()
         try writeSamsara()
+        try writeGPX()
         return written.map { String($0.path.dropFirst(root.path.count + 1)) }
     }
 
