@@ -77,6 +77,8 @@ extension SampleWriter {
         var end: Int64
         var out: (lat: Double, lon: Double)
         var back: (lat: Double, lon: Double)
+        /// The day's distance (odometer delta), metres.
+        var metres: Double
     }
 
     func samsaraSeries(of index: Int) -> Series {
@@ -124,7 +126,7 @@ extension SampleWriter {
             s.add("engineStates", d, "{\"time\": \"\(at(times[3]))\", \"value\": \"Off\"}")
             let away = min(day.km / 6, 25.0)
             let out = offset(Self.yard, km: away, bearing: bearing), back = offset(Self.yard, km: away * 0.8, bearing: bearing + 0.3)
-            s.routes.append(Route(day: d, localDay: localDay, start: times[0], end: times[3], out: out, back: back))
+            s.routes.append(Route(day: d, localDay: localDay, start: times[0], end: times[3], out: out, back: back, metres: Double(dOdo)))
             let fixes = [(times[0] + 60, Self.yard, 0.0, 0.0), (times[0] + 1260, out, bearing, rng.double(28...58)),
                          (times[3] - 1320, back, bearing + Double.pi, rng.double(28...58)), (times[3] - 60, Self.yard, 0.0, 0.0)]
             for (t, p, heading, mph) in fixes where t > times[0] && t < times[3] {

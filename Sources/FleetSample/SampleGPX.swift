@@ -5,12 +5,13 @@ import FleetCore
 /// them) for three road vehicles over the first week: the same drives as their Samsara data,
 /// point by point, so the two sources agree.
 ///
-/// Each operated day long enough for it (engine on for two hours or more) has three legs on
-/// the Samsara route: yard → site in the 20 minutes after the engine starts, site → return
-/// point in the 20 minutes before the Samsara fix there, return point → yard ending a minute
-/// before the engine stops. A point every 10 s while moving (offset 5 s from Samsara's fixes,
-/// as a phone's clock would be); after each leg four minutes standing still with a few metres of
-/// GPS jitter, which ends the trip by the stop rule; no points while parked (the app pauses).
+/// Each operated day long enough for it (engine on for two hours or more) follows the Samsara
+/// route: yard → site in the 20 minutes after the engine starts, four minutes standing at the
+/// site, then the day's work — out to a far point and back to the return point, reached when
+/// Samsara has its fix there — and the return point → yard, ending a minute before the engine
+/// stops. The far point is placed so that the day's GPS path is as long as its odometer delta:
+/// GPS distance and odometer agree. A point every 10 s (offset 5 s from Samsara's fixes, as a
+/// phone's clock would be) and, after arriving, four minutes of parked jitter of a few metres.
 ///
 /// Three GPX dialects, one per vehicle, as phone apps write them: GPX 1.1 with Garmin
 /// TrackPointExtension v2 speed and course; GPX 1.0 with `<speed>` and `<course>`; GPX 1.1
@@ -39,7 +40,23 @@ extension SampleWriter {
     private func track(_ r: Route, seed: UInt64) -> [TrackPoint] {
         var rng = SeededRandom(seed: fleet.seed).fork(seed)
         let yard = Self.yard
-        let legs = [(r.start + 65, r.start + 1265, yard, r.out), (r.end - 2515, r.end - 1315, r.out, r.back), (r.end - 1315, r.end - 55, r.back, yard)]
+        // The work leg runs out → far → back, `far` placed so that the day's GPS path is as
+        // long as its odometer delta (found by bisection on its distance from the midpoint).
+        let first = Geo.haversine(yard.lat, yard.lon, r.out.lat, r.out.lon), last = Geo.haversine(r.back.lat, r.back.lon, yard.lat, yard.lon)
+        let work = max(r.metres - first - last, Geo.haversine(r.out.lat, r.out.lon, r.back.lat, r.back.lon))
+        let mid = (lat: (r.out.lat + r.back.lat) / 2, lon: (r.out.lon + r.back.lon) / 2)
+        let bearing = atan2((r.back.lon - r.out.lon) * cos(mid.lat * Double.pi / 180), r.back.lat - r.out.lat) + Double.pi / 2
+        func far(_ km: Double) -> (lat: Double, lon: Double) { offset(mid, km: km, bearing: bearing) }
+        func length(_ p: (lat: Double, lon: Double)) -> Double {
+            Geo.haversine(r.out.lat, r.out.lon, p.lat, p.lon) + Geo.haversine(p.lat, p.lon, r.back.lat, r.back.lon)
+        }
+        var lo = 0.0, hi = 2000.0
+        for _ in 0..<60 { let m = (lo + hi) / 2; if length(far(m)) < work { lo = m } else { hi = m } }
+        let apex = far(lo)
+        let workStart = r.start + 1505, workEnd = r.end - 1315
+        let split = workStart + Int64(Double(workEnd - workStart) * Geo.haversine(r.out.lat, r.out.lon, apex.lat, apex.lon) / length(apex) / 10) * 10
+        let legs = [(r.start + 65, r.start + 1265, yard, r.out), (workStart, split, r.out, apex), (split, workEnd, apex, r.back),
+                    (workEnd, r.end - 55, r.back, yard)]
         var points: [TrackPoint] = []
         for (from, to, a, b) in legs {
             let metres = Geo.haversine(a.lat, a.lon, b.lat, b.lon)
@@ -49,7 +66,7 @@ extension SampleWriter {
             while t <= to {
                 let f = Double(t - from) / Double(to - from)
                 points.append(TrackPoint(second: t, lat: a.lat + (b.lat - a.lat) * f, lon: a.lon + (b.lon - a.lon) * f,
-                                         mps: t == to ? 0 : mps, course: (course + 360).truncatingRemainder(dividingBy: 360),
+                                         mps: mps, course: (course + 360).truncatingRemainder(dividingBy: 360),
                                          ele: 205 + 12 * sin(f * Double.pi) + rng.double(-0.5...0.5)))
                 t += 10
             }
