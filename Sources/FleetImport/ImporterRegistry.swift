@@ -13,9 +13,13 @@ public enum ImporterRegistry {
         FuelCardImporter.self,
         DVIRImporter.self,
         GPXImporter.self,
+        ELM327Importer.self,
+        TorqueImporter.self,
+        CarScannerImporter.self,
         ISO15143Importer.self,
         AEMP12Importer.self,
         SamsaraImporter.self,
+        DeereImporter.self,
         ReceiptImporter.self,
         FxRatesImporter.self,
     ]

@@ -21,8 +21,11 @@ public struct SampleWriter {
         try writeCosts()
         try writeDVIRs()
         try writeISO()
+        try writeAEMP12()
+        try writeDeere()
         try writeSamsara()
         try writeGPX()
+        try writeOBD()
         return written.map { String($0.path.dropFirst(root.path.count + 1)) }
     }
 

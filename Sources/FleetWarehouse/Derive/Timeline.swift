@@ -25,6 +25,16 @@ extension Trip: TimelineRecord {
     public var timelineAt: Int64 { startAt }
 }
 
+extension ObdSample: TimelineRecord {
+    public var timelineAsset: Int64 { assetID }
+    public var timelineAt: Int64 { at }
+}
+
+extension DtcEvent: TimelineRecord {
+    public var timelineAsset: Int64 { assetID }
+    public var timelineAt: Int64 { at }
+}
+
 /// The span of each asset's timeline that a file touched.
 public struct TouchedTimeline: Sendable, Equatable {
     public private(set) var ranges: [Int64: ClosedRange<Int64>] = [:]

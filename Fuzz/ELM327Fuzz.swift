@@ -1,0 +1,55 @@
+// libFuzzer harness: the OBD-II decoding layer (FleetImport/OBD without the warehouse parts)
+// must never crash, hang or loop on any bytes. Each input is read as an ELM327 transcript
+// (line reader → line parser → ISO-TP/ELM multi-frame assembler → J1979 decoders), and each
+// line also as a Torque/Car Scanner time, header field and number. Not covered here: the
+// importers themselves and OBDRecorder, which need FleetWarehouse (GRDB); their tests cover them.
+// Built by Fuzz/run.sh with FleetCore's sources and the staged OBD files into one module.
+import Foundation
+
+private let utc = TimeZone(identifier: "UTC")!
+private let chicago = TimeZone(identifier: "America/Chicago")!
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzELM327(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Data(bytes: data, count: size)
+    var reader = TextLineReader(data: bytes)
+    var assembler = ELMAssembler()
+    var time: Int64? = nil
+    var lastLine = 0
+    var clock = OBDLocalClock(zone: chicago)
+    func check(_ events: [ELMEvent]) {
+        for event in events {
+            guard case let .message(m) = event else { continue }
+            guard let service = m.payload.first else { continue }
+            switch service {
+            case 0x41:
+                if let values = try? OBDDecoder.mode01(m.payload.dropFirst()) {
+                    for case let .sample(pid, v) in values { precondition(OBDDecoder.pid(pid) != nil && v.isFinite) }
+                }
+            case 0x43, 0x47, 0x4A:
+                if let codes = try? OBDDecoder.dtcs(m.payload.dropFirst()) {
+                    for code in codes { precondition(code.count == 5 && "PCBU".contains(code.first!)) }
+                }
+            case 0x49:
+                if m.payload.count > 2, let vin = try? OBDDecoder.vin(Array(m.payload[2...])) { precondition(vin.count == 17) }
+            default: break
+            }
+        }
+    }
+    while let line = try? reader.next() {
+        precondition(line.number > lastLine, "line numbers must increase")
+        precondition(line.text.utf8.count <= TextLineReader.maxLine * 3, "a line is capped")
+        lastLine = line.number
+        for piece in ELMLineParser.pieces(of: line.text, line: line.number, lastTime: &time, zone: utc) {
+            precondition(piece.line == line.number)
+            check(assembler.feed(piece))
+        }
+        _ = try? clock.utc(line.text)
+        let (name, _) = OBDChannels.splitUnit(line.text)
+        _ = OBDChannels.pid(named: name)
+        _ = OBDChannels.number(line.text)
+    }
+    check(assembler.finish())
+    _ = OBDLayouts.looksLikeOBD(bytes)
+    return 0
+}

@@ -1,0 +1,141 @@
+import Foundation
+import FleetCore
+import FleetWarehouse
+
+/// Car Scanner CSV logs: long format, one reading per row.
+///
+/// `"SECONDS";"PID";"VALUE";"UNITS";`, `;`-separated, every field quoted, a trailing `;`,
+/// sometimes `"LATITUDE";"LONGITUDE"` columns, mixed line endings, PID names with trailing
+/// spaces. A PID name that means a J1979 PID (`OBDChannels`) becomes an `obd_sample` row in the
+/// PID's unit; other names (the app's computed values) are counted in one note. Consecutive rows
+/// with the same SECONDS are one instant.
+///
+/// SECONDS is a Unix time when it is one (≥ 10⁹); otherwise it counts from the start of the
+/// recording, which must then be in the file name (`2026-10-01 08-00-00.csv`,
+/// `2026-10-01_080000`, local in the fleet zone). A log names no vehicle: `--asset` or the unit
+/// folder must.
+public struct CarScannerImporter: Importer {
+    public static let format = "car-scanner"
+    public static let summary = "Car Scanner CSV logs (long, ';'-separated: SECONDS;PID;VALUE;UNITS, optional LATITUDE;LONGITUDE); needs --asset UNIT or a unit folder"
+    public static let example = "obd/T-12/2026-10-01 08-00-00.csv"
+
+    public init() {}
+
+    public static func sniff(_ head: Data, filename: String) -> Confidence {
+        guard let fields = CSVReader.firstRecord(head) else { return .no }
+        let keys = fields.map { OBDChannels.key($0) }
+        return ["seconds", "pid", "value", "units"].allSatisfy(keys.contains) ? Confidence(95) : .no
+    }
+
+    public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
+        let asset = try OBDAttribution.asset(input, vin: nil, format: Self.format, into: &sink)
+        var reader: CSVReader
+        var columns: [String: Int] = [:]
+        do {
+            reader = try CSVReader(url: input.url)
+            guard let first = try reader.next() else { throw FleetError.emptyFile(file: input.path) }
+            for (i, f) in first.fields.enumerated() {
+                let k = OBDChannels.key(f)
+                if k.hasPrefix("long") { columns["longitude"] = i } else if !k.isEmpty, columns[k] == nil { columns[k] = i }
+            }
+        } catch let e as CSVError {
+            throw FleetError.unreadable(file: input.path, location: nil, reason: e.description, hint: "Re-export the log from Car Scanner.")
+        }
+        guard let cSeconds = columns["seconds"], let cPID = columns["pid"], let cValue = columns["value"] else {
+            throw FleetError.unreadable(file: input.path, location: "line 1", reason: "the header lacks SECONDS, PID or VALUE, so this is not a Car Scanner log", hint: OBDLayouts.supported)
+        }
+        let start = Self.startTime(input.name, zone: input.zone.timeZone)
+        var recorder = OBDRecorder(asset: asset, file: sink.sourceFileID)
+        var instant: (at: Int64, values: [(pid: Int, value: Double)])?
+        var lastPosition: Int64?
+        var unknown: [String: Int] = [:]
+        var empty = 0
+        while true {
+            let record: CSVRecord
+            do {
+                guard let r = try reader.next() else { break }
+                record = r
+            } catch let e as CSVError {
+                throw FleetError.unreadable(file: input.path, location: nil, reason: e.description, hint: "Nothing of this file was imported; re-export it completely.")
+            }
+            let location = "line \(record.line)"
+            if record.oversized || record.hadInvalidUTF8 {
+                try sink.reject(Issue(record.oversized ? .oversizedRecord : .invalidText, at: location, "the row is too long or not UTF-8 text", raw: record.raw))
+                continue
+            }
+            func field(_ i: Int?) -> String {
+                guard let i, i < record.fields.count else { return "" }
+                return record.fields[i].trimmingCharacters(in: .whitespaces)
+            }
+            if record.fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
+            do {
+                guard let secs = Double(field(cSeconds)), secs.isFinite, secs >= 0 else {
+                    throw RowError(.badNumber, "SECONDS is '\(field(cSeconds))', not a number of seconds")
+                }
+                let at: Int64
+                if secs >= 1e9 {
+                    at = Int64((secs * 1000).rounded())
+                } else if let start {
+                    at = start + Int64((secs * 1000).rounded())
+                } else {
+                    throw FleetError.unreadable(file: input.path, location: location, reason: "SECONDS (\(field(cSeconds))) counts from the start of the recording, and the file name '\(input.name)' holds no start time",
+                                                hint: "Keep Car Scanner's file name (e.g. '2026-10-01 08-00-00.csv'), which says when the recording started; nothing of this file was imported.")
+                }
+                guard Timestamp.plausible.contains(at) else { throw RowError(.outOfRange, "SECONDS \(field(cSeconds)) is outside the years 1971–2200") }
+                if let i = instant, i.at != at {
+                    try recorder.record(at: i.at, values: i.values, into: &sink)
+                    instant = nil
+                }
+                let name = field(cPID)
+                guard let pid = OBDChannels.pid(named: name) else {
+                    unknown[name, default: 0] += 1
+                    try position(record, columns, at, &lastPosition, asset, &sink)
+                    continue
+                }
+                guard let parsed = OBDChannels.number(field(cValue)) else { throw RowError(.badNumber, "VALUE of '\(name)' is '\(field(cValue))', not a number") }
+                guard let raw = parsed else { empty += 1; continue }
+                let unit = field(columns["units"])
+                guard let value = OBDChannels.convert(raw, unit: unit, pid: pid) else {
+                    throw RowError(.badValue, "'\(name)' is in '\(unit)', not a unit FleetKit converts to \(OBDDecoder.pid(pid)!.unit)")
+                }
+                var current = instant ?? (at, [])
+                if !current.values.contains(where: { $0.pid == pid }) { current.values.append((pid, value)) }
+                instant = current
+                try position(record, columns, at, &lastPosition, asset, &sink)
+            } catch let e as RowError {
+                try sink.reject(e.issue(at: location, raw: record.raw))
+            }
+        }
+        if let i = instant { try recorder.record(at: i.at, values: i.values, into: &sink) }
+        try recorder.finish(into: &sink)
+        if !unknown.isEmpty {
+            let names = unknown.keys.sorted()
+            sink.note("\(unknown.values.reduce(0, +)) readings of \(names.count) names that are not J1979 PIDs were not stored: \(names.prefix(8).joined(separator: ", "))\(names.count > 8 ? ", …" : "")")
+        }
+        if empty > 0 { sink.note("\(empty) readings without a value ('-' or empty) were skipped") }
+    }
+
+    /// One position per instant from the optional LATITUDE/LONGITUDE columns.
+    private func position<S: RecordSink>(_ record: CSVRecord, _ columns: [String: Int], _ at: Int64, _ last: inout Int64?, _ asset: Int64, _ sink: inout S) throws {
+        guard let li = columns["latitude"], let oi = columns["longitude"], li < record.fields.count, oi < record.fields.count, last != at,
+              let la = OBDChannels.number(record.fields[li]), let lo = OBDChannels.number(record.fields[oi]) else { return }
+        guard let lat = la, let lon = lo, lat != 0 || lon != 0 else { return }
+        guard (-90...90).contains(lat), (-180...180).contains(lon) else { throw RowError(.outOfRange, "the position \(lat), \(lon) is outside the globe") }
+        try sink.load(Position(assetID: asset, at: at, lat: lat, lon: lon, sourceFileID: sink.sourceFileID))
+        last = at
+    }
+
+    /// The recording start in a file name: `2026-10-01 08-00-00`, `2026-10-01_08-00-00`,
+    /// `2026-10-01_080000`, local in the fleet zone.
+    static func startTime(_ name: String, zone: TimeZone) -> Int64? {
+        let digits = name.unicodeScalars.map { ("0"..."9").contains($0) ? Character($0) : " " }
+        let groups = String(digits).split(separator: " ").map(String.init)
+        var joined = groups.joined()
+        guard joined.count >= 14 else { return nil }
+        // Find the first 14-digit run that reads as YYYYMMDDhhmmss.
+        joined = String(joined.prefix(14))
+        let y = joined.prefix(4), mo = joined.dropFirst(4).prefix(2), d = joined.dropFirst(6).prefix(2)
+        let h = joined.dropFirst(8).prefix(2), mi = joined.dropFirst(10).prefix(2), s = joined.dropFirst(12).prefix(2)
+        return Timestamp.parse("\(y)-\(mo)-\(d)T\(h):\(mi):\(s)", zone: zone)
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import FleetCore
+import FleetWarehouse
+
+/// ELM327 transcripts: what a terminal, an app's debug log or a logging script saw on the
+/// adapter's serial line.
+///
+/// Lines are split and classified by `ELMLineParser` (AT commands, echo, prompts present or
+/// missing, status words, headers on or off, spaces on or off, literal `\r`, a time at the start
+/// of a line) and multi-frame answers reassembled by `ELMAssembler` (ISO-TP and the ELM's `0:`/`1:`
+/// format). Mode 01 answers become `obd_sample` rows by the J1979 formulas (`OBDDecoder`), modes
+/// 03/07/0A `dtc_event` rows, and the mode 09 VIN names the vehicle. A line takes the time written
+/// on it or the latest one before it; an answer with no time at all cannot be placed and is
+/// rejected. When several ECUs answer the same request, the value of the lowest address (the
+/// engine ECU, `7E8`) is kept, because `obd_sample` holds one value per PID and instant.
+///
+/// The file is read twice: once for the VIN, which decides the asset before any row is written,
+/// then for the data. Both passes stream.
+public struct ELM327Importer: Importer {
+    public static let format = "elm327"
+    public static let summary = "ELM327 OBD-II transcripts (terminal or app logs): mode 01 PIDs by SAE J1979, trouble codes (modes 03/07/0A), VIN (mode 09); needs the VIN, --asset UNIT or a unit folder"
+    public static let example = "obd/T-12/elm-2026-10-01.log"
+
+    public init() {}
+
+    public static func sniff(_ head: Data, filename: String) -> Confidence {
+        let text = String(decoding: head.prefix(16 * 1024), as: UTF8.self)
+        var adapter = 0, answers = 0, unknown = 0
+        var time: Int64? = nil
+        for (n, line) in text.split(whereSeparator: { $0.isNewline }).prefix(200).enumerated() {
+            for piece in ELMLineParser.pieces(of: String(line), line: n + 1, lastTime: &time, zone: TimeZone(identifier: "UTC")!) {
+                switch piece.kind {
+                case .at, .status(.searching), .status(.noData), .status(.banner), .status(.unableToConnect), .byteCount, .indexed: adapter += 1
+                case .frame(_, let bytes) where bytes.count >= 2: answers += 1
+                case .unknown: unknown += 1
+                default: break
+                }
+            }
+        }
+        if adapter >= 2 && adapter + answers > unknown { return Confidence(95) }
+        if adapter >= 1 && answers >= 1 { return .high }
+        let named = filename.lowercased().contains("elm")
+        return named && answers > 0 ? .medium : .no
+    }
+
+    public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
+        let vin = try findVIN(input)
+        let asset = try OBDAttribution.asset(input, vin: vin.first, format: Self.format, into: &sink)
+        if vin.count > 1 {
+            sink.note("the transcript holds \(vin.count) different VINs (\(vin.joined(separator: ", "))); the file was attributed by the first")
+        }
+        var pass = Pass(recorder: OBDRecorder(asset: asset, file: sink.sourceFileID))
+        try scan(input) { event in try pass.handle(event, into: &sink) }
+        try pass.flush(into: &sink)
+        try pass.recorder.finish(into: &sink)
+        pass.notes(into: &sink)
+    }
+
+    /// Runs every line through the parser and assembler.
+    private func scan(_ input: InputFile, _ body: (ELMEvent) throws -> Void) throws {
+        var reader = try TextLineReader(url: input.url)
+        var assembler = ELMAssembler()
+        var time: Int64? = nil
+        while let line = try reader.next() {
+            if line.truncated {
+                try body(.problem(line: line.number, reason: .oversizedRecord, message: "the line is longer than \(TextLineReader.maxLine) bytes; it is not a transcript line", raw: line.text))
+                continue
+            }
+            for piece in ELMLineParser.pieces(of: line.text, line: line.number, lastTime: &time, zone: input.zone.timeZone) {
+                for event in assembler.feed(piece) { try body(event) }
+            }
+        }
+        for event in assembler.finish() { try body(event) }
+    }
+
+    /// The distinct VINs the transcript's mode 09 PID 02 answers hold, in order.
+    private func findVIN(_ input: InputFile) throws -> [String] {
+        var vins: [String] = []
+        var parts = VINParts()
+        try scan(input) { event in
+            guard case let .message(m) = event, let vin = parts.add(m.payload), VIN.isValid(vin), !vins.contains(vin) else { return }
+            vins.append(vin)
+        }
+        return vins
+    }
+}
+
+/// Collects mode 09 PID 02 answers: one CAN message (`49 02 01` + 17 characters), or five older
+/// protocol messages `49 02 0n` + 4 bytes.
+struct VINParts {
+    private var parts: [Int: [UInt8]] = [:]
+
+    mutating func add(_ payload: [UInt8]) -> String? {
+        guard payload.count >= 3, payload[0] == 0x49, payload[1] == 0x02 else { return nil }
+        if payload.count == 7, (1...5).contains(payload[2]) {
+            parts[Int(payload[2])] = Array(payload[3...])
+            guard parts.count == 5 else { return nil }
+            let joined = (1...5).flatMap { parts[$0] ?? [] }
+            parts.removeAll()
+            return try? OBDDecoder.vin(joined)
+        }
+        return try? OBDDecoder.vin(Array(payload[2...]))
+    }
+}
+
+/// The data pass of one transcript.
+private struct Pass {
+    var recorder: OBDRecorder
+    /// The current exchange's values by PID: (value, ECU, time, line).
+    private var exchange: [Int: (value: Double, ecu: String?, at: Int64)] = [:]
+    private var exchangeAt: Int64?
+    private var failures: [ELMStatus: Int] = [:]
+    private var otherECUs = 0, repeated = 0, negative = 0, otherModes = 0
+    private var unsupported: Set<Int> = []
+    private var codesSeen: Set<String> = []
+
+    init(recorder: OBDRecorder) { self.recorder = recorder }
+
+    mutating func handle<S: RecordSink>(_ event: ELMEvent, into sink: inout S) throws {
+        switch event {
+        case .boundary:
+            try flush(into: &sink)
+        case let .status(status):
+            if status.isFailure { failures[status, default: 0] += 1 }
+        case let .problem(line, reason, message, raw):
+            try sink.reject(Issue(reason, at: "line \(line)", message, raw: raw))
+        case let .message(m):
+            try message(m, into: &sink)
+        }
+    }
+
+    private mutating func message<S: RecordSink>(_ m: ELMMessage, into sink: inout S) throws {
+        let location = "line \(m.line)"
+        guard let service = m.payload.first else { return }
+        switch service {
+        case 0x41, 0x43, 0x47, 0x4A:
+            guard let at = m.time else {
+                try sink.reject(Issue(.missingTime, at: location, "the answer has no time: neither its line nor any line before it starts with one, so it cannot be placed on the timeline", raw: m.raw))
+                return
+            }
+            if service == 0x41 {
+                let values: [OBDDecoder.Value]
+                do { values = try OBDDecoder.mode01(m.payload.dropFirst()) } catch let e as OBDDecoder.DecodeError {
+                    try sink.reject(Issue(.badValue, at: location, e.message, raw: m.raw))
+                    return
+                }
+                for value in values {
+                    switch value {
+                    case let .sample(pid, v): try add(pid, v, ecu: m.ecu, at: at, into: &sink)
+                    case let .unsupported(pid): unsupported.insert(pid)
+                    case .bitmap: break
+                    }
+                }
+            } else {
+                let codes: [String]
+                do { codes = try OBDDecoder.dtcs(m.payload.dropFirst()) } catch let e as OBDDecoder.DecodeError {
+                    try sink.reject(Issue(.badValue, at: location, e.message, raw: m.raw))
+                    return
+                }
+                // Two ECUs, or modes 03 and 07 in the same second, may report the same code: one row per code and instant.
+                for code in codes where codesSeen.insert("\(code)@\(at)").inserted {
+                    try recorder.code(code, at: at, status: OBDRecorder.dtcStatus(mode: service), into: &sink)
+                }
+            }
+        case 0x49:
+            guard m.payload.count >= 3, m.payload[1] == 0x02 else { otherModes += 1; return }
+            // One of five older-protocol parts: the first pass joined them.
+            if m.payload.count == 7, (1...5).contains(m.payload[2]) { return }
+            do {
+                let vin = try OBDDecoder.vin(Array(m.payload[2...]))
+                if let problem = VIN.problem(vin) { throw OBDDecoder.DecodeError(message: "'\(vin)' is not a VIN: \(problem)") }
+            } catch let e as OBDDecoder.DecodeError {
+                try sink.reject(Issue(.badVIN, at: location, "\(e.message); the log was not attributed by it", raw: m.raw))
+            }
+        case 0x7F:
+            negative += 1
+        default:
+            otherModes += 1
+        }
+    }
+
+    private mutating func add<S: RecordSink>(_ pid: Int, _ value: Double, ecu: String?, at: Int64, into sink: inout S) throws {
+        if let t = exchangeAt, t != at { try flush(into: &sink) }
+        exchangeAt = at
+        if let old = exchange[pid] {
+            if old.ecu == ecu {
+                repeated += 1
+                return
+            }
+            otherECUs += 1
+            // nil (headers off) sorts first: it cannot be compared, and it came first.
+            guard let e = ecu, let o = old.ecu, e < o else { return }
+        }
+        exchange[pid] = (value, ecu, at)
+    }
+
+    mutating func flush<S: RecordSink>(into sink: inout S) throws {
+        guard let at = exchangeAt, !exchange.isEmpty else { exchangeAt = nil; return }
+        let values = exchange.keys.sorted().map { (pid: $0, value: exchange[$0]!.value) }
+        try recorder.record(at: at, values: values, into: &sink)
+        exchange.removeAll()
+        exchangeAt = nil
+    }
+
+    func notes<S: RecordSink>(into sink: inout S) {
+        if !failures.isEmpty {
+            let list = failures.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
+            sink.note("requests without a usable answer (the adapter said so): \(list)")
+        }
+        if otherECUs > 0 { sink.note("\(otherECUs) answers from a second ECU to the same request were not stored; the lowest ECU address (the engine ECU) was kept") }
+        if repeated > 0 { sink.note("\(repeated) repeated answers for the same PID at the same time were not stored; the first was kept") }
+        if !unsupported.isEmpty {
+            sink.note("mode 01 PIDs outside FleetKit's table were not stored: \(unsupported.sorted().map { OBDDecoder.hex($0) }.joined(separator: ", "))")
+        }
+        if negative > 0 { sink.note("\(negative) negative answers (7F: the ECU does not support the request)") }
+        if otherModes > 0 { sink.note("\(otherModes) answers to other modes (freeze frame, tests, other mode 09 PIDs) were not stored") }
+    }
+}

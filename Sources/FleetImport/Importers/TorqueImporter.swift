@@ -1,0 +1,160 @@
+import Foundation
+import FleetCore
+import FleetWarehouse
+
+/// Torque Pro CSV logs: one wide row per sample.
+///
+/// The header starts `GPS Time, Device Time, Longitude, Latitude, GPS Speed (Meters/second), …`
+/// and then has one column per PID with its unit in the last parentheses (`Engine RPM(rpm)`,
+/// `Speed (OBD)(km/h)`, `Engine Coolant Temperature(°C)`); there can be well over 100 columns,
+/// with Unicode units, odd spaces and trailing commas. Columns that name a J1979 PID
+/// (`OBDChannels`) become `obd_sample` rows converted to the PID's unit; GPS columns become
+/// `position` rows; the rest (computed values such as trip averages) are listed in one note.
+/// `-` is a missing value. Torque writes the header again when logging restarts in the same file;
+/// such a line starts a new layout.
+///
+/// Time: `Device Time`, local, read by `OBDLocalClock` (zone abbreviation or offset when written,
+/// else the fleet zone; the repeated hour of a DST change resolved by file order). A log names no
+/// vehicle: `--asset` or the unit folder must.
+public struct TorqueImporter: Importer {
+    public static let format = "torque"
+    public static let summary = "Torque Pro CSV logs (wide: Device Time, GPS, one 'Name(unit)' column per OBD-II PID); needs --asset UNIT or a unit folder"
+    public static let example = "obd/T-12/trackLog-2026-Oct-01_08-00-00.csv"
+
+    public init() {}
+
+    public static func sniff(_ head: Data, filename: String) -> Confidence {
+        guard let fields = CSVReader.firstRecord(head) else { return OBDLayouts.looksLikeOBD(head) ? .low : .no }
+        if let layout = Layout(fields), layout.time != nil, !layout.pids.isEmpty || layout.lat != nil {
+            return Confidence(95)
+        }
+        return OBDLayouts.looksLikeOBD(head) ? .low : .no
+    }
+
+    /// Column positions of one header.
+    struct Layout {
+        var time: Int?
+        var lat: Int?, lon: Int?, gpsSpeed: (Int, String)?, alt: Int?, bearing: Int?
+        var pids: [(index: Int, pid: Int, unit: String)] = []
+        var ignored: [String] = []
+        var unconvertible: [String] = []
+
+        /// nil when the header is not Torque's: it must have a `Device Time` column.
+        init?(_ fields: [String]) {
+            var device: Int?, gps: Int?
+            for (i, raw) in fields.enumerated() {
+                let field = raw.trimmingCharacters(in: CharacterSet.whitespaces.union(CharacterSet(charactersIn: "\u{FEFF}")))
+                if field.isEmpty { continue }
+                let (name, unit) = OBDChannels.splitUnit(field)
+                switch OBDChannels.key(name) {
+                case "devicetime": device = i
+                case "gpstime": gps = i
+                case "longitude": lon = i
+                case "latitude": lat = i
+                case "gpsspeed": gpsSpeed = (i, unit ?? "m/s")
+                case "altitude": alt = i
+                case "bearing": bearing = i
+                default:
+                    if let pid = OBDChannels.pid(named: name), !pids.contains(where: { $0.pid == pid }) {
+                        if OBDChannels.convert(1, unit: unit ?? "", pid: pid) != nil { pids.append((i, pid, unit ?? "")) } else { unconvertible.append(field) }
+                    } else {
+                        ignored.append(field)
+                    }
+                }
+            }
+            guard device != nil else { return nil }
+            time = device ?? gps
+        }
+    }
+
+    public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
+        let asset = try OBDAttribution.asset(input, vin: nil, format: Self.format, into: &sink)
+        var reader: CSVReader
+        var layout: Layout
+        var headerKey: String
+        do {
+            reader = try CSVReader(url: input.url, delimiter: UInt8(ascii: ","))
+            guard let first = try reader.next() else { throw FleetError.emptyFile(file: input.path) }
+            guard let l = Layout(first.fields) else {
+                throw FleetError.unreadable(file: input.path, location: "line 1", reason: "the header has no 'Device Time' column: this is not a Torque Pro log, nor another OBD layout FleetKit reads", hint: OBDLayouts.supported)
+            }
+            layout = l
+            headerKey = OBDChannels.key(first.fields.first ?? "")
+        } catch let e as CSVError {
+            throw FleetError.unreadable(file: input.path, location: nil, reason: e.description, hint: "Re-export the log from Torque Pro.")
+        }
+        var recorder = OBDRecorder(asset: asset, file: sink.sourceFileID)
+        var clock = OBDLocalClock(zone: input.zone.timeZone)
+        var ignored = Set(layout.ignored), unconvertible = Set(layout.unconvertible)
+        while true {
+            let record: CSVRecord
+            do {
+                guard let r = try reader.next() else { break }
+                record = r
+            } catch let e as CSVError {
+                throw FleetError.unreadable(file: input.path, location: nil, reason: e.description, hint: "Nothing of this file was imported; re-export it completely.")
+            }
+            let location = "line \(record.line)"
+            if record.oversized || record.hadInvalidUTF8 {
+                try sink.reject(Issue(record.oversized ? .oversizedRecord : .invalidText, at: location, "the row is too long or not UTF-8 text", raw: record.raw))
+                continue
+            }
+            if record.fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
+            if OBDChannels.key(record.fields[0]) == headerKey, let l = Layout(record.fields) {
+                layout = l
+                ignored.formUnion(l.ignored); unconvertible.formUnion(l.unconvertible)
+                continue
+            }
+            do {
+                try sink.atomically { sink in try row(record, layout, &clock, &recorder, &sink) }
+            } catch let e as RowError {
+                try sink.reject(e.issue(at: location, raw: record.raw))
+            }
+        }
+        try recorder.finish(into: &sink)
+        if !unconvertible.isEmpty {
+            sink.note("PID columns with a unit FleetKit does not convert were not stored: \(unconvertible.sorted().joined(separator: ", "))")
+        }
+        if !ignored.isEmpty {
+            let list = ignored.sorted()
+            sink.note("\(list.count) columns that are not J1979 PID readings were not stored: \(list.prefix(8).joined(separator: ", "))\(list.count > 8 ? ", …" : "")")
+        }
+    }
+
+    private func row<S: RecordSink>(_ record: CSVRecord, _ layout: Layout, _ clock: inout OBDLocalClock, _ recorder: inout OBDRecorder, _ sink: inout S) throws {
+        func field(_ i: Int?) -> String? {
+            guard let i, i < record.fields.count else { return nil }
+            return record.fields[i]
+        }
+        func number(_ i: Int?, _ what: String) throws -> Double? {
+            guard let text = field(i) else { return nil }
+            guard let n = OBDChannels.number(text) else { throw RowError(.badNumber, "\(what) is '\(text)', not a number") }
+            return n
+        }
+        guard let timeText = field(layout.time)?.trimmingCharacters(in: .whitespaces), !timeText.isEmpty, timeText != "-" else {
+            throw RowError(.missingField, "'Device Time' is empty")
+        }
+        let at: Int64
+        do { at = try clock.utc(timeText) } catch OBDLocalClock.Problem.unknownZone(let z) {
+            throw RowError(.badDate, "'Device Time' is '\(timeText)': the zone '\(z)' is not an abbreviation FleetKit knows (docs/FORMATS.md lists them)")
+        } catch {
+            throw RowError(.badDate, "'Device Time' is '\(timeText)', not a time such as 01-Oct-2026 08:00:00.000")
+        }
+        guard Timestamp.plausible.contains(at) else { throw RowError(.outOfRange, "'Device Time' is '\(timeText)', outside the years 1971–2200") }
+        var values: [(pid: Int, value: Double)] = []
+        for column in layout.pids {
+            guard let v = try number(column.index, "the \(OBDDecoder.pid(column.pid)!.name) (PID \(OBDDecoder.hex(column.pid)))") else { continue }
+            values.append((column.pid, OBDChannels.convert(v, unit: column.unit, pid: column.pid)!))
+        }
+        if let lat = try number(layout.lat, "'Latitude'"), let lon = try number(layout.lon, "'Longitude'"), lat != 0 || lon != 0 {
+            guard (-90...90).contains(lat), (-180...180).contains(lon) else { throw RowError(.outOfRange, "the position \(lat), \(lon) is outside the globe") }
+            var speed: Double?
+            if let (i, unit) = layout.gpsSpeed, let v = try number(i, "'GPS Speed'") {
+                speed = OBDChannels.convert(v, unit: unit.lowercased().contains("meter") ? "m/s" : unit, pid: 0x0D).map { $0 / 3.6 }
+            }
+            try sink.load(Position(assetID: recorder.asset, at: at, lat: lat, lon: lon, speedMps: speed,
+                                   headingDeg: try number(layout.bearing, "'Bearing'"), altM: try number(layout.alt, "'Altitude'"), sourceFileID: sink.sourceFileID))
+        }
+        try recorder.record(at: at, values: values, into: &sink)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import FleetCore
+
+/// Local wall-clock times as phone apps write them, resolved to UTC.
+///
+/// Torque Pro's `Device Time` is local: `01-Oct-2026 08:00:00.250`, sometimes followed by a zone
+/// abbreviation (`CDT`) or a `GMT+02:00` offset, and its `GPS Time` is Java's
+/// `Thu Oct 01 13:00:00 GMT+02:00 2026`. An abbreviation or offset fixes the instant exactly,
+/// including on the DST-change night, where `01:30 CDT` and `01:30 CST` are an hour apart.
+/// Without one the time is in the fleet zone, and in the repeated hour of a fall-back night the
+/// file order decides: a log is written in time order, so a local time that would put the row
+/// before the previous one is the second occurrence (standard time); otherwise the first.
+/// Spring-forward gaps take the later offset (`Timestamp.utc`).
+struct OBDLocalClock {
+    let zone: TimeZone
+    private var last: Int64?
+
+    init(zone: TimeZone) { self.zone = zone }
+
+    /// Abbreviations FleetKit reads, with their UTC offsets in seconds. Ambiguous ones (IST,
+    /// CST for China) are read as listed; docs/FORMATS.md prints this table.
+    static let abbreviations: [String: Int] = [
+        "UTC": 0, "GMT": 0, "Z": 0, "WET": 0, "WEST": 3600, "BST": 3600, "CET": 3600, "CEST": 7200,
+        "EET": 7200, "EEST": 10800, "MSK": 10800,
+        "NST": -12600, "NDT": -9000, "AST": -14400, "ADT": -10800, "EST": -18000, "EDT": -14400,
+        "CST": -21600, "CDT": -18000, "MST": -25200, "MDT": -21600, "PST": -28800, "PDT": -25200,
+        "AKST": -32400, "AKDT": -28800, "HST": -36000,
+        "AWST": 28800, "ACST": 34200, "ACDT": 37800, "AEST": 36000, "AEDT": 39600, "NZST": 43200, "NZDT": 46800,
+        "JST": 32400, "KST": 32400, "SGT": 28800, "HKT": 28800, "MYT": 28800,
+    ]
+
+    enum Problem: Error, Equatable { case notATime, unknownZone(String) }
+
+    /// Resolves one time text; rows must be fed in file order.
+    mutating func utc(_ text: String) throws -> Int64 {
+        let (local, offset) = try Self.parse(text)
+        let ms: Int64
+        if let offset {
+            ms = local - Int64(offset) * 1000
+        } else {
+            let first = Timestamp.utc(fromLocal: local, in: zone)
+            let later = first + 3_600_000
+            let laterOffset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(later) / 1000))) * 1000
+            let repeated = later + laterOffset == local
+            if repeated, let last, first < last, later >= last { ms = later } else { ms = first }
+        }
+        last = ms
+        return ms
+    }
+
+    private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+
+    /// Local epoch milliseconds and the offset the text names, if any.
+    static func parse(_ text: String) throws -> (Int64, Int?) {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if let ms = Timestamp.parse(t, zone: TimeZone(secondsFromGMT: 0)!) {
+            // ISO 8601: an explicit offset is already applied; read "no offset" as local.
+            let hasOffset = t.hasSuffix("Z") || t.dropFirst(19).contains(where: { $0 == "+" || $0 == "-" })
+            return hasOffset ? (ms, 0) : (ms, nil)
+        }
+        let tokens = t.split(separator: " ").map(String.init)
+        var day: Int?, month: Int?, year: Int?, clock: String?, zoneText: String?
+        if tokens.count >= 2, tokens[0].split(separator: "-").count == 3 {
+            // 01-Oct-2026 08:00:00.250 [CDT]
+            let p = tokens[0].split(separator: "-").map(String.init)
+            day = Int(p[0]); month = months.firstIndex(of: p[1].lowercased()).map { $0 + 1 }; year = Int(p[2])
+            clock = tokens[1]
+            if tokens.count >= 3 { zoneText = tokens[2...].joined() }
+        } else if tokens.count == 6, months.contains(tokens[1].lowercased()) {
+            // Thu Oct 01 13:00:00 GMT+02:00 2026
+            month = months.firstIndex(of: tokens[1].lowercased())! + 1
+            day = Int(tokens[2]); clock = tokens[3]; zoneText = tokens[4]; year = Int(tokens[5])
+        }
+        guard let day, let month, let year, let clock, let date = CivilDate(year: year, month: month, day: day),
+              let seconds = clockMillis(clock) else { throw Problem.notATime }
+        let local = Int64(date.daysSinceEpoch) * 86_400_000 + seconds
+        guard let z = zoneText, !z.isEmpty else { return (local, nil) }
+        return (local, try offset(z))
+    }
+
+    static func offset(_ z: String) throws -> Int {
+        let u = z.uppercased()
+        if let known = abbreviations[u] { return known }
+        for prefix in ["GMT", "UTC"] where u.hasPrefix(prefix) && u.count > prefix.count {
+            let rest = u.dropFirst(prefix.count)
+            let sign = rest.first == "-" ? -1 : 1
+            let digits = rest.dropFirst().split(separator: ":")
+            if rest.first == "+" || rest.first == "-", let h = Int(digits.first ?? ""), h <= 14 {
+                let m = digits.count > 1 ? Int(digits[1]) ?? 0 : 0
+                return sign * (h * 3600 + m * 60)
+            }
+        }
+        throw Problem.unknownZone(z)
+    }
+
+    /// `08:00:00`, `08:00:00.250` → milliseconds since midnight.
+    static func clockMillis(_ s: String) -> Int64? {
+        let parts = s.split(separator: ":")
+        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } }),
+              let h = Int(parts[0]), let m = Int(parts[1]), h < 24, m < 60 else { return nil }
+        let sec = parts[2].split(separator: ".", maxSplits: 1)
+        guard let first = sec.first, let whole = Int(first), whole < 61 else { return nil }
+        var millis = 0
+        if sec.count == 2 {
+            let digits = sec[1].prefix(3)
+            guard !digits.isEmpty, let f = Int(digits) else { return nil }
+            millis = f * [100, 10, 1][digits.count - 1]
+        }
+        return Int64(h * 3600 + m * 60 + min(whole, 59)) * 1000 + Int64(millis)
+    }
+}

@@ -1,0 +1,94 @@
+import XCTest
+import GRDB
+import FleetCore
+import FleetKit
+import FleetTestSupport
+@testable import FleetImport
+
+final class TorqueImporterTests: XCTestCase {
+    let t12 = ImportOptions(asset: "T-12")
+
+    func testWideRowsUnitsMissingValuesGPSAndZoneAbbreviations() throws {
+        let t = try TestWarehouse()
+        let o = try t.importFile(fixture("obd/torque-basic.csv"), options: t12)
+        XCTAssertEqual(o.format, "torque")
+        XCTAssertEqual(OBDRows.counts(o), [23, 0, 0, 2])
+        XCTAssertEqual(o.notes, ["7 columns that are not J1979 PID readings were not stored: CO₂ in g/km (Instantaneous)(g/km), G(calibrated), G(x), G(y), G(z), Horizontal Dilution of Precision, Trip average KPL(kpl)"])
+        // 08:00 CDT is 13:00 UTC; '-' is no value; GPS only once it has a fix.
+        XCTAssertEqual(try OBDRows.samples(t), [
+            "T-12|1790859600000|05|88.000000", "T-12|1790859600000|0C|812.500000", "T-12|1790859600000|0D|0.000000", "T-12|1790859600000|2F|62.500000",
+            "T-12|1790859605000|05|88.000000", "T-12|1790859605000|0C|1500.000000", "T-12|1790859605000|0D|12.000000",
+            "T-12|1790859610500|05|89.000000", "T-12|1790859610500|0C|2000.000000", "T-12|1790859610500|0D|20.000000", "T-12|1790859610500|2F|62.000000",
+            "T-12|1790859615000|05|90.000000", "T-12|1790859615000|0C|0.000000", "T-12|1790859615000|0D|0.000000", "T-12|1790859615000|2F|62.000000",
+        ])
+        XCTAssertEqual(try t.rows("SELECT at || '|' || lat || '|' || lon || '|' || printf('%.3f', speed_mps) || '|' || heading_deg || '|' || alt_m FROM position ORDER BY at").map { $0[0] as String },
+                       ["1790859610500|41.8781|-87.6298|5.500|90.0|181.5", "1790859615000|41.8785|-87.629|0.000|92.5|181.0"])
+        XCTAssertEqual(try OBDRows.events(t), ["1790859600000|idle", "1790859605000|on", "1790859615000|off"])
+        XCTAssertEqual(try OBDRows.rejects(t), ["line 6 bad_number", "line 7 bad_date"])
+        XCTAssertTrue(try t.rows("SELECT message FROM reject WHERE reason = 'bad_date'").map { $0[0] as String }[0].contains("the zone 'XYZT'"))
+    }
+
+    func testDSTNightWithAbbreviationsIsExact() throws {
+        let t = try TestWarehouse()
+        XCTAssertEqual(try t.importFile(fixture("obd/torque-dst-abbreviations.csv"), options: t12).rejected, 0)
+        XCTAssertEqual(try t.rows("SELECT at || '|' || value FROM obd_sample ORDER BY at").map { $0[0] as String },
+                       ["1793514600000|800.0", "1793516399000|810.0", "1793516400000|820.0", "1793518200000|830.0"])
+    }
+
+    func testDSTNightWithoutAbbreviationsUsesFileOrderInTheRepeatedHour() throws {
+        let t = try TestWarehouse()
+        var options = t12
+        options.zone = FleetZone(identifier: "America/Chicago")!
+        XCTAssertEqual(try t.importFile(fixture("obd/torque-dst-fleet-zone.csv"), options: options).rejected, 0)
+        // 00:59 CDT, 01:30 CDT, 01:59 CDT, then 01:15 and 01:45 are the second (CST) pass, 02:10 CST.
+        XCTAssertEqual(try t.rows("SELECT at || '|' || value FROM obd_sample ORDER BY at").map { $0[0] as String }, [
+            "1793512740000|700.0", "1793514600000|710.0", "1793516340000|720.0",
+            "1793517300000|730.0", "1793519100000|740.0", "1793520600000|750.0",
+        ])
+    }
+
+    func testUnitConversionsAndARepeatedHeader() throws {
+        let t = try TestWarehouse()
+        let o = try t.importFile(fixture("obd/torque-units-reheader.csv"), options: t12)
+        XCTAssertEqual(OBDRows.counts(o), [10, 0, 0, 0])
+        XCTAssertEqual(o.notes, ["PID columns with a unit FleetKit does not convert were not stored: Fuel pressure(furlongs)"])
+        XCTAssertEqual(try OBDRows.samples(t), [
+            "T-12|1790841600000|05|90.000000", "T-12|1790841600000|0B|99.973981", "T-12|1790841600000|0C|1000.000000",
+            "T-12|1790841600000|0D|50.000065", "T-12|1790841600000|A6|16093.440000",
+            "T-12|1790841601000|0C|1200.000000", "T-12|1790841601000|0D|50.000000",
+        ])
+        XCTAssertEqual(try t.rows("SELECT value FROM meter_reading WHERE meter = 'odometer'").map { $0[0] as Double }, [16_093_440])
+    }
+
+    func testOtherLayoutsFailNamingTheSupportedOnes() throws {
+        let t = try TestWarehouse()
+        for name in ["other-empty-units.csv", "other-pid-dump.txt"] {
+            let o = try t.importFile(fixture("obd/\(name)"), options: t12)
+            XCTAssertEqual(o.status, .failed, name)
+            XCTAssertTrue(o.error?.contains("FleetKit reads OBD-II logs in three layouts: Torque Pro CSV") == true, o.error ?? name)
+        }
+        XCTAssertEqual(try t.count("source_file"), 0)
+    }
+
+    func testNoAssetFailsTheFile() throws {
+        let t = try TestWarehouse()
+        let o = try t.importFile(fixture("obd/torque-basic.csv"))
+        XCTAssertEqual(o.status, .failed)
+        XCTAssertTrue(o.error!.contains("A torque log does not say which vehicle it came from"), o.error!)
+    }
+
+    func testSniffingLeavesOtherCSVsAlone() throws {
+        XCTAssertEqual(ImporterRegistry.detect(try Data(contentsOf: fixture("obd/torque-basic.csv")), filename: "trackLog.csv").map { $0.format }, "torque")
+        XCTAssertEqual(TorqueImporter.sniff(Data("unit_number,vin,make\nT-12,1FT,Ford\n".utf8), filename: "assets.csv"), .no)
+        XCTAssertEqual(TorqueImporter.sniff(Data("\"SECONDS\";\"PID\";\"VALUE\";\"UNITS\";\n".utf8), filename: "c.csv"), .low)
+        for dir in ["assets", "drivers", "fuel-card", "maintenance", "expenses"] {
+            let files = try FileManager.default.contentsOfDirectory(atPath: fixture(dir).path).filter { $0.hasSuffix(".csv") }
+            for file in files {
+                let head = try Data(contentsOf: fixture("\(dir)/\(file)"))
+                XCTAssertLessThan(TorqueImporter.sniff(head, filename: file), Confidence.medium, "\(dir)/\(file)")
+                XCTAssertEqual(CarScannerImporter.sniff(head, filename: file), .no, "\(dir)/\(file)")
+                XCTAssertLessThan(ELM327Importer.sniff(head, filename: file), Confidence.medium, "\(dir)/\(file)")
+            }
+        }
+    }
+}
