@@ -35,10 +35,13 @@ extension SampleWriter {
                         let site = (41.52 + Double(i % 4) * 0.031, -88.08 - Double(i % 3) * 0.027)
                         let lat = site.0 + rng.double(-0.002...0.002), lon = site.1 + rng.double(-0.002...0.002)
                         let startMinute = rng.int(25...55), endMinute = rng.int(0...59)
+                        // The shift ends at 16:xx, or later on a long day: the hour meter cannot
+                        // run faster than the clock (the rollup flags that as implausible).
+                        let end = max(16 * 60 + endMinute, 6 * 60 + startMinute + Int((u.engineHours * 60).rounded(.up)) + 20)
                         if u.operated {
                             lastReport[i] = hour == 7
                                 ? (localISO(day, 6, startMinute).text, u.engineHoursAtStart, startIdle, startFuel, lat, lon)
-                                : (localISO(day, 16, endMinute).text, u.engineHoursAtStart + u.engineHours, startIdle + u.idleHours,
+                                : (localISO(day, end / 60, end % 60).text, u.engineHoursAtStart + u.engineHours, startIdle + u.idleHours,
                                    startFuel + u.fuelLitres, lat, lon)
                         } else if lastReport[i] == nil {
                             lastReport[i] = (localISO(day.adding(days: -1), 16, endMinute).text, u.engineHoursAtStart, startIdle, startFuel, lat, lon)
