@@ -2,35 +2,97 @@
 # make fuzz: builds each libFuzzer harness with the sources it exercises and runs it for a
 # bounded time (FUZZ_SECONDS, default 60). A crash fails the target and leaves the input in
 # Fuzz/crashes/<harness>/ — turn it into a regression test and a fix.
+# FUZZ_ONLY="gpx iso" runs only the named harnesses.
 #
 # Swift's libFuzzer support: `swiftc -sanitize=fuzzer,address -parse-as-library` on one module
 # holding the harness (a @_cdecl("LLVMFuzzerTestOneInput") function) and the code under test.
 # ld.gold prints harmless warnings about the sanitizer runtime.
+#
+# Sources outside FleetCore say `import FleetCore`; in a one-module build that import names a
+# module that does not exist, so they are staged into .build-fuzz/src/<harness>/ with that line
+# removed (nothing else changes). Code that needs FleetWarehouse (GRDB) is not built here: each
+# harness's header comment states its boundary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
+only=${FUZZ_ONLY:-}
 out=.build-fuzz
 mkdir -p "$out"
+summary=$out/summary.txt
+: > "$summary"
 status=0
+wanted() { [ -z "$only" ] || [[ " $only " == *" $1 "* ]]; }
+# stage NAME FILES...: copies FILES into $out/src/NAME without `import FleetCore`; prints the copies.
+stage() {
+  local name=$1; shift
+  local dir=$out/src/$name
+  rm -rf "$dir" && mkdir -p "$dir"
+  local f
+  for f in "$@"; do
+    sed -e '/^import FleetCore$/d' -e '/^@testable import FleetCore$/d' "$f" > "$dir/$(echo "$f" | tr / _)"
+    echo "$dir/$(echo "$f" | tr / _)"
+  done
+}
+# FLAGS_<harness> adds libFuzzer options and ASAN_<harness> sets ASAN_OPTIONS for one harness.
+# FoundationXML leaks one CFString per libxml2 error (_CFErrorCreateFromXMLInterface), not FleetKit
+# code, so leak checks are off for the XML harness only.
+FLAGS_iso="-detect_leaks=0"
+ASAN_iso="detect_leaks=0"
 run() {
   local name=$1; shift
+  local extra_var=FLAGS_$name
+  local extra=${!extra_var:-}
+  local asan_var=ASAN_$name
+  local asan=${!asan_var:-}
+  wanted "$name" || return 0
   local corpus=Fuzz/corpus/$name
   mkdir -p "$corpus" "Fuzz/crashes/$name"
   echo "== $name: building"
   swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name Fuzz_$name "$@" -o "$out/$name" 2> "$out/$name.build.log" \
     || { cat "$out/$name.build.log"; exit 2; }
   echo "== $name: fuzzing for ${seconds}s"
-  if "$out/$name" "$corpus" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=1024 \
-       -artifact_prefix="Fuzz/crashes/$name/" -print_final_stats=1 > "$out/$name.log" 2>&1; then
+  if ASAN_OPTIONS=$asan "$out/$name" "$corpus" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=1024 \
+       -artifact_prefix="Fuzz/crashes/$name/" -print_final_stats=1 $extra > "$out/$name.log" 2>&1; then
     grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$out/$name.log" | sed "s/^/   $name /"
+    echo "$name $(grep -oE 'number_of_executed_units: [0-9]+' "$out/$name.log" | grep -oE '[0-9]+') executions in ${seconds}s, corpus $(ls "$corpus" | wc -l) inputs" >> "$summary"
   else
     echo "!! $name found a crash:"; tail -40 "$out/$name.log"; status=1
+    echo "$name CRASH (see Fuzz/crashes/$name/)" >> "$summary"
   fi
 }
 # Seed corpora from the fixtures (copied once, then grown by libFuzzer).
-seed() { local name=$1; shift; mkdir -p "Fuzz/corpus/$name"; [ -n "$(ls -A "Fuzz/corpus/$name")" ] || cp "$@" "Fuzz/corpus/$name/" 2>/dev/null || true; }
+seed() { local name=$1; shift; wanted "$name" || return 0; mkdir -p "Fuzz/corpus/$name"; [ -n "$(ls -A "Fuzz/corpus/$name")" ] || cp "$@" "Fuzz/corpus/$name/" 2>/dev/null || true; }
+core=(Sources/FleetCore/*.swift)
+
 seed csv Tests/FleetImportTests/Fixtures/*/*.csv SampleData/master/*.csv
-run csv Sources/FleetCore/*.swift Fuzz/CSVReaderFuzz.swift
+run csv "${core[@]}" Fuzz/CSVReaderFuzz.swift
+
 seed values Fuzz/seeds/values/*
-run values Sources/FleetCore/*.swift Fuzz/ValuesFuzz.swift
+run values "${core[@]}" Fuzz/ValuesFuzz.swift
+
+# GPX: the byte scanner and its tokenizer, values and buffers.
+seed gpx Tests/FleetImportTests/Fixtures/gpx/*.gpx
+wanted gpx && run gpx "${core[@]}" $(stage gpx Sources/FleetImport/GPX/*.swift) Fuzz/GPXScannerFuzz.swift
+
+# ISO 15143-3 / AEMP 1.2, XML and JSON: prolog guard, element reader, JSON stream reader,
+# element mapping and identity (not ISOFeed/ISOFeedLoader, which need the warehouse).
+seed iso Tests/FleetImportTests/Fixtures/iso15143/*.xml Tests/FleetImportTests/Fixtures/iso15143/*.json \
+  Tests/FleetImportTests/Fixtures/aemp12/*.xml Fuzz/seeds/iso/*
+telematics=()
+for t in FeedNode FeedTally FeedValues ISOElements ISOIdentity JSONStreamReader XMLElementReader XMLPrologGuard XSDuration; do
+  telematics+=("Sources/FleetImport/Telematics/$t.swift")
+done
+wanted iso && run iso "${core[@]}" $(stage iso "${telematics[@]}") Fuzz/ISOFeedFuzz.swift
+
+# Samsara: the JSON pull parser, JSON nodes and the record value decoders.
+seed samsara Tests/FleetImportTests/Fixtures/samsara/*.json
+wanted samsara && run samsara "${core[@]}" $(stage samsara Sources/FleetImport/JSON/*.swift Sources/FleetImport/Samsara/SamsaraValues.swift) Fuzz/SamsaraJSONFuzz.swift
+
+# Receipts: field extraction on OCR text (no Tesseract or Leptonica files).
+seed receipt Fuzz/seeds/receipt/*
+wanted receipt && run receipt "${core[@]}" $(stage receipt Sources/FleetOCR/Receipt*.swift Sources/FleetOCR/OCRResult.swift) Fuzz/ReceiptExtractorFuzz.swift
+
+seed elm Fuzz/seeds/elm/*; wanted elm && run elm "${core[@]}" $(stage elm Sources/FleetImport/OBD/{OBDDecoder,ELMLine,ELMAssembler,TextLineReader,OBDLocalTime,OBDChannels,OBDLayouts}.swift) Fuzz/ELM327Fuzz.swift  # ELM327 transcripts: line reader, parser, multi-frame assembler, J1979 decoders
+
+echo "== fuzz summary"; cat "$summary"
 exit $status

@@ -34,7 +34,11 @@ public final class Warehouse: Sendable {
                 throw FleetError.warehouse(path: path, reason: "the folder \(directory) is not writable",
                                            hint: "Choose another --db path or fix the folder's permissions.")
             }
+            // Created owner-only before SQLite opens it: SQLite gives the -wal and -shm files the
+            // database file's mode, so they never exist readable by others, even after a kill.
+            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
+        if FileManager.default.fileExists(atPath: path) { try Warehouse.refuseForeign(path, busyTimeout: busyTimeout) }
         do {
             pool = try DatabasePool(path: path, configuration: config)
         } catch {
@@ -55,6 +59,27 @@ public final class Warehouse: Sendable {
         }
     }
 
+    /// Refuses an SQLite file of another application before the pool opens it: opening would
+    /// switch it to WAL, and migrating would add FleetKit's tables to it. A warehouse has
+    /// `grdb_migrations`; an empty database (no tables) is a new warehouse.
+    static func refuseForeign(_ path: String, busyTimeout: TimeInterval) throws {
+        var probe = Configuration()
+        probe.readonly = true
+        probe.busyMode = .timeout(busyTimeout)
+        let tables: [String]
+        do {
+            tables = try DatabaseQueue(path: path, configuration: probe).read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            }
+        } catch {
+            throw Warehouse.explain(error, path: path, doing: "open")
+        }
+        if !tables.isEmpty, !tables.contains("grdb_migrations") {
+            throw FleetError.warehouse(path: path, reason: "it is an SQLite database of another application (tables: \(tables.prefix(3).joined(separator: ", "))), not a FleetKit warehouse",
+                                       hint: "Point --db at a FleetKit warehouse or a new file; FleetKit never changes an unknown file.")
+        }
+    }
+
     /// Turns SQLite errors into messages a night operator can act on.
     public static func explain(_ error: Error, path: String, doing verb: String) -> FleetError {
         if let e = error as? FleetError { return e }
@@ -70,6 +95,13 @@ public final class Warehouse: Sendable {
                 return .warehouse(path: path, reason: "the file is not a FleetKit warehouse or is corrupt (\(db.message ?? "not a database"))",
                                   hint: "Point --db at the warehouse, or restore it from a backup; FleetKit never overwrites an unknown file.")
             case .SQLITE_CANTOPEN:
+                // A read-only file system (or file) fails the open, not the first write, in WAL mode.
+                let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+                if FileManager.default.fileExists(atPath: path),
+                   !FileManager.default.isWritableFile(atPath: path) || !FileManager.default.isWritableFile(atPath: folder) {
+                    return .warehouse(path: path, reason: "it is read-only (the file or its folder cannot be written, e.g. a read-only file system)",
+                                      hint: "Check the file's and folder's permissions and mounts, or pass a writable --db.")
+                }
                 return .warehouse(path: path, reason: "cannot open the file", hint: "Check that its folder exists and is readable.")
             case .SQLITE_FULL:
                 return .warehouse(path: path, reason: "the disk is full", hint: "Free space; the last file's import was rolled back and can be retried.")

@@ -83,6 +83,7 @@ enum XMLPrologGuard {
             guard c == UInt8(ascii: "<") else { return .done }   // text before the root: the parser reports it
             if has("<?", at: i) {
                 guard let e = find("?>", from: i + 2) else { return .needMore }
+                if has("<?xml ", at: i), let refused = encoding(String(decoding: u[i..<e], as: UTF8.self), line: line(i), file: file) { return refused }
                 i = e + 2
             } else if has("<!--", at: i) {
                 guard let e = find("-->", from: i + 4) else { return .needMore }
@@ -122,6 +123,29 @@ enum XMLPrologGuard {
             i += 1
         }
         return .needMore
+    }
+
+    /// The encodings a declaration may name. libxml2 2.9 (Debian 12), pushed a stream by
+    /// `XMLParser(stream:)`, dereferences NULL when a declaration switches it to some others
+    /// (EBCDIC, UTF-32, UTF-7: found by `make fuzz`), so anything else is refused, not parsed.
+    static func isReadableEncoding(_ name: String) -> Bool {
+        let n = name.uppercased().filter { $0 != "-" && $0 != "_" }
+        if ["UTF8", "USASCII", "ASCII", "UTF16", "UTF16LE", "UTF16BE", "UCS2", "SHIFTJIS", "SJIS", "EUCJP", "EUCKR", "GB2312", "GBK", "GB18030",
+            "BIG5", "KOI8R", "KOI8U"].contains(n) { return true }
+        return ["ISO8859", "LATIN", "WINDOWS125", "CP125"].contains { n.hasPrefix($0) && n.count <= $0.count + 2 && n.dropFirst($0.count).allSatisfy(\.isNumber) }
+    }
+
+    /// The `encoding` of an XML declaration (`<?xml version="1.0" encoding="…"`), refused when
+    /// it is not one FleetKit reads.
+    private static func encoding(_ declaration: String, line: Int, file: String) -> Outcome? {
+        guard let r = declaration.range(of: "encoding") else { return nil }
+        let rest = declaration[r.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        let name = String(rest.dropFirst().prefix { $0 != quote })
+        guard !isReadableEncoding(name) else { return nil }
+        return .refused(FleetError.unreadable(file: file, location: "line \(line)",
+            reason: "the XML declares the encoding '\(name.prefix(40))', which FleetKit does not read (it reads UTF-8, UTF-16 and the common 8-bit encodings such as ISO-8859-1 and windows-1252)",
+            hint: "Nothing of this file was imported; re-export the file as UTF-8."))
     }
 
     private static func verdict(_ declaration: String, line: Int, file: String) -> Outcome {

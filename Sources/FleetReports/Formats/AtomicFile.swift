@@ -27,8 +27,19 @@ enum AtomicFile {
             .appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).\(UUID().uuidString.prefix(8)).tmp")
     }
 
+    /// The mode of report files: 0600 (reports name drivers, assets and costs), or the octal
+    /// value of `FLEETKIT_REPORT_MODE` (e.g. `0640` to share with a group). Report folders
+    /// created here get the matching search bits (0700, 0750).
+    static var fileMode: mode_t {
+        guard let text = ProcessInfo.processInfo.environment["FLEETKIT_REPORT_MODE"], let mode = mode_t(text, radix: 8), mode & ~0o777 == 0 else { return 0o600 }
+        return mode
+    }
+
+    static var directoryMode: mode_t { fileMode | ((fileMode & 0o444) >> 2) }
+
     /// Renames `temporary` over `destination`; removes `temporary` when that fails.
     static func commit(_ temporary: URL, to destination: URL) throws {
+        chmod(temporary.path, fileMode)
         guard rename(temporary.path, destination.path) == 0 else {
             let code = errno
             try? FileManager.default.removeItem(at: temporary)
@@ -63,6 +74,6 @@ enum AtomicFile {
 
     /// Creates the output folder when it does not exist yet.
     static func prepare(_ directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: Int(directoryMode)])
     }
 }

@@ -1,0 +1,67 @@
+// libFuzzer harness for receipt field extraction (Sources/FleetOCR/Receipt*.swift and
+// OCRResult.swift, compiled with FleetCore's sources by `make fuzz`; the Tesseract and
+// Leptonica engine files are left out: extraction works on OCR text alone).
+//
+// Any text, as lines with any OCR confidences, must give fields without a crash or hang, and:
+// no card number survives in the masked text (masking is idempotent and leaves no 12–19 digit
+// run); the card's last four are four digits; confidences stay within 0–1; amounts, volumes,
+// prices and odometers are finite and not negative; a time of day is a real one.
+import Foundation
+
+private func digitRuns(_ text: String) -> [Int] {
+    // The masker's own definition of a card-shaped run: digits, single spaces or dashes between.
+    var runs: [Int] = []
+    let chars = Array(text)
+    var i = 0
+    while i < chars.count {
+        guard chars[i].isASCII, chars[i].isNumber else { i += 1; continue }
+        var n = 0, j = i
+        while j < chars.count {
+            if chars[j].isASCII, chars[j].isNumber { n += 1; j += 1 }
+            else if chars[j] == " " || chars[j] == "-", j + 1 < chars.count, chars[j + 1].isASCII, chars[j + 1].isNumber { j += 1 }
+            else { break }
+        }
+        runs.append(n)
+        i = j
+    }
+    return runs
+}
+
+private func check(_ f: ReceiptFields) {
+    func conf<V>(_ name: String, _ field: ReceiptFields.Field<V>?) {
+        guard let field else { return }
+        precondition(field.confidence.isFinite && (0...1).contains(field.confidence), "\(name) confidence \(field.confidence)")
+        precondition(field.line >= 0, "\(name) line \(field.line)")
+    }
+    conf("merchant", f.merchant); conf("date", f.date); conf("time", f.time); conf("total", f.total); conf("currency", f.currency)
+    conf("volume", f.volume); conf("unitPrice", f.unitPrice); conf("fuelGrade", f.fuelGrade); conf("card", f.cardLast4)
+    conf("odometer", f.odometer); conf("unit", f.unitNumber)
+    precondition((0...1).contains(f.confidence), "overall confidence \(f.confidence)")
+    if let c = f.cardLast4?.value { precondition(c.count == 4 && c.allSatisfy { $0.isASCII && $0.isNumber }, "card last four '\(c)'") }
+    if let t = f.total?.value { precondition(t.double.isFinite && t.double >= 0, "total \(t)") }
+    if let p = f.unitPrice?.value { precondition(p.double.isFinite && p.double >= 0, "unit price \(p)") }
+    if let v = f.volume?.value { precondition(v.millilitres.isFinite && v.millilitres >= 0, "volume \(v.amount)") }
+    if let o = f.odometer?.value { precondition(o.metres.isFinite && o.metres >= 0, "odometer \(o.value)") }
+    if let t = f.time?.value { precondition((0...23).contains(t.hour) && (0...59).contains(t.minute) && (0...60).contains(t.second), "time \(t)") }
+    if let c = f.computedTotal { precondition(c.isFinite, "computed total \(c)") }
+    precondition(!digitRuns(f.maskedText).contains { (12...19).contains($0) }, "a card-shaped run survived masking: \(f.maskedText.debugDescription)")
+    precondition(ReceiptPatterns.maskCardNumbers(f.maskedText) == f.maskedText, "masking is not idempotent")
+    _ = f.doubtful
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzReceiptExtractor(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    // Bounded like a receipt: OCR of one slip gives a few kilobytes of text.
+    guard size <= 4096 else { return 0 }
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    // One base currency per input (it decides day/month order and minor digits), chosen by the input.
+    let currency = ["USD", "EUR", "JPY"][size % 3]
+    check(ReceiptExtractor(defaultCurrency: currency).extract(text: text))
+    // The same lines with confidences taken from the bytes, as Tesseract would give them.
+    guard size > 0 else { return 0 }
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { i, line in
+        OCRResult.Line(words: line.split(separator: " ").map { OCRResult.Word(text: String($0), confidence: Double(data[i % size] % 101)) })
+    }
+    check(ReceiptExtractor(defaultCurrency: currency).extract(OCRResult(lines: lines, meanConfidence: 55)))
+    return 0
+}
