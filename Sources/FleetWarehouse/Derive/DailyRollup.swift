@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import FleetCore
 
 /// Builds `asset_day`: per asset and local day of the fleet time zone, distance, engine time,
@@ -45,7 +46,11 @@ public struct DailyRollup: Deriver {
             let after = try Int64.fetchOne(db.cachedStatement(sql: """
                 SELECT MAX(next) FROM (SELECT MIN(at) AS next FROM meter_reading WHERE asset_id = ? AND at > ? GROUP BY meter)
                 """), arguments: [asset, span.upperBound])
-            span = min(span.lowerBound, before ?? span.lowerBound)...max(span.upperBound, after ?? span.upperBound)
+            // A day's GPS path starts from the last position before the day, so a position added
+            // or changed at the end of the span moves the start of the day of the next position.
+            let nextFix = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MIN(at) FROM position WHERE asset_id = ? AND at > ?"),
+                                             arguments: [asset, span.upperBound])
+            span = min(span.lowerBound, before ?? span.lowerBound)...max(span.upperBound, after ?? span.upperBound, nextFix ?? span.upperBound)
             try recompute(db, asset: asset, days: zone.day(of: span.lowerBound)...zone.day(of: span.upperBound), zone: zone)
         }
     }
@@ -120,13 +125,33 @@ public struct DailyRollup: Deriver {
     /// Days without odometer coverage take the GPS path length, else the trips' distance; days
     /// without an hour meter take engine on/off events.
     private func fillFallbacks(_ db: Database, asset: Int64, grid: inout DayGrid) throws {
-        let positions = try Row.fetchCursor(db.cachedStatement(sql: "SELECT at, lat, lon FROM position WHERE asset_id = ? AND at >= ? AND at < ? ORDER BY at"),
-                                            arguments: [asset, grid.windowStart, grid.windowEnd])
+        // Every position of the window is read back (a million for a large GPX file): stepped on
+        // the raw statement, as TripRun.feed does, instead of decoding a GRDB Row per position.
+        let positions = try db.cachedStatement(sql: "SELECT at, lat, lon FROM position WHERE asset_id = ? AND at >= ? AND at < ? ORDER BY at")
+        try positions.setArguments([asset, grid.windowStart, grid.windowEnd])
+        let ps = positions.sqliteStatement
+        defer { sqlite3_reset(ps) }
+        // Each day's path is its own, anchored at the last position before the day (in the
+        // window or looked up before it): the figure depends on that fix and the day's, not on
+        // where the window starts, and the leg across midnight counts on the day it ends in.
+        var last = try Row.fetchOne(db.cachedStatement(sql: "SELECT at, lat, lon FROM position WHERE asset_id = ? AND at < ? ORDER BY at DESC LIMIT 1"),
+                                    arguments: [asset, grid.windowStart]).map { (at: $0[0] as Int64, lat: $0[1] as Double, lon: $0[2] as Double) }
         var path = GPSPath()
-        while let p = try positions.next() {
-            let at: Int64 = p[0]
+        var dayEnd = grid.windowStart
+        while true {
+            let rc = sqlite3_step(ps)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: positions.sql)
+            }
+            let at = sqlite3_column_int64(ps, 0), lat = sqlite3_column_double(ps, 1), lon = sqlite3_column_double(ps, 2)
             grid.seen(at)
-            if let metres = path.add(at: at, lat: p[1], lon: p[2]) { grid.addGPS(metres, at: at) }
+            if at >= dayEnd, let i = grid.index(at) {
+                dayEnd = grid.bounds[i + 1]
+                path = last.map { GPSPath(anchor: $0.at, lat: $0.lat, lon: $0.lon) } ?? GPSPath()
+            }
+            if let metres = path.add(at: at, lat: lat, lon: lon) { grid.addGPS(metres, at: at) }
+            last = (at, lat, lon)
         }
         // The first and last report of each hour are enough to find each day's first and last.
         let seen = try Row.fetchCursor(db.cachedStatement(sql: "SELECT MIN(at), MAX(at) FROM meter_reading WHERE asset_id = ? AND at >= ? AND at < ? GROUP BY at / 3600000"),

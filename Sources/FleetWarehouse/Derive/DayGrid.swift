@@ -124,15 +124,35 @@ struct DayGrid {
 /// point and counts only once the device is more than `jitter` metres from it, so a phone
 /// wobbling a few metres in a car park adds nothing while slow driving still adds up. A jump
 /// faster than `maxSpeed` (a bad fix) is skipped.
+///
+/// A fix more than `sparseGap` after the previous one (a snapshot feed reporting a machine twice
+/// a day, or the first fix after a night without any) is compared against `siteRadius`
+/// instead: hours apart, a machine working its site or a receiver that has just reacquired
+/// scatters over a few hundred metres without travelling, while a move to another site is
+/// kilometres. A fix inside the radius leaves the anchor where it is, so a drive that starts
+/// right after a gap still counts in full from the next fix on.
 struct GPSPath {
     var jitter = 15.0
     var maxSpeed = 70.0
+    var sparseGap: Int64 = 3_600_000
+    var siteRadius = 1000.0
     private var anchor: (at: Int64, lat: Double, lon: Double)?
+    private var previousAt: Int64?
+
+    init() {}
+
+    /// A path whose anchor is a fix that is not part of it (the last fix before a day).
+    init(anchor at: Int64, lat: Double, lon: Double) {
+        anchor = (at, lat, lon)
+        previousAt = at
+    }
 
     mutating func add(at: Int64, lat: Double, lon: Double) -> Double? {
+        defer { previousAt = at }
         guard let a = anchor else { anchor = (at, lat, lon); return nil }
         let d = Self.haversine(a.lat, a.lon, lat, lon)
-        guard d > jitter else { return nil }
+        let sparse = previousAt.map { at - $0 > sparseGap } ?? true
+        guard d > (sparse ? siteRadius : jitter) else { return nil }
         let seconds = max(Double(at - a.at) / 1000, 1)
         anchor = (at, lat, lon)
         return d / seconds > maxSpeed ? nil : d
