@@ -45,7 +45,7 @@ final class DeereISOIdentityTests: XCTestCase {
             XCTAssertEqual(try t.count("engine_event", where: "asset_id = (SELECT id FROM asset WHERE pin = '1DW260EXJEF001076')"), 6)
         }
         XCTAssertEqual(try forward.factDump(tables: Self.tables), try backward.factDump(tables: Self.tables))
-        let days = "SELECT a.pin, d.day, d.engine_s, d.idle_s, d.fuel_ml, d.first_at, d.last_at FROM asset_day d JOIN asset a ON a.id = d.asset_id ORDER BY 1, 2"
+        let days = "SELECT a.pin, d.day, d.distance_m, d.distance_method, d.engine_s, d.idle_s, d.fuel_ml, d.first_at, d.last_at, d.trips FROM asset_day d JOIN asset a ON a.id = d.asset_id ORDER BY 1, 2"
         XCTAssertEqual(try forward.rows(days).map(\.description), try backward.rows(days).map(\.description))
         XCTAssertFalse(try forward.rows(days).isEmpty)
     }
