@@ -7,7 +7,7 @@ FLEETKIT_RELEASE := .build/release/fleetkit
 # Debian's libtesseract is built with OpenMP; one thread per engine is 3x faster here.
 export OMP_THREAD_LIMIT := 1
 
-.PHONY: deps build release test run sample fuzz clean
+.PHONY: deps build release test run sample fuzz bench bench-quick bench-deps clean
 
 ## deps: install the Debian packages FleetKit links against, only those missing.
 deps:
@@ -46,6 +46,25 @@ sample: build
 ## fuzz: each libFuzzer harness for FUZZ_SECONDS (default 60); fails on any crash (Fuzz/run.sh).
 fuzz: deps
 	bash Fuzz/run.sh
+
+## bench: every benchmark row next to its peer, measured in the same run; writes BENCHMARKS.md
+## (scripts/bench/run.sh; Python peers in .venv-bench, inputs in /tmp/fleetkit-bench).
+BENCH_PACKAGES := sqlite3 time python3-venv tesseract-ocr
+bench: deps bench-deps
+	bash scripts/bench/run.sh
+
+## bench-quick: the same rows at small sizes, in under 2 minutes once built (BENCH_WORK/BENCHMARKS-quick.md).
+bench-quick: deps bench-deps
+	bash scripts/bench/run.sh --quick
+
+bench-deps:
+	@missing=""; for p in $(BENCH_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
 
 clean:
 	rm -rf .build Reports/*.csv Reports/*.xlsx Reports/*.html Reports/*.json Reports/run

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// SHA-256 (FIPS 180-4), streaming.
 ///
@@ -100,26 +103,107 @@ public struct SHA256: Sendable {
     @inline(__always) private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 
     /// Hashes a file in 1 MiB reads, so memory stays flat for any size.
+    ///
+    /// Every import hashes the whole file before anything else (and a re-import is only that),
+    /// so this is on the hot path: the portable code above runs at about 200 MB/s, a fifth of a
+    /// 1 M-point GPX import. When the system's OpenSSL (`libcrypto.so.3`, on every Debian with
+    /// curl or Swift's Foundation) can be loaded, its SHA-256 is used instead: same digest, about
+    /// 1.5 GB/s with the CPU's SHA extensions. Without it, the portable code hashes.
     public static func hex(ofFile url: URL) throws -> String {
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw FleetError.io(path: url.path, reason: "cannot open the file for reading (check that it exists and that permissions allow reading)")
         }
         defer { try? handle.close() }
+        if var system = SystemSHA256.make() {
+            try read(handle, url) { system.update($0) }
+            if let digest = system.finalize() { return digest }
+            do { try handle.seek(toOffset: 0) } catch {
+                throw FleetError.io(path: url.path, reason: "seek failed: \(error.localizedDescription)")
+            }
+        }
         var hasher = SHA256()
+        try read(handle, url) { hasher.update($0) }
+        return hasher.finalize()
+    }
+
+    private static func read(_ handle: FileHandle, _ url: URL, _ body: (Data) -> Void) throws {
         while true {
             let chunk: Data
             do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
                 throw FleetError.io(path: url.path, reason: "read failed: \(error.localizedDescription)")
             }
-            if chunk.isEmpty { break }
-            hasher.update(chunk)
+            if chunk.isEmpty { return }
+            body(chunk)
         }
-        return hasher.finalize()
     }
 
     public static func hex(of data: some DataProtocol) -> String {
         var hasher = SHA256()
         hasher.update(data)
         return hasher.finalize()
+    }
+}
+
+/// SHA-256 through the system's OpenSSL (`libcrypto.so.3`), loaded at run time with `dlopen`.
+///
+/// `SHA256.hex(ofFile:)` hashes every imported file; OpenSSL's EVP digest uses the CPU's SHA
+/// extensions and is about 7x the portable Swift code. FleetKit does not link OpenSSL (no
+/// package or build dependency): when the library or a symbol is missing, `make()` returns nil
+/// and the caller hashes with the portable code, which gives the same digest.
+struct SystemSHA256 {
+    private typealias NewCtx = @convention(c) () -> OpaquePointer?
+    private typealias FreeCtx = @convention(c) (OpaquePointer?) -> Void
+    private typealias GetMD = @convention(c) () -> OpaquePointer?
+    private typealias Init = @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?) -> Int32
+    private typealias Update = @convention(c) (OpaquePointer?, UnsafeRawPointer?, Int) -> Int32
+    private typealias Final = @convention(c) (OpaquePointer?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt32>?) -> Int32
+
+    private struct Library: @unchecked Sendable {
+        let new: NewCtx, free: FreeCtx, sha256: GetMD, initialise: Init, update: Update, final: Final
+    }
+
+    /// Resolved once per process; nil when OpenSSL 3 is not installed.
+    private static let library: Library? = {
+        #if os(Linux)
+        guard let handle = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL) else { return nil }
+        func symbol<T>(_ name: String, as _: T.Type) -> T? {
+            dlsym(handle, name).map { unsafeBitCast($0, to: T.self) }
+        }
+        guard let new = symbol("EVP_MD_CTX_new", as: NewCtx.self), let free = symbol("EVP_MD_CTX_free", as: FreeCtx.self),
+              let sha256 = symbol("EVP_sha256", as: GetMD.self), let initialise = symbol("EVP_DigestInit_ex", as: Init.self),
+              let update = symbol("EVP_DigestUpdate", as: Update.self), let final = symbol("EVP_DigestFinal_ex", as: Final.self)
+        else { return nil }
+        return Library(new: new, free: free, sha256: sha256, initialise: initialise, update: update, final: final)
+        #else
+        return nil
+        #endif
+    }()
+
+    private let lib: Library
+    private let context: OpaquePointer
+    private var failed = false
+
+    /// A fresh digest, or nil when the system library is unavailable or refuses to start one.
+    static func make() -> SystemSHA256? {
+        guard let lib = library, let context = lib.new() else { return nil }
+        guard lib.initialise(context, lib.sha256(), nil) == 1 else { lib.free(context); return nil }
+        return SystemSHA256(lib: lib, context: context)
+    }
+
+    mutating func update(_ data: Data) {
+        data.withUnsafeBytes { raw in
+            if lib.update(context, raw.baseAddress, raw.count) != 1 { failed = true }
+        }
+    }
+
+    /// The lowercase hex digest, or nil when OpenSSL reported a failure (the caller then hashes
+    /// again with the portable code). Frees the context: call once.
+    func finalize() -> String? {
+        defer { lib.free(context) }
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        guard !failed, lib.final(context, &digest, &length) == 1, length == 32 else { return nil }
+        let hex = Array("0123456789abcdef".utf8)
+        return String(decoding: digest.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0xf)]] }, as: UTF8.self)
     }
 }

@@ -209,8 +209,14 @@ struct TripRun {
         }
         let engineOn = engine.state(at: at)
         // Moving or standing for the interval: reported speed, else OBD speed, else decided at the next real move.
-        let reported = [p.speed, speed].compactMap { $0 }
-        let v = reported.isEmpty ? engine.obdSpeed(at: at) : reported.reduce(0, +) / Double(reported.count)
+        // The mean of the reported speeds (no array: this runs once per position).
+        let v: Double?
+        switch (p.speed, speed) {
+        case let (a?, b?): v = (a + b) / 2
+        case let (a?, nil): v = a
+        case let (nil, b?): v = b
+        case (nil, nil): v = engine.obdSpeed(at: at)
+        }
         if let v {
             if v >= rules.idleSpeedMps { now.moving += dt } else if engineOn != false { now.idle += dt }
         } else {
