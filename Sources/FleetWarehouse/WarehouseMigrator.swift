@@ -11,6 +11,7 @@ public enum WarehouseMigrator {
         var m = DatabaseMigrator()
         m.registerMigration("v1-schema") { db in try db.execute(sql: v1) }
         m.registerMigration("v2-meter-anomaly") { db in try db.execute(sql: v2) }
+        m.registerMigration("v3-report-indexes") { db in try db.execute(sql: v3) }
         return m
     }
 
