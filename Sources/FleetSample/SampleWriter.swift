@@ -7,7 +7,9 @@ import FleetCore
 public struct SampleWriter {
     public let fleet: SampleFleet
     public let root: URL
-    public private(set) var written: [URL] = []
+    public internal(set) var written: [URL] = []
+    /// Points of the long benchmark GPS track (`--scale-points`); 0 writes none.
+    public var scalePoints = 0
 
     public init(fleet: SampleFleet, root: URL) {
         self.fleet = fleet
@@ -26,6 +28,7 @@ public struct SampleWriter {
         try writeSamsara()
         try writeGPX()
         try writeOBD()
+        try writeScaleGPX(points: scalePoints)
         return written.map { String($0.path.dropFirst(root.path.count + 1)) }
     }
 

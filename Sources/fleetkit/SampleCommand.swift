@@ -21,16 +21,20 @@ struct SampleCommand: ParsableCommand {
     var start: String = "2026-10-01"
     @Option(help: "The random seed.")
     var seed: UInt64 = 42
+    @Option(help: "Also write one long GPS track of this many points at 1 Hz (scale/UNIT/track-N.gpx), for benchmarks; written in chunks, so memory stays flat.")
+    var scalePoints: Int = 0
 
     func validate() throws {
         guard CivilDate(start) != nil else { throw ValidationError("'\(start)' is not a date; write YYYY-MM-DD.") }
         guard (1...100_000).contains(assets), (0...100_000).contains(machines) else { throw ValidationError("--assets must be 1…100000 and --machines 0…100000.") }
         guard (1...3660).contains(days) else { throw ValidationError("--days must be 1…3660.") }
+        guard (0...1_000_000_000).contains(scalePoints) else { throw ValidationError("--scale-points must be 0…1000000000.") }
     }
 
     func run() throws {
         let fleet = SampleFleet(vehicles: assets, machines: machines, start: CivilDate(start)!, days: days, seed: seed)
         var writer = SampleWriter(fleet: fleet, root: URL(fileURLWithPath: out))
+        writer.scalePoints = scalePoints
         do {
             let files = try writer.writeAll()
             for f in files { print("wrote \(out)/\(f)") }
