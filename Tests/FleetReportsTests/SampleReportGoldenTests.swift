@@ -1,6 +1,7 @@
 import XCTest
 import GRDB
 import FleetKit
+@testable import FleetReports
 import FleetSample
 import FleetTestSupport
 
@@ -64,6 +65,20 @@ final class SampleReportGoldenTests: XCTestCase {
 
     /// A headline figure of a report (its JSON `totals`).
     func figure(_ out: ReportOutput, _ key: String) -> Double? { out.metadata.totals.first { $0.0 == key }?.1 }
+
+    /// `report all` computes the summary from the other reports' outputs; it must be exactly the
+    /// summary computed on its own.
+    func testTheSummaryOfReportAllIsTheStandaloneSummary() throws {
+        let s = try sample()
+        let request = ReportRequest(period: .month(2026, 10), zone: Self.zone, units: .us, currency: "USD", generatedAt: 0)
+        let reused = try s.warehouse.warehouse.pool.read { db in try ReportWriter.run(ReportRegistry.all, db, request) }
+        let alone = try output(SummaryReport.self)
+        let i = try XCTUnwrap(ReportRegistry.all.firstIndex { $0.name == SummaryReport.name })
+        let da = try ReportFixture.temporaryDirectory("a"), db = try ReportFixture.temporaryDirectory("b")
+        let a = try CSVFormat().write(reused[i], to: da), b = try CSVFormat().write(alone, to: db)
+        XCTAssertEqual(try a.map { try String(contentsOf: $0, encoding: .utf8) }, try b.map { try String(contentsOf: $0, encoding: .utf8) })
+        XCTAssertEqual(reused[i].metadata, alone.metadata)
+    }
 
     /// Every headline figure of every report prints with its unit in HTML and XLSX.
     func testEveryHeadlineHasAKnownUnit() throws {

@@ -10,10 +10,16 @@ public struct SummaryReport: Report {
     public init() {}
 
     public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {
-        let cost = try CostReport().run(db, request)
-        let utilization = try UtilizationReport().run(db, request)
-        let maintenance = try MaintenanceDueReport().run(db, request)
-        let dvir = try DVIRComplianceReport().run(db, request)
+        try run(db, request, reusing: [:])
+    }
+
+    /// The summary from the other reports' outputs when they were just computed over the same
+    /// snapshot (`report all`: `reusing` is keyed by report name), so they are not run twice.
+    public func run(_ db: Database, _ request: ReportRequest, reusing done: [String: ReportOutput]) throws -> ReportOutput {
+        let cost = try done[CostReport.name] ?? CostReport().run(db, request)
+        let utilization = try done[UtilizationReport.name] ?? UtilizationReport().run(db, request)
+        let maintenance = try done[MaintenanceDueReport.name] ?? MaintenanceDueReport().run(db, request)
+        let dvir = try done[DVIRComplianceReport.name] ?? DVIRComplianceReport().run(db, request)
         func total(_ o: ReportOutput, _ key: String) -> Double? { o.metadata.totals.first { $0.0 == key }?.1 }
         let assets = try AssetInfo.fetchAll(db, request)
         let usage = try AssetUsage.fetch(db, request)
