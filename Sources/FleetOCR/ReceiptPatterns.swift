@@ -137,7 +137,13 @@ enum ReceiptPatterns {
         compiledLock.lock()
         defer { compiledLock.unlock() }
         if let re = compiled[key] { return re }
-        let re = try? NSRegularExpression(pattern: pattern, options: options)
+        let re: NSRegularExpression?
+        do { re = try NSRegularExpression(pattern: pattern, options: options) } catch {
+            // The patterns are constants of this file: one that does not compile would silently
+            // disable its rule, so debug builds (the tests) stop here.
+            assertionFailure("receipt pattern /\(pattern)/ does not compile: \(error)")
+            re = nil
+        }
         compiled[key] = re
         return re
     }

@@ -66,11 +66,16 @@ final class OBDDecoderTests: XCTestCase {
         let padded: [UInt8] = [0, 0, 0] + chars
         var result: String?
         for n in 0..<5 {
-            result = parts.add([0x49, 0x02, UInt8(n + 1)] + Array(padded[(n * 4)..<(n * 4 + 4)]))
+            result = try parts.add([0x49, 0x02, UInt8(n + 1)] + Array(padded[(n * 4)..<(n * 4 + 4)]))
             if n < 4 { XCTAssertNil(result) }
         }
         XCTAssertEqual(result, "1FTFW1ET5DFC10312")
         XCTAssertThrowsError(try OBDDecoder.vin([0x01] + Array("1FTFW1ET5".utf8)))
+        // Five parts that join into something other than a VIN: an error once complete (the
+        // importer rejects it as bad_vin), not a silent nil.
+        let junk: [UInt8] = [0, 0, 0] + Array("1FTFW1ET5DFC1\u{7}\u{7}\u{7}\u{7}".utf8)
+        for n in 0..<4 { XCTAssertNil(try parts.add([0x49, 0x02, UInt8(n + 1)] + Array(junk[(n * 4)..<(n * 4 + 4)]))) }
+        XCTAssertThrowsError(try parts.add([0x49, 0x02, 5] + Array(junk[16..<20])))
     }
 
     func testLineParserHandlesEveryTranscriptQuirk() {

@@ -78,7 +78,12 @@ public struct ELM327Importer: Importer {
         var vins: [String] = []
         var parts = VINParts()
         try scan(input) { event in
-            guard case let .message(m) = event, let vin = parts.add(m.payload), VIN.isValid(vin), !vins.contains(vin) else { return }
+            guard case let .message(m) = event else { return }
+            // An answer that is not a VIN attributes nothing here; the data pass rejects it
+            // (`bad_vin`) with its line.
+            let vin: String?
+            do { vin = try parts.add(m.payload) } catch is OBDDecoder.DecodeError { return }
+            guard let vin, VIN.isValid(vin), !vins.contains(vin) else { return }
             vins.append(vin)
         }
         return vins
@@ -90,16 +95,18 @@ public struct ELM327Importer: Importer {
 struct VINParts {
     private var parts: [Int: [UInt8]] = [:]
 
-    mutating func add(_ payload: [UInt8]) -> String? {
+    /// The VIN once an answer is complete, nil while parts are missing; throws when a complete
+    /// answer is not a VIN.
+    mutating func add(_ payload: [UInt8]) throws -> String? {
         guard payload.count >= 3, payload[0] == 0x49, payload[1] == 0x02 else { return nil }
         if payload.count == 7, (1...5).contains(payload[2]) {
             parts[Int(payload[2])] = Array(payload[3...])
             guard parts.count == 5 else { return nil }
             let joined = (1...5).flatMap { parts[$0] ?? [] }
             parts.removeAll()
-            return try? OBDDecoder.vin(joined)
+            return try OBDDecoder.vin(joined)
         }
-        return try? OBDDecoder.vin(Array(payload[2...]))
+        return try OBDDecoder.vin(Array(payload[2...]))
     }
 }
 
@@ -113,6 +120,7 @@ private struct Pass {
     private var otherECUs = 0, repeated = 0, negative = 0, otherModes = 0
     private var unsupported: Set<Int> = []
     private var codesSeen: Set<String> = []
+    private var vinParts = VINParts()
 
     init(recorder: OBDRecorder) { self.recorder = recorder }
 
@@ -164,10 +172,9 @@ private struct Pass {
             }
         case 0x49:
             guard m.payload.count >= 3, m.payload[1] == 0x02 else { otherModes += 1; return }
-            // One of five older-protocol parts: the first pass joined them.
-            if m.payload.count == 7, (1...5).contains(m.payload[2]) { return }
             do {
-                let vin = try OBDDecoder.vin(Array(m.payload[2...]))
+                // nil: one of five older-protocol parts, the VIN comes with the fifth.
+                guard let vin = try vinParts.add(m.payload) else { return }
                 if let problem = VIN.problem(vin) { throw OBDDecoder.DecodeError(message: "'\(vin)' is not a VIN: \(problem)") }
             } catch let e as OBDDecoder.DecodeError {
                 try sink.reject(Issue(.badVIN, at: location, "\(e.message); the log was not attributed by it", raw: m.raw))

@@ -71,10 +71,9 @@ struct JSONPullParser {
     private(set) var tokenOffset: Int64 = 0
 
     init(url: URL, maxTokenBytes: Int = JSONPullParser.defaultMaxTokenBytes, maxDepth: Int = JSONPullParser.defaultMaxDepth) throws {
-        guard let h = try? FileHandle(forReadingFrom: url) else {
-            throw JSONReadError(offset: 0, path: "", message: "the file cannot be opened for reading")
+        do { handle = try FileHandle(forReadingFrom: url) } catch {
+            throw JSONReadError(offset: 0, path: "", message: "the file cannot be opened for reading (\(error.localizedDescription))")
         }
-        handle = h
         buffer = []
         end = 0
         atEOF = false

@@ -70,7 +70,10 @@ final class SamsaraReader<S: RecordSink> {
                 try v1Trips(into: &sink)
             case "pagination":
                 let p = Fields(try parser.readNode(limit: 64 * 1024), at: prefix + "pagination")
-                tally.lastPageHasNext = (try? p.bool("hasNextPage")) ?? nil
+                do { tally.lastPageHasNext = try p.bool("hasNextPage") } catch {
+                    tally.lastPageHasNext = nil
+                    sink.note("\(prefix)pagination.hasNextPage: \(error); whether the save holds every page is unknown")
+                }
             case "requestStartTime", "requestEndTime", "vehicleId":
                 try parser.skipValue()
             default:

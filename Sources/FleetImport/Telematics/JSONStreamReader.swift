@@ -36,8 +36,9 @@ struct JSONStreamReader {
 
     init(url: URL) throws {
         path = url.path
-        guard let h = try? FileHandle(forReadingFrom: url) else { throw FleetError.io(path: url.path, reason: "cannot open the file for reading") }
-        handle = h
+        do { handle = try FileHandle(forReadingFrom: url) } catch {
+            throw FleetError.io(path: url.path, reason: "cannot open the file for reading (\(error.localizedDescription))")
+        }
         try fill()
         if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { pos = 3 }
         if buffer.starts(with: [0xFF, 0xFE]) || buffer.starts(with: [0xFE, 0xFF]) {

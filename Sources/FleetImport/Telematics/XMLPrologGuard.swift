@@ -16,8 +16,9 @@ enum XMLPrologGuard {
     static let prologLimit = 1 << 20
 
     static func check(_ url: URL) throws {
-        guard let handle = try? FileHandle(forReadingFrom: url) else {
-            throw FleetError.io(path: url.path, reason: "cannot open the file for reading")
+        let handle: FileHandle
+        do { handle = try FileHandle(forReadingFrom: url) } catch {
+            throw FleetError.io(path: url.path, reason: "cannot open the file for reading (\(error.localizedDescription))")
         }
         defer { try? handle.close() }
         var raw = Data()
