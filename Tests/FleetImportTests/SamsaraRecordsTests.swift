@@ -81,6 +81,19 @@ final class SamsaraRecordsTests: XCTestCase {
         XCTAssertEqual(try lines(t, "SELECT location, reason FROM reject WHERE source_file_id = \(d.sourceFileID!)"), ["\"data[2]\"|\"unknown_dvir\""])
     }
 
+    /// `location` as an object (newer saves) is read by its fields; a plain string and a top-level
+    /// `formattedAddress` are covered by the fixtures above.
+    func testDVIRLocationObject() throws {
+        let t = try TestWarehouse()
+        for name in ["assets.csv", "vehicles.json"] { try load(t, name) }
+        let text = try String(contentsOf: fixture("samsara/dvirs-stream.json"), encoding: .utf8)
+            .replacingOccurrences(of: "\"formattedAddress\": \"350 N Orleans St, Chicago, IL\"",
+                                  with: "\"location\": {\"formattedAddress\": \"1 Yard Rd, Joliet, IL\", \"latitude\": 41.5}")
+        let o = try t.importFile(try t.write(text, to: "dvirs-location-object.json"))
+        XCTAssertEqual(o.status, .imported, o.error ?? "")
+        XCTAssertEqual(try lines(t, "SELECT location FROM dvir WHERE source_key LIKE '%0b5f6f2e%'"), ["\"1 Yard Rd, Joliet, IL\""])
+    }
+
     func testDriversMatchMasterDataAndDailyLogsBecomeAssignments() throws {
         let t = try TestWarehouse()
         try load(t, "assets.csv")

@@ -68,8 +68,19 @@ extension SamsaraReader {
             throw SamsaraRowError(.badValue, "safetyStatus '\(try f.string("safetyStatus") ?? "")' is not safe, unsafe or resolved", at: f.at("safetyStatus"))
         }
         let odometer = try f.number("odometerMeters", in: 0...2e10, unit: "m").flatMap { $0.value > 0 ? $0.value : nil }
-        var location = try? f.string("location") ?? f.string("formattedAddress")
-        if location == nil, let l = try f.object("location") { location = try l.string("formattedAddress") ?? l.string("address") ?? l.string("name") }
+        // `location` is a plain address in older saves and an object in newer ones. It is
+        // descriptive only: a value of another type is not worth rejecting the inspection for,
+        // so it is read by its type instead of by trying each reading.
+        let location: String?
+        switch f.node["location"] {
+        case .object?:
+            let l = try f.object("location")
+            location = try l?.string("formattedAddress") ?? l?.string("address") ?? l?.string("name")
+        case .string?:
+            location = try f.string("location")
+        default:
+            location = try f.string("formattedAddress")
+        }
         let times = [updatedAt, signedAt] + signatures.map { $0?.at } + defects.map(\.stateAt)
         let stateAt = updatedAt ?? times.compactMap { $0 }.max()!
         let record = DVIR(sourceKey: "samsara-dvir:\(id)", assetID: asset, driverID: driverID, type: type, startedAt: startedAt, signedAt: signedAt,
