@@ -53,6 +53,16 @@ final class PrivacyTests: XCTestCase {
         XCTAssertEqual(s.status, 0, s.stderr)
         XCTAssertEqual(try mode(shared.appendingPathComponent("cost-2026-10.json").path), 0o640)
         XCTAssertEqual(try mode(shared.path), 0o750)
+
+        // A mode that is not one is refused before any report is written, not replaced by 0600.
+        for bad in ["640x", "0o640", "0400", "1777"] {
+            let wrong = dir.appendingPathComponent("wrong-\(bad)")
+            let w = try Fleetkit.run(["report", "cost", "--db", db, "--month", "2026-10", "--format", "json", "--out", wrong.path],
+                                     environment: ["FLEETKIT_REPORT_MODE": bad])
+            XCTAssertNotEqual(w.status, 0, bad)
+            XCTAssertTrue(w.stderr.contains("FLEETKIT_REPORT_MODE is '\(bad)'"), w.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: wrong.appendingPathComponent("cost-2026-10.json").path), bad)
+        }
     }
 
     func testFullCardNumbersReachNoOutput() throws {

@@ -12,11 +12,14 @@ import Darwin
 enum AtomicFile {
     enum Error: Swift.Error, CustomStringConvertible {
         case rename(from: String, to: String, errno: Int32)
+        case reportMode(String)
 
         var description: String {
             switch self {
             case let .rename(from, to, code):
                 return "cannot move \(from) to \(to): \(String(cString: strerror(code))); check that the output folder is writable"
+            case let .reportMode(text):
+                return "FLEETKIT_REPORT_MODE is '\(text)', not an octal file mode that lets the owner read and write (such as 0600 or 0640); fix it or unset it"
             }
         }
     }
@@ -29,17 +32,27 @@ enum AtomicFile {
 
     /// The mode of report files: 0600 (reports name drivers, assets and costs), or the octal
     /// value of `FLEETKIT_REPORT_MODE` (e.g. `0640` to share with a group). Report folders
-    /// created here get the matching search bits (0700, 0750).
-    static var fileMode: mode_t {
-        guard let text = ProcessInfo.processInfo.environment["FLEETKIT_REPORT_MODE"], let mode = mode_t(text, radix: 8), mode & ~0o777 == 0 else { return 0o600 }
+    /// created here get the matching search bits (0700, 0750). A value that is not such a mode
+    /// is an error, not a silent 0600: whoever set it expects others to read the reports.
+    static func fileMode() throws -> mode_t {
+        guard let text = ProcessInfo.processInfo.environment["FLEETKIT_REPORT_MODE"] else { return 0o600 }
+        guard let mode = mode_t(text, radix: 8), mode & ~0o777 == 0, mode & 0o600 == 0o600 else { throw Error.reportMode(text) }
         return mode
     }
 
-    static var directoryMode: mode_t { fileMode | ((fileMode & 0o444) >> 2) }
+    static func directoryMode() throws -> mode_t {
+        let file = try fileMode()
+        return file | ((file & 0o444) >> 2)
+    }
 
     /// Renames `temporary` over `destination`; removes `temporary` when that fails.
     static func commit(_ temporary: URL, to destination: URL) throws {
-        chmod(temporary.path, fileMode)
+        let mode: mode_t
+        do { mode = try fileMode() } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+        chmod(temporary.path, mode)
         guard rename(temporary.path, destination.path) == 0 else {
             let code = errno
             try? FileManager.default.removeItem(at: temporary)
@@ -74,6 +87,6 @@ enum AtomicFile {
 
     /// Creates the output folder when it does not exist yet.
     static func prepare(_ directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: Int(directoryMode)])
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: Int(try directoryMode())])
     }
 }
