@@ -49,7 +49,7 @@ fuzz: deps
 
 ## bench: every benchmark row next to its peer, measured in the same run; writes BENCHMARKS.md
 ## (scripts/bench/run.sh; Python peers in .venv-bench, inputs in /tmp/fleetkit-bench).
-BENCH_PACKAGES := sqlite3 time python3-venv tesseract-ocr
+BENCH_PACKAGES := sqlite3 time python3-venv tesseract-ocr fonts-dejavu-core fonts-dejavu-extra fonts-liberation
 bench: deps bench-deps
 	bash scripts/bench/run.sh
 

@@ -28,11 +28,17 @@ struct ReceiptTruth: Decodable {
 
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/receipts")
 
-    static func all() throws -> [ReceiptTruth] {
-        try JSONDecoder().decode(Set.self, from: Data(contentsOf: folder.appendingPathComponent("truth.json"))).receipts
+    static func all() throws -> [ReceiptTruth] { try all(in: folder) }
+
+    /// A set generated elsewhere (`generate.py --count 100 --set-only --out DIR`, for the
+    /// throughput benchmark), with each file named by its absolute path.
+    static func all(in directory: URL) throws -> [ReceiptTruth] {
+        let set = try JSONDecoder().decode(Set.self, from: Data(contentsOf: directory.appendingPathComponent("truth.json"))).receipts
+        guard directory != folder else { return set }
+        return set.map { var t = $0; t.file = directory.appendingPathComponent(t.file).path; return t }
     }
 
-    var path: String { Self.folder.appendingPathComponent(file).path }
+    var path: String { file.hasPrefix("/") ? file : Self.folder.appendingPathComponent(file).path }
 
     /// Whether each benchmark field was read right; nil when the truth has no such field.
     func score(_ f: ReceiptFields) -> [String: Bool?] {

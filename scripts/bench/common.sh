@@ -53,7 +53,7 @@ print(" ".join("%.3f" % statistics.median(c) for c in zip(*rows)))' "$WORK/$name
 # n (items per run, for rates), fk_wall, fk_cpu, fk_rss, peer, peer_wall, peer_cpu, peer_rss,
 # target, note. Rates are n / seconds; run.sh computes them and the ratios.
 record() {
-    python3 - "$RESULTS" runs="${M_RUNS:-}" "$@" <<'PYEOF'
+    python3 - "$RESULTS" runs="${M_RUNS:-}" at="$(date -u +%Y-%m-%dT%H:%MZ)" load="$(cut -d' ' -f1 /proc/loadavg)" "$@" <<'PYEOF'
 import json, sys
 out, pairs = sys.argv[1], sys.argv[2:]
 d = dict(p.split("=", 1) for p in pairs)

@@ -122,6 +122,7 @@ def main():
     ap.add_argument("--notes")
     a = ap.parse_args()
     rows = [json.loads(l) for l in open(a.results) if l.strip()]
+    rows.sort(key=lambda d: int(d.get("row") or 0))   # stable: a merged re-run keeps its place
     head = ["#", "Benchmark", "Runs", "FleetKit wall", "FleetKit CPU", "FleetKit RSS", "Peer", "Peer wall", "Peer CPU", "Peer RSS",
             "Ratio wall", "Ratio CPU", "Target", "Result"]
     table = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -149,6 +150,14 @@ def main():
             "- Rates are items / seconds (seconds in brackets). Ratio = peer time ÷ FleetKit time: above 1, FleetKit is "
             "faster. Result evaluates the target on wall and on CPU figures.", "",
             *table, ""]
+    when = {}
+    for d in rows:
+        if d.get("at"):
+            when.setdefault(d.get("row", ""), (d["at"], d.get("load", "?")))
+    if len({at[:13] for at, _ in when.values()}) > 1:
+        # Rows re-measured at different times (run.sh --merge): say when, and how loaded the machine was.
+        notes.append("- Measured: " + "; ".join("row %s at %s (load average %s)" % (r, at.replace("T", " "), load)
+                                                for r, (at, load) in sorted(when.items())))
     if notes:
         text += ["Notes:", "", *notes, ""]
     if a.notes and os.path.exists(a.notes):

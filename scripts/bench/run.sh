@@ -4,25 +4,44 @@
 # and writes it with the machine, load average, date and command to BENCHMARKS.md (quick mode:
 # $BENCH_WORK/BENCHMARKS-quick.md, so a quick run never replaces the full figures).
 #
-#   scripts/bench/run.sh [--quick] [ROW...]      rows: gpx telematics obd receipts reports reimport
+#   scripts/bench/run.sh [--quick] [--merge] [ROW...]
+#                             rows: gpx telematics obd receipts reports reimport
+#
+# --merge re-measures only the named rows and keeps the other rows of the previous results
+# (each row records when it was measured and the load average then, and the table says so),
+# so one changed stage can be measured again without the hour a full run takes.
 #
 # Inputs are generated once into $BENCH_WORK (default /tmp/fleetkit-bench) and reused.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 QUICK=0
+MERGE=0
 ROWS=()
 for a in "$@"; do
     case $a in
         --quick) QUICK=1 ;;
+        --merge) MERGE=1 ;;
         gpx | telematics | obd | receipts | reports | reimport) ROWS+=("$a") ;;
-        *) echo "usage: run.sh [--quick] [gpx telematics obd receipts reports reimport]" >&2; exit 64 ;;
+        *) echo "usage: run.sh [--quick] [--merge] [gpx telematics obd receipts reports reimport]" >&2; exit 64 ;;
     esac
 done
 [ ${#ROWS[@]} -gt 0 ] || ROWS=(gpx telematics obd receipts reports reimport)
 export QUICK
 source scripts/bench/common.sh
 export RESULTS=$WORK/results-$([ "$QUICK" = 1 ] && echo quick || echo full).jsonl
-: >"$RESULTS"
+# Row numbers of the row scripts, for --merge.
+declare -A ROW_NUMBER=([gpx]=1 [telematics]=2 [obd]=3 [receipts]=4 [reports]=5 [reimport]=6)
+if [ "$MERGE" = 1 ] && [ -s "$RESULTS" ]; then
+    keep=$(for r in "${ROWS[@]}"; do echo "${ROW_NUMBER[$r]}"; done | paste -sd, -)
+    python3 - "$RESULTS" "$keep" <<'PYEOF'
+import json, sys
+path, rerun = sys.argv[1], set(sys.argv[2].split(","))
+kept = [l for l in open(path) if l.strip() and json.loads(l).get("row") not in rerun | {"0"}]
+open(path, "w").writelines(kept)
+PYEOF
+else
+    : >"$RESULTS"
+fi
 for tool in sqlite3 python3 /usr/bin/time sha256sum; do
     command -v "$tool" >/dev/null || { say "$tool is missing: run \`make bench\` (it installs sqlite3, time and python3-venv)"; exit 2; }
 done
@@ -63,7 +82,7 @@ done
 OUT=BENCHMARKS.md
 [ "$QUICK" = 1 ] && OUT=$WORK/BENCHMARKS-quick.md
 CMD="make bench$([ "$QUICK" = 1 ] && echo -quick || true)"
-[ ${#ROWS[@]} -lt 6 ] && CMD="scripts/bench/run.sh $*"
+[ ${#ROWS[@]} -lt 6 ] && [ "$MERGE" = 0 ] && CMD="scripts/bench/run.sh $*"
 python3 scripts/bench/render.py "$RESULTS" "$OUT" --command "$CMD" --started "$STARTED" \
     --load-before "$LOAD_BEFORE" --load-after "$(cut -d' ' -f1-3 /proc/loadavg)" --runs "$RUNS" \
     --quick "$QUICK" --notes scripts/bench/perf-notes.md

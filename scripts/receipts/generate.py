@@ -367,18 +367,37 @@ def plan():
     return items
 
 
+def extended_plan(count):
+    """The test set, then more receipts up to `count` for the throughput benchmark: the same
+    layouts, fonts and degradations in other combinations, every other one degraded."""
+    items = plan()
+    base = list(items)
+    layouts = [us_fuel, eu_fuel, asia_fuel, us_expense]
+    fonts = list(FONTS)
+    degraded = [deg for *_, deg in base if deg]
+    for n in range(len(base), count):
+        k = n - len(base)
+        deg = degraded[k % len(degraded)] if k % 2 else []
+        items.append((layouts[k % len(layouts)], n, fonts[(k * 5) % len(fonts)], [22, 24, 20, 26, 28][k % 5], deg))
+    return items
+
+
 def main():
     import argparse
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.join(ROOT, "Tests/FleetOCRTests/Fixtures/receipts"))
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--count", type=int, default=0,
+                    help="receipts in the set (default: the test set); more are for the throughput benchmark")
+    ap.add_argument("--set-only", action="store_true",
+                    help="write only the set in --out, not the sample fleet's receipts nor the not-a-receipt photo")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     for f in os.listdir(args.out):
         if f.endswith(".png") or f == "truth.json":
             os.remove(os.path.join(args.out, f))
     truth = []
-    for fn, n, font, size, deg in plan():
+    for fn, n, font, size, deg in (extended_plan(args.count) if args.count else plan()):
         rng = random.Random(args.seed * 1000 + n)
         lines, t = fn(rng, n)
         img = degrade(render(lines, font, size), deg, rng)
@@ -389,6 +408,9 @@ def main():
     with open(os.path.join(args.out, "truth.json"), "w") as f:
         json.dump({"generator": "scripts/receipts/generate.py", "seed": args.seed, "receipts": truth}, f, indent=1, ensure_ascii=False)
         f.write("\n")
+    if args.set_only:
+        print(f"{len(truth)} receipts in {args.out}")
+        return
     # The sample fleet's receipts, one folder per unit (the folder attributes the receipt); their
     # truth beside this script, since a JSON file in SampleData would be imported as data.
     sample = os.path.join(ROOT, "SampleData/receipts")
