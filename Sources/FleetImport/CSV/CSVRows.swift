@@ -12,7 +12,8 @@ struct CSVRows {
     let convention: DecimalNumber.Convention
     private var reader: CSVReader
     private var headerCount: Int
-    private var seenKeys: [String: Int] = [:]
+    private let seenKeys = KeyLedger()
+    private let choices = ChoiceMemo()
 
     /// - throws: `FleetError.unreadable` when the header lacks a required column.
     init(_ input: InputFile, format: String, columns: [String: [String]], required: [String]) throws {
@@ -68,13 +69,12 @@ struct CSVRows {
                 continue
             }
             if record.fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
-            var row = Row(record: record, header: header, convention: convention, zone: input.zone, currency: input.currency, seenKeys: seenKeys)
+            var row = Row(record: record, header: header, convention: convention, zone: input.zone, currency: input.currency, seenKeys: seenKeys, choices: choices)
             do {
                 try sink.atomically { sink in try body(&row, &sink) }
             } catch let e as RowError {
                 try sink.reject(e.issue(at: location, raw: record.raw))
             }
-            seenKeys = row.seenKeys
         }
     }
 }

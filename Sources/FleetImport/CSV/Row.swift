@@ -9,7 +9,10 @@ struct Row {
     let convention: DecimalNumber.Convention
     let zone: FleetZone
     let currency: String
-    var seenKeys: [String: Int]
+    /// The keys earlier rows of the file registered (shared with the row loop).
+    let seenKeys: KeyLedger
+    /// Values already matched by `choice` in this file (shared with the row loop).
+    let choices: ChoiceMemo
 
     var line: Int { record.line }
 
@@ -24,10 +27,10 @@ struct Row {
     /// Registers a natural key; a second row with the same key in one file is a reject that
     /// names the first line, since the file contradicts itself.
     mutating func unique(_ key: String, _ what: String) throws {
-        if let first = seenKeys[key] {
-            throw RowError(.duplicateKey, "\(what) already appears on line \(first) of this file; the first row was kept")
+        if let first = try seenKeys.entry(key) {
+            throw RowError(.duplicateKey, "\(what) already appears on line \(first.line) of this file; the first row was kept")
         }
-        seenKeys[key] = line
+        try seenKeys.set(key, KeyLedger.Entry(line: line, payload: ""))
     }
 
     func decimal(_ column: String) throws -> DecimalNumber? {
@@ -104,8 +107,11 @@ struct Row {
     /// Matches a column against a fixed vocabulary, case- and space-insensitively.
     func choice(_ column: String, _ values: [String: [String]]) throws -> String? {
         guard let v = text(column) else { return nil }
+        let memoKey = column + "\u{0}" + v
+        if let known = choices.matched[memoKey] { return known }
         let n = CSVHeader.normalise(v)
         for (canonical, spellings) in values where ([canonical] + spellings).contains(where: { CSVHeader.normalise($0) == n }) {
+            if choices.matched.count < ChoiceMemo.limit { choices.matched[memoKey] = canonical }
             return canonical
         }
         throw RowError(.badValue, "'\(column)' is '\(v)'; expected one of: \(values.keys.sorted().joined(separator: ", "))")
@@ -199,4 +205,13 @@ extension Row {
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(two(h)):\(two(m)):\(two(sec))"
     }
+}
+
+/// The spellings `Row.choice` has already matched in one file. A column such as a DVIR's
+/// component or type holds a handful of distinct values, and normalising every spelling of the
+/// table for every row was a tenth of a DVIR import's time. Bounded: past `limit` distinct
+/// values, matching is done afresh.
+final class ChoiceMemo {
+    static let limit = 4096
+    var matched: [String: String] = [:]
 }

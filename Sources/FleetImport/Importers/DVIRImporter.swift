@@ -97,12 +97,28 @@ public struct DVIRImporter: Importer {
         CSVSniffer.confidence(head, filename: filename, format: format, columns: columns, required: ["dvir_id", "signed_at", "safety_status"])
     }
 
-    /// What is known of a DVIR from its earlier rows in this file.
+    /// What is known of a DVIR from its earlier rows in this file, kept in a `KeyLedger` (so a
+    /// file of any length stays in bounded memory) as its first line and a packed payload.
     struct Seen {
         var line: Int
         var fields: [String]
         var stateAt: Int64
         var id: Int64
+
+        var entry: KeyLedger.Entry { KeyLedger.Entry(line: line, payload: KeyLedger.pack(["\(stateAt)", "\(id)"] + fields)) }
+
+        init(line: Int, fields: [String], stateAt: Int64, id: Int64) {
+            self.line = line
+            self.fields = fields
+            self.stateAt = stateAt
+            self.id = id
+        }
+
+        init?(_ entry: KeyLedger.Entry) {
+            let parts = KeyLedger.unpack(entry.payload)
+            guard parts.count >= 2, let stateAt = Int64(parts[0]), let id = Int64(parts[1]) else { return nil }
+            self.init(line: entry.line, fields: Array(parts.dropFirst(2)), stateAt: stateAt, id: id)
+        }
     }
 
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
@@ -111,7 +127,7 @@ public struct DVIRImporter: Importer {
             throw FleetError.unreadable(file: input.path, location: "line 1", reason: "the dvir header names no vehicle column (unit_number or vin)",
                                         hint: "A DVIR must identify the vehicle (49 CFR 396.11); add a unit_number or vin column. A vehicle name is not an identifier.")
         }
-        var seen: [String: Seen] = [:]
+        let seen = KeyLedger()
         try rows.forEach(into: &sink) { row, sink in
             let dvirID = try row.required("dvir_id")
             let unit = row.text("unit_number")
@@ -143,7 +159,7 @@ public struct DVIRImporter: Importer {
                                     row.text("mechanic_notes"), reviewedAt.map(Timestamp.iso), row.text("reviewed_by")].map { $0 ?? "" }
             let rowState = [updatedAt, signedAt, mechanicSignedAt, reviewedAt, defect?.resolvedAt].compactMap { $0 }.max()!
             var stateAt = rowState
-            let prior = seen[dvirID]
+            let prior = try seen.entry(dvirID).flatMap(Seen.init)
             if let prior {
                 if let i = fields.indices.first(where: { fields[$0] != prior.fields[$0] }) {
                     let name = Self.fieldNames[i]
@@ -186,7 +202,7 @@ public struct DVIRImporter: Importer {
                                          resolvedAt: defect.resolvedAt, resolvedBy: defect.resolvedBy, certification: defect.certification,
                                          stateAt: rowState, sourceFileID: sink.sourceFileID))
             }
-            seen[dvirID] = Seen(line: prior?.line ?? row.line, fields: fields, stateAt: stateAt, id: storedID)
+            try seen.set(dvirID, Seen(line: prior?.line ?? row.line, fields: fields, stateAt: stateAt, id: storedID).entry)
         }
     }
 
