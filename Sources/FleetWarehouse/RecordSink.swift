@@ -23,6 +23,10 @@ public protocol RecordSink {
     /// Upserts a fact row on its natural key.
     @discardableResult
     mutating func load<R: LoadableRecord>(_ record: R) throws -> LoadOutcome
+    /// Upserts fact rows as `load(_:)` would, one after another, counting each outcome; for
+    /// high-volume records (GPS points) that the sink may write with multi-row statements.
+    /// Every row is written when it returns: the sink keeps nothing pending.
+    mutating func load<R: LoadableRecord>(contentsOf records: [R]) throws
     /// The row id of a stored record (to attach children, such as DVIR defects).
     func id<R: LoadableRecord>(of record: R) throws -> Int64?
     /// Runs `body` as one unit: when it throws, everything it wrote is undone (a savepoint), so
@@ -43,6 +47,11 @@ public protocol RecordSink {
 }
 
 extension RecordSink {
+    /// Row by row, for sinks without a faster way.
+    public mutating func load<R: LoadableRecord>(contentsOf records: [R]) throws {
+        for record in records { try load(record) }
+    }
+
     /// A sink without a warehouse behind it has no other rows to link to.
     public mutating func linkFuelPurchases() throws {}
 }

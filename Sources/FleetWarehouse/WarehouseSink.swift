@@ -62,14 +62,16 @@ public struct WarehouseSink: RecordSink {
         return outcome
     }
 
+    // Lookups run once or more per row: cached statements, because compiling the SQL on every
+    // call (GRDB's `fetchOne(db, sql:)`) cost more than the query itself.
     public func findAsset(_ ref: AssetRef) throws -> Int64? {
-        if let vin = ref.vin, let id = try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE vin = ?", arguments: [vin]) { return id }
-        if let pin = ref.pin, let id = try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE pin = ?", arguments: [pin]) { return id }
+        if let vin = ref.vin, let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM asset WHERE vin = ?"), arguments: [vin]) { return id }
+        if let pin = ref.pin, let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM asset WHERE pin = ?"), arguments: [pin]) { return id }
         for i in ref.identifiers {
-            if let id = try Int64.fetchOne(db, sql: "SELECT asset_id FROM asset_identifier WHERE source = ? AND id_type = ? AND id_value = ?",
+            if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT asset_id FROM asset_identifier WHERE source = ? AND id_type = ? AND id_value = ?"),
                                            arguments: [i.source, i.type, i.value]) { return id }
         }
-        if let unit = ref.unitNumber, let id = try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE unit_number = ?", arguments: [unit]) { return id }
+        if let unit = ref.unitNumber, let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM asset WHERE unit_number = ?"), arguments: [unit]) { return id }
         return nil
     }
 
@@ -113,10 +115,10 @@ public struct WarehouseSink: RecordSink {
     /// never merged on a shared licence, and a vendor id pointing at another employee is refused.
     private func findDriver(_ ref: DriverRef) throws -> Int64? {
         func employee(of id: Int64) throws -> String? {
-            try String.fetchOne(db, sql: "SELECT employee_id FROM driver WHERE id = ?", arguments: [id])
+            try String.fetchOne(db.cachedStatement(sql: "SELECT employee_id FROM driver WHERE id = ?"), arguments: [id])
         }
         for i in ref.identifiers {
-            guard let id = try Int64.fetchOne(db, sql: "SELECT driver_id FROM driver_identifier WHERE source = ? AND id_type = ? AND id_value = ?",
+            guard let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT driver_id FROM driver_identifier WHERE source = ? AND id_type = ? AND id_value = ?"),
                                               arguments: [i.source, i.type, i.value]) else { continue }
             if let mine = ref.employeeID, let theirs = try employee(of: id), mine != theirs {
                 throw RowError(.identityConflict, "\(i.source) \(i.type) \(i.value) already belongs to employee \(theirs), not \(mine); fix the id mapping")
@@ -124,16 +126,16 @@ public struct WarehouseSink: RecordSink {
             return id
         }
         if let e = ref.employeeID {
-            return try Int64.fetchOne(db, sql: "SELECT id FROM driver WHERE employee_id = ?", arguments: [e])
+            return try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM driver WHERE employee_id = ?"), arguments: [e])
         }
-        if let l = ref.licenseNumber, let id = try Int64.fetchOne(db, sql: "SELECT id FROM driver WHERE license_number = ? ORDER BY auto_created, id", arguments: [l]) { return id }
+        if let l = ref.licenseNumber, let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM driver WHERE license_number = ? ORDER BY auto_created, id"), arguments: [l]) { return id }
         return nil
     }
 
     private func linkDriverIdentifiers(_ ref: DriverRef, to id: Int64) throws {
         for i in ref.identifiers {
-            try db.execute(sql: "INSERT INTO driver_identifier(driver_id, source, id_type, id_value) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                           arguments: [id, i.source, i.type, i.value])
+            try db.cachedStatement(sql: "INSERT INTO driver_identifier(driver_id, source, id_type, id_value) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
+                .execute(arguments: [id, i.source, i.type, i.value])
         }
     }
 
@@ -143,6 +145,52 @@ public struct WarehouseSink: RecordSink {
         counts.count(outcome)
         if outcome != .unchanged, let t = record as? TimelineRecord { touched.touch(t.timelineAsset, t.timelineAt) }
         return outcome
+    }
+
+    /// Full batches of `Loader.batchRows` rows go through one multi-row INSERT each; a batch that
+    /// hits a stored key (an overlapping re-export) or another constraint is undone by SQLite and
+    /// loaded row by row instead, as are the next few batches (overlaps come in runs) and the
+    /// short tail. Counts and touched spans come out exactly as row-by-row `load` gives them.
+    public mutating func load<R: LoadableRecord>(contentsOf records: [R]) throws {
+        try records.withUnsafeBufferPointer { all in
+            var i = 0
+            while i < all.count {
+                let n = min(Loader.batchRows, all.count - i)
+                let chunk = UnsafeBufferPointer(rebasing: all[i ..< i + n])
+                i += n
+                if n == Loader.batchRows, rowByRowBatches == 0 {
+                    if try loader.insertAll(chunk) {
+                        counts.loaded += n
+                        touch(inserted: chunk)
+                        continue
+                    }
+                    rowByRowBatches = 8
+                } else if rowByRowBatches > 0 {
+                    rowByRowBatches -= 1
+                }
+                for record in chunk { try load(record) }
+            }
+        }
+    }
+
+    /// Batches still to load row by row after one that conflicted.
+    private var rowByRowBatches = 0
+
+    /// `touched` for rows that were all inserted: one update per run of the same asset instead
+    /// of a dictionary lookup per row.
+    private mutating func touch<R: LoadableRecord>(inserted rows: UnsafeBufferPointer<R>) {
+        var asset = Int64.min, low = Int64.max, high = Int64.min
+        for row in rows {
+            guard let t = row.timelinePoint else { return }
+            if t.asset != asset {
+                if asset != Int64.min { touched.touch(asset, low); touched.touch(asset, high) }
+                (asset, low, high) = (t.asset, t.at, t.at)
+            } else {
+                low = min(low, t.at)
+                high = max(high, t.at)
+            }
+        }
+        if asset != Int64.min { touched.touch(asset, low); touched.touch(asset, high) }
     }
 
     public func id<R: LoadableRecord>(of record: R) throws -> Int64? { try loader.id(of: record) }
@@ -168,8 +216,8 @@ public struct WarehouseSink: RecordSink {
     public mutating func linkFuelPurchases() throws { try FuelPurchaseLinker.refresh(db, sourceFileID: sourceFileID) }
 
     public mutating func reject(_ issue: Issue) throws {
-        try db.execute(sql: "INSERT INTO reject(source_file_id, location, reason, message, raw) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [sourceFileID, issue.location, issue.reason.rawValue, issue.message, issue.raw])
+        try db.cachedStatement(sql: "INSERT INTO reject(source_file_id, location, reason, message, raw) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [sourceFileID, issue.location, issue.reason.rawValue, issue.message, issue.raw])
         counts.rejected += 1
     }
 }

@@ -15,10 +15,17 @@ public protocol LoadableRecord {
     /// with a source state time use it so that the later state wins whatever the import order.
     static var precedence: String? { get }
     func bind(into binder: inout Binder)
+    /// The asset and instant this row sits at on the asset's timeline (`TimelineRecord`), or
+    /// nil. A requirement so that high-volume records answer without a dynamic cast per row.
+    var timelinePoint: (asset: Int64, at: Int64)? { get }
 }
 
 extension LoadableRecord {
     public static var precedence: String? { nil }
+
+    public var timelinePoint: (asset: Int64, at: Int64)? {
+        (self as? TimelineRecord).map { ($0.timelineAsset, $0.timelineAt) }
+    }
 }
 
 /// What an upsert did.

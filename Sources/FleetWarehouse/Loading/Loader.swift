@@ -11,7 +11,53 @@ public struct Loader {
     let db: Database
     private var statements: [ObjectIdentifier: (insert: Statement, update: Statement)] = [:]
 
+    /// Multi-row INSERT statements, per record type and row count.
+    private var batchStatements: [BatchKey: Statement] = [:]
+
     public init(_ db: Database) { self.db = db }
+
+    /// Rows per multi-row INSERT. Inserting a million positions with one statement per 64 rows
+    /// took 1.14 s instead of 1.97 s with one per row (a C program on this table, foreign keys
+    /// on): step/reset and the statement's setup are paid once per batch. 128 and 256 rows
+    /// were no faster.
+    public static let batchRows = 64
+
+    /// Inserts every row of `rows` with one statement, or none of them: returns false, with
+    /// nothing written, when any row conflicts with a stored row or with another row of the
+    /// batch. The statement is a plain INSERT (ON CONFLICT ABORT), so on a conflict SQLite's
+    /// statement journal undoes the rows it had already inserted; the caller then loads those
+    /// rows one by one through `upsert`, which tells inserted, updated and unchanged apart.
+    /// Other constraint failures (a missing foreign key) also return false: the row-by-row
+    /// path then throws the same error as before, for the row that causes it.
+    public mutating func insertAll<R: LoadableRecord>(_ rows: UnsafeBufferPointer<R>) throws -> Bool {
+        guard !rows.isEmpty else { return true }
+        let statement = try batchStatement(for: R.self, rows: rows.count)
+        let raw = statement.sqliteStatement
+        var binder = Binder(raw)
+        for row in rows { row.bind(into: &binder) }
+        let rc = sqlite3_step(raw)
+        sqlite3_reset(raw)
+        if rc == SQLITE_DONE { return true }
+        if rc & 0xFF == SQLITE_CONSTRAINT { return false }
+        throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                            sql: statement.sql)
+    }
+
+    private struct BatchKey: Hashable {
+        var type: ObjectIdentifier
+        var rows: Int
+    }
+
+    private mutating func batchStatement<R: LoadableRecord>(for type: R.Type, rows: Int) throws -> Statement {
+        let key = BatchKey(type: ObjectIdentifier(type), rows: rows)
+        if let statement = batchStatements[key] { return statement }
+        let columns = R.keyColumns + R.valueColumns
+        let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        let statement = try db.makeStatement(sql: "INSERT INTO \(R.table) (\(columns.joined(separator: ", "))) VALUES "
+            + Array(repeating: row, count: rows).joined(separator: ", "))
+        batchStatements[key] = statement
+        return statement
+    }
 
     public mutating func upsert<R: LoadableRecord>(_ record: R) throws -> LoadOutcome {
         let (insert, update) = try statementPair(for: R.self)

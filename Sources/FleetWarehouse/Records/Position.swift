@@ -51,4 +51,6 @@ extension Position: LoadableRecord {
         b.bind(altM)
         b.bind(sourceFileID)
     }
+
+    public var timelinePoint: (asset: Int64, at: Int64)? { (assetID, at) }
 }
