@@ -15,7 +15,8 @@ import FleetWarehouse
 /// engine ECU, `7E8`) is kept, because `obd_sample` holds one value per PID and instant.
 ///
 /// The file is read twice: once for the VIN, which decides the asset before any row is written,
-/// then for the data. Both passes stream.
+/// then for the data. Both passes stream, on the bytes of each line (`ELMByteParser`); the VIN
+/// pass leaves out the single-line answers that cannot be a VIN, which are nearly all of a log.
 public struct ELM327Importer: Importer {
     public static let format = "elm327"
     public static let summary = "ELM327 OBD-II transcripts (terminal or app logs): mode 01 PIDs by SAE J1979, trouble codes (modes 03/07/0A), VIN (mode 09); needs the VIN, --asset UNIT or a unit folder"
@@ -57,19 +58,26 @@ public struct ELM327Importer: Importer {
     }
 
     /// Runs every line through the parser and assembler.
-    private func scan(_ input: InputFile, _ body: (ELMEvent) throws -> Void) throws {
+    private func scan(_ input: InputFile, vinOnly: Bool = false, _ body: (ELMEvent) throws -> Void) throws {
         var reader = try TextLineReader(url: input.url)
         var assembler = ELMAssembler()
-        var time: Int64? = nil
-        while let line = try reader.next() {
-            if line.truncated {
-                try body(.problem(line: line.number, reason: .oversizedRecord, message: "the line is longer than \(TextLineReader.maxLine) bytes; it is not a transcript line", raw: line.text))
-                continue
+        var parser = ELMByteParser(zone: input.zone.timeZone)
+        parser.vinOnly = vinOnly
+        // Reused from line to line: a transcript has millions of lines.
+        var pieces: [ELMPiece] = [], events: [ELMEvent] = []
+        while try reader.withNextLine({ number, truncated, line in
+            if truncated {
+                try body(.problem(line: number, reason: .oversizedRecord, message: "the line is longer than \(TextLineReader.maxLine) bytes; it is not a transcript line", raw: String(decoding: line, as: UTF8.self)))
+                return
             }
-            for piece in ELMLineParser.pieces(of: line.text, line: line.number, lastTime: &time, zone: input.zone.timeZone) {
-                for event in assembler.feed(piece) { try body(event) }
+            pieces.removeAll(keepingCapacity: true)
+            parser.pieces(line, line: number, into: &pieces)
+            for piece in pieces {
+                events.removeAll(keepingCapacity: true)
+                assembler.feed(piece, into: &events)
+                for event in events { try body(event) }
             }
-        }
+        }) {}
         for event in assembler.finish() { try body(event) }
     }
 
@@ -77,7 +85,7 @@ public struct ELM327Importer: Importer {
     private func findVIN(_ input: InputFile) throws -> [String] {
         var vins: [String] = []
         var parts = VINParts()
-        try scan(input) { event in
+        try scan(input, vinOnly: true) { event in
             guard case let .message(m) = event else { return }
             // An answer that is not a VIN attributes nothing here; the data pass rejects it
             // (`bad_vin`) with its line.
@@ -113,8 +121,11 @@ struct VINParts {
 /// The data pass of one transcript.
 private struct Pass {
     var recorder: OBDRecorder
-    /// The current exchange's values by PID: (value, ECU, time, line).
-    private var exchange: [Int: (value: Double, ecu: String?, at: Int64)] = [:]
+    /// The current exchange's values, one per PID, with the ECU that sent each. A short list
+    /// searched linearly, not a dictionary: an exchange holds a handful of PIDs, and hashing
+    /// and sorting the keys cost more than the search.
+    private var exchange: [(pid: Int, value: Double, ecu: String?)] = []
+    private var values: [(pid: Int, value: Double)] = []
     private var exchangeAt: Int64?
     private var failures: [ELMStatus: Int] = [:]
     private var otherECUs = 0, repeated = 0, negative = 0, otherModes = 0
@@ -146,7 +157,9 @@ private struct Pass {
                 try sink.reject(Issue(.missingTime, at: location, "the answer has no time: neither its line nor any line before it starts with one, so it cannot be placed on the timeline", raw: m.raw))
                 return
             }
-            if service == 0x41 {
+            if service == 0x41, let (pid, v) = OBDDecoder.singleSample(m.payload.dropFirst()) {
+                try add(pid, v, ecu: m.ecu, at: at, into: &sink)
+            } else if service == 0x41 {
                 let values: [OBDDecoder.Value]
                 do { values = try OBDDecoder.mode01(m.payload.dropFirst()) } catch let e as OBDDecoder.DecodeError {
                     try sink.reject(Issue(.badValue, at: location, e.message, raw: m.raw))
@@ -189,7 +202,8 @@ private struct Pass {
     private mutating func add<S: RecordSink>(_ pid: Int, _ value: Double, ecu: String?, at: Int64, into sink: inout S) throws {
         if let t = exchangeAt, t != at { try flush(into: &sink) }
         exchangeAt = at
-        if let old = exchange[pid] {
+        if let i = exchange.firstIndex(where: { $0.pid == pid }) {
+            let old = exchange[i]
             if old.ecu == ecu {
                 repeated += 1
                 return
@@ -197,15 +211,19 @@ private struct Pass {
             otherECUs += 1
             // nil (headers off) sorts first: it cannot be compared, and it came first.
             guard let e = ecu, let o = old.ecu, e < o else { return }
+            exchange[i] = (pid, value, ecu)
+        } else {
+            exchange.append((pid, value, ecu))
         }
-        exchange[pid] = (value, ecu, at)
     }
 
     mutating func flush<S: RecordSink>(into sink: inout S) throws {
         guard let at = exchangeAt, !exchange.isEmpty else { exchangeAt = nil; return }
-        let values = exchange.keys.sorted().map { (pid: $0, value: exchange[$0]!.value) }
+        exchange.sort { $0.pid < $1.pid }
+        values.removeAll(keepingCapacity: true)
+        for e in exchange { values.append((e.pid, e.value)) }
         try recorder.record(at: at, values: values, into: &sink)
-        exchange.removeAll()
+        exchange.removeAll(keepingCapacity: true)
         exchangeAt = nil
     }
 

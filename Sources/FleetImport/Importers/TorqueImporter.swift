@@ -35,7 +35,8 @@ public struct TorqueImporter: Importer {
     struct Layout {
         var time: Int?
         var lat: Int?, lon: Int?, gpsSpeed: (Int, String)?, alt: Int?, bearing: Int?
-        var pids: [(index: Int, pid: Int, unit: String)] = []
+        /// PID columns with their conversion to the PID's unit, decided here once per header.
+        var pids: [(index: Int, pid: Int, unit: String, conversion: OBDChannels.Conversion)] = []
         var ignored: [String] = []
         var unconvertible: [String] = []
 
@@ -56,7 +57,7 @@ public struct TorqueImporter: Importer {
                 case "bearing": bearing = i
                 default:
                     if let pid = OBDChannels.pid(named: name), !pids.contains(where: { $0.pid == pid }) {
-                        if OBDChannels.convert(1, unit: unit ?? "", pid: pid) != nil { pids.append((i, pid, unit ?? "")) } else { unconvertible.append(field) }
+                        if let c = OBDChannels.conversion(unit: unit ?? "", pid: pid) { pids.append((i, pid, unit ?? "", c)) } else { unconvertible.append(field) }
                     } else {
                         ignored.append(field)
                     }
@@ -99,14 +100,18 @@ public struct TorqueImporter: Importer {
                 try sink.reject(Issue(record.oversized ? .oversizedRecord : .invalidText, at: location, "the row is too long or not UTF-8 text", raw: record.raw))
                 continue
             }
-            if record.fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
+            if record.fields.allSatisfy(OBDText.isBlank) { continue }
             if OBDChannels.key(record.fields[0]) == headerKey, let l = Layout(record.fields) {
                 layout = l
                 ignored.formUnion(l.ignored); unconvertible.formUnion(l.unconvertible)
                 continue
             }
+            // No savepoint per row (it was a tenth of the import): `row` throws every RowError
+            // before its first write (values are parsed and checked, then loaded), and a write
+            // never throws one, so a rejected row has written nothing; any other error fails the
+            // whole file, savepoint or not.
             do {
-                try sink.atomically { sink in try row(record, layout, &clock, &recorder, &sink) }
+                try row(record, layout, &clock, &recorder, &sink)
             } catch let e as RowError {
                 try sink.reject(e.issue(at: location, raw: record.raw))
             }
@@ -126,12 +131,13 @@ public struct TorqueImporter: Importer {
             guard let i, i < record.fields.count else { return nil }
             return record.fields[i]
         }
-        func number(_ i: Int?, _ what: String) throws -> Double? {
+        // `what` is only built for the message of a bad value: not once per cell.
+        func number(_ i: Int?, _ what: @autoclosure () -> String) throws -> Double? {
             guard let text = field(i) else { return nil }
-            guard let n = OBDChannels.number(text) else { throw RowError(.badNumber, "\(what) is '\(text)', not a number") }
+            guard let n = OBDChannels.number(text) else { throw RowError(.badNumber, "\(what()) is '\(text)', not a number") }
             return n
         }
-        guard let timeText = field(layout.time)?.trimmingCharacters(in: .whitespaces), !timeText.isEmpty, timeText != "-" else {
+        guard let timeText = field(layout.time).map(OBDText.trimmed), !timeText.isEmpty, timeText != "-" else {
             throw RowError(.missingField, "'Device Time' is empty")
         }
         let at: Int64
@@ -144,7 +150,7 @@ public struct TorqueImporter: Importer {
         var values: [(pid: Int, value: Double)] = []
         for column in layout.pids {
             guard let v = try number(column.index, "the \(OBDDecoder.pid(column.pid)!.name) (PID \(OBDDecoder.hex(column.pid)))") else { continue }
-            values.append((column.pid, OBDChannels.convert(v, unit: column.unit, pid: column.pid)!))
+            values.append((column.pid, column.conversion.apply(v)))
         }
         if let lat = try number(layout.lat, "'Latitude'"), let lon = try number(layout.lon, "'Longitude'"), lat != 0 || lon != 0 {
             guard (-90...90).contains(lat), (-180...180).contains(lon) else { throw RowError(.outOfRange, "the position \(lat), \(lon) is outside the globe") }

@@ -74,6 +74,23 @@ struct ELMAssembler {
         }
     }
 
+    /// `feed(_:)` appending to a buffer the caller reuses: the common pieces (a request with
+    /// nothing pending, a single-line answer) then cost no array per piece.
+    mutating func feed(_ piece: ELMPiece, into out: inout [ELMEvent]) {
+        switch piece.kind {
+        case .at, .request:
+            if numbered == nil, isoTP.isEmpty { out.append(.boundary); return }
+        case let .frame(header, bytes):
+            switch header {
+            case nil: out.append(.message(ELMMessage(line: piece.line, time: piece.time, ecu: nil, payload: bytes, raw: piece.text))); return
+            case let .kwp(ecu)?: out.append(.message(ELMMessage(line: piece.line, time: piece.time, ecu: ecu, payload: bytes, raw: piece.text))); return
+            case .can?: break
+            }
+        default: break
+        }
+        out += feed(piece)
+    }
+
     /// At the end of the file: whatever is still waiting is incomplete.
     mutating func finish() -> [ELMEvent] { flush() }
 

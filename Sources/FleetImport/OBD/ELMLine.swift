@@ -84,13 +84,7 @@ enum ELMLineParser {
         } else if let (clock, after) = leadingClock(rest) {
             // A time of day alone (`08:00:01.250`): on the local day of the latest full time,
             // the next day when the clock went back by more than 12 h (midnight passed).
-            if let last = lastTime {
-                let offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(last) / 1000))) * 1000
-                let lastLocal = last + offset
-                var local = (lastLocal - ((lastLocal % 86_400_000) + 86_400_000) % 86_400_000) + clock
-                if local < lastLocal - 43_200_000 { local += 86_400_000 }
-                lastTime = Timestamp.utc(fromLocal: local, in: zone)
-            }
+            if let last = lastTime { lastTime = time(ofClock: clock, after: last, zone: zone) }
             rest = after
         }
         let time = lastTime
@@ -104,6 +98,16 @@ enum ELMLineParser {
             out.append(ELMPiece(kind: classify(text), line: line, time: time, text: text))
         }
         return out
+    }
+
+    /// A time of day on the local day of `last`, the next day when the clock went back by more
+    /// than 12 h (midnight passed).
+    static func time(ofClock clock: Int64, after last: Int64, zone: TimeZone) -> Int64 {
+        let offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(last) / 1000))) * 1000
+        let lastLocal = last + offset
+        var local = (lastLocal - ((lastLocal % 86_400_000) + 86_400_000) % 86_400_000) + clock
+        if local < lastLocal - 43_200_000 { local += 86_400_000 }
+        return Timestamp.utc(fromLocal: local, in: zone)
     }
 
     /// Loggers mark direction with `>>`/`<<` (the `>` are already separators), `TX:`/`RX:` or
@@ -145,6 +149,11 @@ enum ELMLineParser {
             return .frame(header: .can(String(compact.prefix(3))), bytes: bytes)
         }
         guard let bytes = hexBytes(upper) else { return .unknown }
+        return frameKind(bytes)
+    }
+
+    /// What a line of hex bytes (no 11-bit header, at least one byte) is.
+    static func frameKind(_ bytes: [UInt8]) -> ELMPiece.Kind {
         // 29-bit CAN header: 18 DA F1 xx (physical) or 18 DB 33 F1 (functional).
         if bytes.count > 4, bytes[0] == 0x18, bytes[1] == 0xDA || bytes[1] == 0xDB {
             return .frame(header: .can(bytes[0..<4].map { OBDDecoder.hex(Int($0)) }.joined()), bytes: Array(bytes[4...]))

@@ -36,7 +36,20 @@ enum OBDChannels {
     }()
 
     static func key(_ name: String) -> String {
-        String(String.UnicodeScalarView(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }))
+        // ASCII (nearly every header and cell): lowercase letters and digits, byte by byte.
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            var out: [UInt8] = []
+            out.reserveCapacity(name.utf8.count)
+            for b in name.utf8 {
+                switch b {
+                case 0x41...0x5A: out.append(b + 0x20)
+                case 0x61...0x7A, 0x30...0x39: out.append(b)
+                default: break
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+        return String(String.UnicodeScalarView(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }))
     }
 
     static func pid(named name: String) -> Int? { names[key(name)] }
@@ -44,52 +57,74 @@ enum OBDChannels {
     /// `value` in `unit` converted to the PID's J1979 unit, nil when the unit is not one that
     /// quantity is written in. An empty unit is taken as the J1979 unit.
     static func convert(_ value: Double, unit: String, pid: Int) -> Double? {
+        conversion(unit: unit, pid: pid)?.apply(value)
+    }
+
+    /// A unit conversion, decided once per column so that a row only does the arithmetic (the
+    /// unit text was lowercased and compared for every value before: a tenth of a Torque import).
+    enum Conversion: Equatable {
+        case identity
+        case times(Double)
+        case fahrenheit
+
+        func apply(_ value: Double) -> Double {
+            switch self {
+            case .identity: return value
+            case let .times(k): return value * k
+            case .fahrenheit: return (value - 32) * 5 / 9
+            }
+        }
+    }
+
+    /// How a value in `unit` becomes the PID's J1979 unit, nil when the unit is not one that
+    /// quantity is written in. An empty unit is taken as the J1979 unit.
+    static func conversion(unit: String, pid: Int) -> Conversion? {
         guard let target = OBDDecoder.pid(pid)?.unit else { return nil }
         let u = unit.lowercased().replacingOccurrences(of: " ", with: "")
-        if u.isEmpty { return value }
+        if u.isEmpty { return .identity }
         switch target {
-        case "%": return u == "%" ? value : nil
+        case "%": return u == "%" ? .identity : nil
         case "°C":
-            if ["°c", "c", "℃", "degc"].contains(u) { return value }
-            if ["°f", "f", "℉", "degf"].contains(u) { return (value - 32) * 5 / 9 }
+            if ["°c", "c", "℃", "degc"].contains(u) { return .identity }
+            if ["°f", "f", "℉", "degf"].contains(u) { return .fahrenheit }
             return nil
         case "kPa":
             switch u {
-            case "kpa": return value
-            case "psi": return value * 6.894757293168
-            case "bar": return value * 100
-            case "inhg": return value * 3.386389
+            case "kpa": return .identity
+            case "psi": return .times(6.894757293168)
+            case "bar": return .times(100)
+            case "inhg": return .times(3.386389)
             default: return nil
             }
-        case "rpm": return ["rpm", "r/min", "1/min"].contains(u) ? value : nil
+        case "rpm": return ["rpm", "r/min", "1/min"].contains(u) ? .identity : nil
         case "km/h":
             switch u {
-            case "km/h", "kph", "kmh", "km/hr": return value
-            case "mph", "mi/h": return value * 1.609344
-            case "m/s": return value * 3.6
+            case "km/h", "kph", "kmh", "km/hr": return .identity
+            case "mph", "mi/h": return .times(1.609344)
+            case "m/s": return .times(3.6)
             default: return nil
             }
-        case "g/s": return ["g/s", "g/sec", "gps"].contains(u) ? value : (u == "lb/min" ? value * 7.559872833 : nil)
+        case "g/s": return ["g/s", "g/sec", "gps"].contains(u) ? .identity : (u == "lb/min" ? .times(7.559872833) : nil)
         case "s":
             switch u {
-            case "s", "sec", "secs", "seconds": return value
-            case "min": return value * 60
+            case "s", "sec", "secs", "seconds": return .identity
+            case "min": return .times(60)
             default: return nil
             }
         case "km":
             switch u {
-            case "km": return value
-            case "mi", "mile", "miles": return value * 1.609344
+            case "km": return .identity
+            case "mi", "mile", "miles": return .times(1.609344)
             default: return nil
             }
-        case "V": return ["v", "volt", "volts"].contains(u) ? value : nil
+        case "V": return ["v", "volt", "volts"].contains(u) ? .identity : nil
         case "L/h":
             switch u {
-            case "l/h", "l/hr", "lph", "l/hour": return value
-            case "gal/h", "gal/hr", "gph": return value * 3.785411784
+            case "l/h", "l/hr", "lph", "l/hour": return .identity
+            case "gal/h", "gal/hr", "gph": return .times(3.785411784)
             default: return nil
             }
-        case "° before TDC": return ["°", "deg", "degrees"].contains(u) ? value : nil
+        case "° before TDC": return ["°", "deg", "degrees"].contains(u) ? .identity : nil
         default: return nil
         }
     }
@@ -108,6 +143,11 @@ enum OBDChannels {
 
     /// A number as apps write it: `12.5`, `12,5` (comma locale), `-` or empty for none.
     static func number(_ text: String) -> Double?? {
+        // ASCII: the same steps on a byte-trimmed slice; anything unusual takes the general path.
+        if let t = OBDText.trimmedASCII(text) {
+            if t.isEmpty || t == "-" { return .some(nil) }
+            if let d = Double(t), d.isFinite { return d }
+        }
         let t = text.trimmingCharacters(in: .whitespaces)
         if t.isEmpty || t == "-" || t == "—" { return .some(nil) }
         if let d = Double(t), d.isFinite { return d }

@@ -101,6 +101,26 @@ public enum OBDDecoder {
         return out
     }
 
+    /// The one value of a mode 01 response that answers exactly one PID of the table, with
+    /// exactly its data bytes: what `mode01` returns as its only `.sample` for such data (nil
+    /// for anything else, which `mode01` then reads). Most answers are this; it spares the
+    /// array of values.
+    public static func singleSample(_ data: ArraySlice<UInt8>) -> (pid: Int, value: Double)? {
+        guard let first = data.first else { return nil }
+        let number = Int(first)
+        let index = tableIndex[number]
+        guard !isSupportBitmap(number), index >= 0, data.count == 1 + pids[index].length else { return nil }
+        return (number, pids[index].decode(Array(data.dropFirst())))
+    }
+
+    /// Each PID number's position in `pids`, -1 when not there: an array lookup instead of
+    /// hashing the number, for the per-sample path.
+    private static let tableIndex: [Int] = {
+        var out = [Int](repeating: -1, count: 256)
+        for (i, pid) in pids.enumerated() { out[pid.number] = i }
+        return out
+    }()
+
     /// One two-byte trouble code: the top two bits pick P/C/B/U, the next two the first digit,
     /// then three hex digits. `01 33` → `P0133`, `C1 23` → `U0123`.
     public static func dtc(_ a: UInt8, _ b: UInt8) -> String {

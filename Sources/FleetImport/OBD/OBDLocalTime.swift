@@ -14,6 +14,10 @@ import FleetCore
 struct OBDLocalClock {
     let zone: TimeZone
     private var last: Int64?
+    /// The date and zone texts of the previous `quickParse`, and what they meant: a log repeats
+    /// them on every row.
+    private var dateText: [UInt8] = [], dateDays: Int64 = 0
+    private var zoneText: [UInt8] = [], zoneOffset: Result<Int, Problem> = .failure(.notATime)
 
     init(zone: TimeZone) { self.zone = zone }
 
@@ -33,7 +37,7 @@ struct OBDLocalClock {
 
     /// Resolves one time text; rows must be fed in file order.
     mutating func utc(_ text: String) throws -> Int64 {
-        let (local, offset) = try Self.parse(text)
+        let (local, offset) = try quickParse(text) ?? Self.parse(text)
         let ms: Int64
         if let offset {
             ms = local - Int64(offset) * 1000
@@ -46,6 +50,70 @@ struct OBDLocalClock {
         }
         last = ms
         return ms
+    }
+
+    /// `parse` for the shape Torque writes, `01-Oct-2026 08:00:00.250 CDT` (ASCII, spaces between
+    /// the parts, zone optional), read on bytes; nil for any other text, which `parse` then reads.
+    /// For this shape `parse`'s ISO attempt fails (no `YYYY-` start) and its token rules reduce to
+    /// the fixed positions below, so the results are the same.
+    mutating func quickParse(_ text: String) throws -> (Int64, Int?)? {
+        var text = text
+        return try text.withUTF8 { u -> (Int64, Int?)? in
+            guard !u.contains(where: { $0 >= 0x80 }) else { return nil }
+            var s = 0, e = u.count
+            while s < e, u[s] == 0x20 || u[s] == 0x09 { s += 1 }
+            while e > s, u[e - 1] == 0x20 || u[e - 1] == 0x09 { e -= 1 }
+            func digits(_ from: Int, _ n: Int) -> Int? {
+                guard from + n <= e else { return nil }
+                var v = 0
+                for i in from..<(from + n) {
+                    guard (0x30...0x39).contains(u[i]) else { return nil }
+                    v = v * 10 + Int(u[i] - 0x30)
+                }
+                return v
+            }
+            // Date: D-Mon-YYYY or DD-Mon-YYYY.
+            let dash = s + 1 < e && u[s + 1] == 0x2D ? s + 1 : s + 2
+            guard dash + 9 <= e, u[dash] == 0x2D, u[dash + 4] == 0x2D, let day = digits(s, dash - s),
+                  let year = digits(dash + 5, 4), dash + 9 == e || u[dash + 9] == 0x20 else { return nil }
+            let date = UnsafeBufferPointer(rebasing: u[s..<(dash + 9)])
+            if !dateText.elementsEqual(date) {
+                var name = ""
+                for b in u[(dash + 1)..<(dash + 4)] {
+                    guard (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) else { return nil }
+                    name.append(Character(Unicode.Scalar(b | 0x20)))
+                }
+                guard let m = Self.months.firstIndex(of: name), let civil = CivilDate(year: year, month: m + 1, day: day) else { return nil }
+                dateText = Array(date)
+                dateDays = Int64(civil.daysSinceEpoch)
+            }
+            // Clock: HH:MM:SS with an optional fraction of digits.
+            var c = dash + 9
+            while c < e, u[c] == 0x20 { c += 1 }
+            guard let h = digits(c, 2), c + 8 <= e, u[c + 2] == 0x3A, let m = digits(c + 3, 2), u[c + 5] == 0x3A,
+                  let sec = digits(c + 6, 2), h < 24, m < 60, sec < 61 else { return nil }
+            var end = c + 8, millis = 0
+            if end < e, u[end] == 0x2E {
+                end += 1
+                let fraction = end
+                while end < e, (0x30...0x39).contains(u[end]) { end += 1 }
+                guard end > fraction else { return nil }
+                for (k, i) in (fraction..<min(end, fraction + 3)).enumerated() { millis += Int(u[i] - 0x30) * [100, 10, 1][k] }
+            }
+            let local = dateDays * 86_400_000 + Int64(h * 3600 + m * 60 + min(sec, 59)) * 1000 + Int64(millis)
+            guard end < e else { return (local, nil) }
+            guard u[end] == 0x20 else { return nil }
+            // Zone: one more token.
+            var z = end
+            while z < e, u[z] == 0x20 { z += 1 }
+            let zone = UnsafeBufferPointer(rebasing: u[z..<e])
+            guard !zone.contains(0x20) else { return nil }
+            if !zoneText.elementsEqual(zone) {
+                zoneText = Array(zone)
+                do { zoneOffset = .success(try Self.offset(String(decoding: zone, as: UTF8.self))) } catch let p as Problem { zoneOffset = .failure(p) }
+            }
+            return (local, try zoneOffset.get())
+        }
     }
 
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
