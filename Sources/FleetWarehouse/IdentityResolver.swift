@@ -22,20 +22,29 @@ struct IdentityResolver {
         guard ref.isResolvable else { throw RowError(.unknownAsset, "the row names no asset (no VIN, PIN, vendor id or unit number)") }
         var found: [Int64] = []
         func add(_ id: Int64?) { if let id, !found.contains(id) { found.append(id) } }
-        if let vin = ref.vin { add(try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM asset WHERE vin = ?"), arguments: [vin])) }
-        if let pin = ref.pin { add(try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM asset WHERE pin = ?"), arguments: [pin])) }
+        // Cached statements bound directly: a fleet snapshot resolves every machine once per file.
+        if let vin = ref.vin { add(try CachedQuery.int64(db, "SELECT id FROM asset WHERE vin = ?") { $0.bind(vin) }) }
+        if let pin = ref.pin { add(try CachedQuery.int64(db, "SELECT id FROM asset WHERE pin = ?") { $0.bind(pin) }) }
         for i in ref.identifiers {
-            add(try Int64.fetchOne(db.cachedStatement(sql: "SELECT asset_id FROM asset_identifier WHERE source = ? AND id_type = ? AND id_value = ?"),
-                                   arguments: [i.source, i.type, i.value]))
+            add(try CachedQuery.int64(db, "SELECT asset_id FROM asset_identifier WHERE source = ? AND id_type = ? AND id_value = ?") {
+                $0.bind(i.source); $0.bind(i.type); $0.bind(i.value)
+            })
         }
-        if let unit = ref.unitNumber { add(try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM asset WHERE unit_number = ?"), arguments: [unit])) }
+        if let unit = ref.unitNumber { add(try CachedQuery.int64(db, "SELECT id FROM asset WHERE unit_number = ?") { $0.bind(unit) }) }
 
         let id: Int64
         if found.isEmpty {
-            var asset = Asset(unitNumber: ref.unitNumber, kind: (ref.kind ?? .vehicle).rawValue, name: ref.name, vin: ref.vin,
-                              pin: ref.pin, make: ref.make, model: ref.model, year: ref.year, autoCreated: true)
-            try asset.insert(db)
-            id = asset.id!
+            // The columns GRDB's Codable insert of `Asset(…, autoCreated: true)` wrote; the others
+            // were NULL, which is what omitting them stores (no column of theirs has a default).
+            try CachedQuery.execute(db, """
+                INSERT INTO asset (unit_number, kind, name, vin, pin, make, model, year, fuel_type, license_plate, cost_center, department,
+                    asset_group, in_service_date, retired_date, acquisition_cost_minor, currency, target_hours_per_week, auto_created, source_file_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1, NULL)
+                """) {
+                $0.bind(ref.unitNumber); $0.bind((ref.kind ?? .vehicle).rawValue); $0.bind(ref.name); $0.bind(ref.vin); $0.bind(ref.pin)
+                $0.bind(ref.make); $0.bind(ref.model); $0.bind(ref.year)
+            }
+            id = db.lastInsertedRowID
         } else {
             let survivor = try Self.survivor(of: found, in: db)
             for other in found where other != survivor {
@@ -47,8 +56,9 @@ struct IdentityResolver {
             try attach(ref, to: id, in: db)
         }
         for i in ref.identifiers {
-            try db.cachedStatement(sql: "INSERT INTO asset_identifier(asset_id, source, id_type, id_value) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
-                .execute(arguments: [id, i.source, i.type, i.value])
+            try CachedQuery.execute(db, "INSERT INTO asset_identifier(asset_id, source, id_type, id_value) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING") {
+                $0.bind(id); $0.bind(i.source); $0.bind(i.type); $0.bind(i.value)
+            }
         }
         cache[ref] = id
         return id
@@ -56,6 +66,9 @@ struct IdentityResolver {
 
     /// Master-data assets win over auto-created ones; among equals the oldest id survives.
     static func survivor(of ids: [Int64], in db: Database) throws -> Int64 {
+        // One candidate (the common case: the machine is already known) is its own survivor;
+        // only a real merge needs the query, whose SQL differs with the list.
+        if ids.count == 1 { return ids[0] }
         let list = ids.map(String.init).joined(separator: ",")
         return try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE id IN (\(list)) ORDER BY auto_created, id LIMIT 1")!
     }
@@ -63,7 +76,14 @@ struct IdentityResolver {
     /// Gives the asset the ref's VIN, PIN and unit number when it lacks them, refusing a ref
     /// that contradicts what the asset already is.
     private func attach(_ ref: AssetRef, to id: Int64, in db: Database) throws {
-        guard let asset = try Asset.fetchOne(db, key: id) else { return }
+        // The seven fields read on a cached statement, not a Codable `Asset.fetchOne(key:)`, and
+        // the UPDATE skipped when it would change nothing (every machine of a second snapshot).
+        let q = try CachedQuery(db, "SELECT vin, pin, unit_number, name, make, model, year FROM asset WHERE id = ?") { $0.bind(id) }
+        guard try q.step() else { q.reset(); return }
+        let has = (vin: q.optionalText(0), pin: q.optionalText(1), unit: q.optionalText(2), name: q.optionalText(3),
+                   make: q.optionalText(4), model: q.optionalText(5), year: q.optionalInt64(6))
+        q.reset()
+        let asset = Asset(id: id, unitNumber: has.unit, kind: "", vin: has.vin, pin: has.pin, autoCreated: false)
         if let vin = ref.vin, let has = asset.vin, has != vin {
             throw RowError(.identityConflict, "this row links VIN \(vin) to \(Self.label(asset)), which already has VIN \(has); correct the VIN or the vendor id mapping")
         }
@@ -73,11 +93,14 @@ struct IdentityResolver {
         if let unit = ref.unitNumber, let has = asset.unitNumber, has != unit {
             throw RowError(.identityConflict, "this row names unit \(unit), but its other identifiers belong to unit \(has)")
         }
-        try db.execute(sql: """
+        func fills<T>(_ mine: T?, _ stored: T?) -> Bool { mine != nil && stored == nil }
+        guard fills(ref.vin, has.vin) || fills(ref.pin, has.pin) || fills(ref.unitNumber, has.unit) || fills(ref.name, has.name)
+                || fills(ref.make, has.make) || fills(ref.model, has.model) || fills(ref.year.map(Int64.init), has.year) else { return }
+        try db.cachedStatement(sql: """
             UPDATE asset SET vin = COALESCE(vin, ?), pin = COALESCE(pin, ?), unit_number = COALESCE(unit_number, ?),
                 name = COALESCE(name, ?), make = COALESCE(make, ?), model = COALESCE(model, ?), year = COALESCE(year, ?)
             WHERE id = ?
-            """, arguments: [ref.vin, ref.pin, ref.unitNumber, ref.name, ref.make, ref.model, ref.year, id])
+            """).execute(arguments: [ref.vin, ref.pin, ref.unitNumber, ref.name, ref.make, ref.model, ref.year, id])
     }
 
     static func label(_ asset: Asset) -> String {

@@ -47,6 +47,9 @@ enum SamsaraStat: Equatable {
     /// synthetic engine seconds need a manual baseline, while the OBD values come from the ECU.
     /// Mixing two sources on one meter would turn their offset into a rollback or a jump.
     static let preferred = ["gpsOdometerMeters": "obdOdometerMeters", "syntheticEngineSeconds": "obdEngineSeconds"]
+    /// The stats some fallback defers to (`preferred`'s values), as a list: compared with `==`
+    /// per reading, cheaper than hashing.
+    static let preferredStats = Array(Set(preferred.values)).sorted()
 
     static func named(_ key: String) -> (name: String, stat: SamsaraStat)? {
         if let s = table[key] { return (key, s) }
@@ -59,6 +62,7 @@ enum SamsaraStat: Equatable {
 
     static var allNames: Set<String> { Set(table.keys).union(singular.keys) }
 
+    /// `Fields.unknownPointKeys` compares against these three directly; keep the two in step.
     static let pointKeys: Set<String> = ["time", "value", "decorations"]
     static let positionKeys: Set<String> = ["time", "latitude", "longitude", "heading", "speed", "headingDegrees", "speedMilesPerHour", "isEcuSpeed",
                                             "reverseGeo", "address", "decorations", "accuracyMeters"]
@@ -77,6 +81,12 @@ struct SeriesState {
     /// Stats with at least one reading loaded, for the OBD-over-GPS odometer rule.
     var loaded: Set<String> = []
     var deferred: [String: [MeterReading]] = [:]
+    /// Readings and positions waiting to be written together (`RecordSink.load(contentsOf:)`
+    /// writes full batches with one multi-row INSERT): flushed at the end of every stat array
+    /// and of the record, so nothing is pending across a savepoint or another record.
+    var readings: [MeterReading] = []
+    var positions: [Position] = []
+    static let batch = 256
 
     init(path: String, header: [JSONNode.Member]) {
         self.path = path
@@ -104,6 +114,12 @@ extension SamsaraReader {
             try point(name, stat, f, &s, into: &sink)
         }
         _ = try parser.next()
+        try flushBuffered(&s, into: &sink)
+    }
+
+    func flushBuffered(_ s: inout SeriesState, into sink: inout S) throws {
+        if !s.readings.isEmpty { try sink.load(contentsOf: s.readings); s.readings.removeAll(keepingCapacity: true) }
+        if !s.positions.isEmpty { try sink.load(contentsOf: s.positions); s.positions.removeAll(keepingCapacity: true) }
     }
 
     func finishSeries(_ s: inout SeriesState, fields: [JSONNode.Member], into sink: inout S) throws {
@@ -120,6 +136,7 @@ extension SamsaraReader {
                 guard let (name, stat) = SamsaraStat.named(m.key), case .object = m.value else { continue }
                 try point(name, stat, Fields(m.value, at: f.at(m.key)), &s, into: &sink)
             }
+            try flushBuffered(&s, into: &sink)
             try flushDeferred(&s, into: &sink)
         } else {
             s.skipped += s.pending.count
@@ -144,6 +161,7 @@ extension SamsaraReader {
             default: throw SamsaraRowError(.wrongType, "'\(m.key)' should be an object or an array of points but is \(m.value.kind)", at: f.at(m.key))
             }
         }
+        try flushBuffered(&s, into: &sink)
         try flushDeferred(&s, into: &sink)
     }
 
@@ -183,7 +201,7 @@ extension SamsaraReader {
             case .unstored:
                 tally.unstored(name)
             case let .meter(meter, scale, unit, range):
-                tally.unknown(name, f.unknownKeys(SamsaraStat.pointKeys))
+                tally.unknown(name, f.unknownPointKeys())
                 let at = try f.requiredTime("time")
                 guard let v = try f.number("value", in: range, unit: unit) else { throw SamsaraRowError(.missingField, "'value' is missing", at: f.at("value")) }
                 let reading = MeterReading(assetID: asset, meter: meter, at: at, value: v.value * scale, rawValue: v.raw, rawUnit: unit, sourceFileID: file)
@@ -194,11 +212,14 @@ extension SamsaraReader {
                         s.deferred[name, default: []].append(reading)
                     }
                 } else {
-                    try sink.load(reading)
-                    s.loaded.insert(name)
+                    s.readings.append(reading)
+                    if s.readings.count >= SeriesState.batch { try flushBuffered(&s, into: &sink) }
+                    // Only the preferred stats are ever looked up; inserting every stat's name
+                    // hashed a string per reading.
+                    if SamsaraStat.preferredStats.contains(name), !s.loaded.contains(name) { s.loaded.insert(name) }
                 }
             case .engineState:
-                tally.unknown(name, f.unknownKeys(SamsaraStat.pointKeys))
+                tally.unknown(name, f.unknownPointKeys())
                 let at = try f.requiredTime("time")
                 let raw = try f.requiredString("value")
                 guard let state = ["on": "on", "off": "off", "idle": "idle"][raw.lowercased()] else {
@@ -206,7 +227,8 @@ extension SamsaraReader {
                 }
                 try sink.load(EngineEvent(assetID: asset, at: at, state: state, sourceFileID: file))
             case .gps, .location:
-                try sink.load(try position(f, asset: asset, locations: stat == .location, file: file))
+                s.positions.append(try position(f, asset: asset, locations: stat == .location, file: file))
+                if s.positions.count >= SeriesState.batch { try flushBuffered(&s, into: &sink) }
             case .faultCodes:
                 for dtc in try faultCodes(f, asset: asset, file: file) { try sink.load(dtc) }
             }

@@ -74,6 +74,10 @@ struct Fields {
 
     /// Trimmed, or nil when empty; strings that need no trimming (nearly all) are not copied.
     static func trimmed(_ s: String) -> String? {
+        // ASCII ends that are not whitespace (every time and id Samsara writes) need no
+        // Unicode property lookup: only bytes below 0x80 can be decided from one byte.
+        if let f = s.utf8.first, let l = s.utf8.last, f < 0x80, l < 0x80, !(f == 0x20 || (0x09...0x0D).contains(f)),
+           !(l == 0x20 || (0x09...0x0D).contains(l)) { return s }
         guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last else { return nil }
         if !first.properties.isWhitespace, !last.properties.isWhitespace { return s }
         let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -139,6 +143,16 @@ struct Fields {
     func requiredString(_ key: String) throws(SamsaraRowError) -> String {
         guard let s = try string(key) else { throw SamsaraRowError(.missingField, "'\(key)' is missing or empty", at: at(key)) }
         return s
+    }
+
+    /// Member names other than a stat point's (`SamsaraStat.pointKeys`: time, value,
+    /// decorations), compared directly: this runs for every reading, and hashing each key into
+    /// the set cost more than the comparison.
+    func unknownPointKeys() -> [String] {
+        let members = node.members
+        func known(_ k: String) -> Bool { k == "time" || k == "value" || k == "decorations" }
+        guard !members.allSatisfy({ known($0.key) }) else { return [] }
+        return members.map(\.key).filter { !known($0) }
     }
 
     /// Member names not in `known`, for the unknown-key note.

@@ -64,11 +64,59 @@ enum FeedValues {
     /// and some time series (Bosch) drop the `Z`, which is read as UTC because the standard
     /// says every time is UTC.
     static func instant(_ text: String) -> Instant {
+        if let ms = strictUTC(text) { return ms == 0 ? .placeholder : Timestamp.plausible.contains(ms) ? .at(ms) : .outOfRange(ms) }
         let t = trim(text)
         if isPlaceholder(t) || t.hasPrefix("0001-01-01") || t.hasPrefix("0000-") || t.hasPrefix("9999-12-31") { return .placeholder }
         guard let ms = Timestamp.parse(t, zone: utc) else { return .invalid }
         if ms == 0 { return .placeholder }
         return Timestamp.plausible.contains(ms) ? .at(ms) : .outOfRange(ms)
+    }
+
+    /// The common spellings, `2026-10-01T14:30:00Z` or `…:00-05:00`, with an optional fraction,
+    /// read straight from the UTF-8 bytes: every element of a feed has a time, and the general
+    /// parser copies the text into arrays. Gives exactly what `Timestamp.parse` gives for such
+    /// text; nil for anything else (spaces, `+0500`, hour 24, leap seconds, and the placeholder
+    /// years 0, 1 and 9999), which takes the general path.
+    static func strictUTC(_ text: String) -> Int64? {
+        var copy = text
+        return copy.withUTF8 { u -> Int64? in
+            let n = u.count
+            guard n >= 20, n <= 40, u[4] == 0x2D, u[7] == 0x2D, u[10] | 0x20 == 0x74, u[13] == 0x3A, u[16] == 0x3A else { return nil }
+            func digits(_ at: Int, _ count: Int) -> Int? {
+                var v = 0
+                for i in at..<(at + count) {
+                    let c = u[i]
+                    guard c >= 48, c <= 57 else { return nil }
+                    v = v * 10 + Int(c - 48)
+                }
+                return v
+            }
+            guard let year = digits(0, 4), year != 0, year != 1, year != 9999, let month = digits(5, 2), let day = digits(8, 2),
+                  let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
+                  hour <= 23, minute <= 59, second <= 59, let date = CivilDate(year: year, month: month, day: day) else { return nil }
+            // The zone: `Z` (1 byte) or `±HH:MM` (6 bytes) ends the text.
+            var offset: Int64 = 0, zoneStart = n - 1
+            if u[n - 1] | 0x20 != 0x7A {
+                zoneStart = n - 6
+                guard zoneStart >= 19, u[zoneStart] == 0x2B || u[zoneStart] == 0x2D, u[zoneStart + 3] == 0x3A,
+                      let oh = digits(zoneStart + 1, 2), let om = digits(zoneStart + 4, 2), oh <= 14, om <= 59 else { return nil }
+                offset = (u[zoneStart] == 0x2B ? 1 : -1) * Int64(oh * 3600 + om * 60) * 1000
+            }
+            var i = 19, millis = 0
+            if i < zoneStart {
+                guard u[i] == 0x2E || u[i] == 0x2C else { return nil }
+                i += 1
+                var count = 0
+                while i < zoneStart, u[i] >= 48, u[i] <= 57 {
+                    if count < 3 { millis = millis * 10 + Int(u[i] - 48) }
+                    count += 1
+                    i += 1
+                }
+                guard count > 0, i == zoneStart else { return nil }
+                for _ in min(count, 3)..<3 { millis *= 10 }
+            }
+            return (Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000 + Int64(millis) - offset
+        }
     }
 
     static func bool(_ text: String) -> Bool? {
@@ -85,6 +133,14 @@ enum FeedUnits {
     /// Distances and altitudes: metre/meter/metres/Metres/m, kilometre/kilometer/km,
     /// mile/miles/mi, feet/foot/ft.
     static func metres(_ value: Double, unit: String) -> Double? {
+        // The spellings feeds use, matched exactly first: `Units` lower-cases and trims through
+        // Foundation, which cost more per element than the rest of its mapping.
+        switch unit {
+        case "m", "meter", "meters", "metre", "metres": return value
+        case "km", "kilometer", "kilometers", "kilometre", "kilometres": return value * Units.metresPerKilometre
+        case "mi", "mile", "miles": return value * Units.metresPerMile
+        default: break
+        }
         switch FeedValues.trim(unit).lowercased() {
         case "ft", "foot", "feet": return value * 0.3048
         case "kilometre", "kilometer", "kilometres", "kilometers", "km": return value * Units.metresPerKilometre
@@ -94,7 +150,12 @@ enum FeedUnits {
 
     /// Volumes: litre/liter/litres/l, gallon(s) (read as US gallons), millilitres.
     static func millilitres(_ value: Double, unit: String) -> Double? {
-        Units.millilitres(value, unit: unit)
+        // Exact common spellings first, as in `metres`; the same factors as `Units.millilitres`.
+        switch unit {
+        case "l", "litre", "liter", "litres", "liters": return value * Units.millilitresPerLitre
+        case "gal", "gallon", "gallons": return value * Units.millilitresPerUSGallon
+        default: return Units.millilitres(value, unit: unit)
+        }
     }
 
     /// Masses: kilogram(s)/Kilograms/kg, tonne(s)/t, pound(s)/lb.

@@ -28,7 +28,6 @@ final class ISOFeedLoader<S: RecordSink> {
         let path: FeedPath
         let isPage: Bool
         var headerPath: FeedPath?
-        var headerRaw = ""
         var asset: Int64?
         var failure: Issue?
         var pending: [(FeedNode, FeedPath)] = []
@@ -116,11 +115,11 @@ final class ISOFeedLoader<S: RecordSink> {
             return
         }
         scopes[i].headerPath = path
-        scopes[i].headerRaw = node.render()
         do {
             try resolve(try ISOIdentity.ref(from: node, tally: &tally), scope: i)
         } catch let e as RowError {
-            scopes[i].failure = e.issue(at: path.description, raw: scopes[i].headerRaw)
+            // Rendered only for a reject: every machine of a snapshot has a header.
+            scopes[i].failure = e.issue(at: path.description, raw: node.render())
             scopes[i].lost += scopes[i].pending.count
             scopes[i].pending = []
         }

@@ -26,7 +26,7 @@ enum ISOIdentity {
         var ref = AssetRef(name: equipmentID, make: oem, model: model)
         if let raw = text("PIN") {
             let pin = PIN.normalise(raw)
-            guard (4...30).contains(pin.count), pin.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            guard (4...30).contains(pin.utf8.count), isAlphanumericASCII(pin) else {
                 throw RowError(.badValue, "PIN '\(raw)' is not a product identification number (4 to 30 letters and digits)")
             }
             ref.pin = pin
@@ -58,7 +58,15 @@ enum ISOIdentity {
         let parts = path.split(separator: "/").map(String.init)
         guard let i = parts.lastIndex(where: { $0.caseInsensitiveCompare("Equipment") == .orderedSame }), i + 1 < parts.count else { return nil }
         let pin = PIN.normalise(parts[i + 1].removingPercentEncoding ?? parts[i + 1])
-        guard (4...30).contains(pin.count), pin.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
+        guard (4...30).contains(pin.utf8.count), isAlphanumericASCII(pin) else { return nil }
         return pin
+    }
+
+    /// Only ASCII letters and digits, checked on the UTF-8 bytes: the same test as
+    /// `isASCII && (isLetter || isNumber)` per Character (any non-ASCII byte fails both, and
+    /// then the character count does not matter), without Character iteration, which is slow
+    /// on Linux and ran once per machine of a snapshot.
+    static func isAlphanumericASCII(_ s: String) -> Bool {
+        s.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) }
     }
 }

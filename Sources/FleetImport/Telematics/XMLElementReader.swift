@@ -80,6 +80,24 @@ final class XMLElementReader: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?, attributes: [String: String]) {
         let name = Self.localName(elementName)
+        if !building.isEmpty {
+            // Inside a collected element: only the collected element has a location, so its
+            // children skip the sibling count and path (most elements of a feed are such children).
+            names.append(name)
+            openLines.append(parser.lineNumber)
+            siblingCounts.append([:])
+            paths.append(paths[paths.count - 1])
+            guard !stopped else { return }
+            var node = FeedNode(name: name, syntax: .xml, line: parser.lineNumber)
+            nodes += 1
+            if nodes <= Self.maxNodes {
+                if !attributes.isEmpty { node.attributes = attributes.map { (Self.localName($0.key), $0.value) }.sorted { $0.0 < $1.0 } }
+            } else {
+                building[0].oversized = true
+            }
+            building.append(node)
+            return
+        }
         let n = (siblingCounts[siblingCounts.count - 1][name] ?? 0) + 1
         siblingCounts[siblingCounts.count - 1][name] = n
         let depth = names.count + 1
@@ -149,9 +167,11 @@ final class XMLElementReader: NSObject, XMLParserDelegate {
         }
     }
 
+    /// The name after the last `:`, searched on the UTF-8 bytes (a Character search was a
+    /// visible cost: this runs for every element and attribute).
     static func localName(_ qualified: String) -> String {
-        guard let colon = qualified.lastIndex(of: ":") else { return qualified }
-        return String(qualified[qualified.index(after: colon)...])
+        guard let colon = qualified.utf8.lastIndex(of: UInt8(ascii: ":")) else { return qualified }
+        return String(qualified[qualified.utf8.index(after: colon)...])
     }
 
     /// Plain words for libxml2's error codes (xmlerror.h), and where the document was cut off

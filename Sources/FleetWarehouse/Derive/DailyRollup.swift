@@ -15,11 +15,11 @@ public struct DailyRollup: Deriver {
     public init() {}
 
     /// Meter → asset_day column, and the fastest plausible rise per second of elapsed time.
-    static let meters: [(meter: String, column: String, maxPerSecond: Double)] = [
-        ("odometer", "distance_m", 70),        // 252 km/h
-        ("engine_hours", "engine_s", 1.05),    // an hour meter cannot outrun the clock (5 % skew allowed)
-        ("idle_hours", "idle_s", 1.05),
-        ("fuel_used", "fuel_ml", 150),         // 540 L/h, above the largest haul trucks' burn
+    static let meters: [(meter: String, column: DayGrid.Column, maxPerSecond: Double)] = [
+        ("odometer", .distance, 70),        // 252 km/h (asset_day.distance_m)
+        ("engine_hours", .engine, 1.05),    // an hour meter cannot outrun the clock (5 % skew allowed) (engine_s)
+        ("idle_hours", .idle, 1.05),        // idle_s
+        ("fuel_used", .fuel, 150),          // 540 L/h, above the largest haul trucks' burn (fuel_ml)
     ]
 
     public func refresh(_ db: Database, touched: inout TouchedTimeline, settings: DeriveSettings) throws {
@@ -29,73 +29,95 @@ public struct DailyRollup: Deriver {
             var span: ClosedRange<Int64>
             if touched.whole.contains(asset) {
                 guard let s = try Self.fullSpan(db, asset) else {
-                    try db.execute(sql: "DELETE FROM asset_day WHERE asset_id = ?", arguments: [asset])
-                    try db.execute(sql: "DELETE FROM meter_anomaly WHERE asset_id = ?", arguments: [asset])
+                    try CachedQuery.execute(db, "DELETE FROM asset_day WHERE asset_id = ?") { $0.bind(asset) }
+                    try CachedQuery.execute(db, "DELETE FROM meter_anomaly WHERE asset_id = ?") { $0.bind(asset) }
                     continue
                 }
                 span = s
-                try db.execute(sql: "DELETE FROM asset_day WHERE asset_id = ?", arguments: [asset])
+                try CachedQuery.execute(db, "DELETE FROM asset_day WHERE asset_id = ?") { $0.bind(asset) }
             } else {
                 span = touched.ranges[asset]!
             }
             // A reading's delta reaches back to the previous reading of the same meter and forward
             // to the next one; the earliest and latest of those over all meters bound the days.
-            let before = try Int64.fetchOne(db.cachedStatement(sql: """
-                SELECT MIN(prev) FROM (SELECT MAX(at) AS prev FROM meter_reading WHERE asset_id = ? AND at < ? GROUP BY meter)
-                """), arguments: [asset, span.lowerBound])
-            let after = try Int64.fetchOne(db.cachedStatement(sql: """
-                SELECT MAX(next) FROM (SELECT MIN(at) AS next FROM meter_reading WHERE asset_id = ? AND at > ? GROUP BY meter)
-                """), arguments: [asset, span.upperBound])
+            let (lower, upper) = (span.lowerBound, span.upperBound)
+            // Per meter by index seeks (the asset's meters found by skipping through the primary
+            // key), not `GROUP BY meter` over every earlier reading: that scanned the asset's whole
+            // history once per file, so each weekly page of a year cost more than the last.
+            let before = try CachedQuery.int64(db, Self.previousReadingSQL) { $0.bind(asset); $0.bind(lower) }
+            let after = try CachedQuery.int64(db, Self.nextReadingSQL) { $0.bind(asset); $0.bind(upper) }
             // A day's GPS path starts from the last position before the day, so a position added
             // or changed at the end of the span moves the start of the day of the next position.
-            let nextFix = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MIN(at) FROM position WHERE asset_id = ? AND at > ?"),
-                                             arguments: [asset, span.upperBound])
+            let nextFix = try CachedQuery.int64(db, "SELECT MIN(at) FROM position WHERE asset_id = ? AND at > ?") { $0.bind(asset); $0.bind(upper) }
             span = min(span.lowerBound, before ?? span.lowerBound)...max(span.upperBound, after ?? span.upperBound, nextFix ?? span.upperBound)
             try recompute(db, asset: asset, days: zone.day(of: span.lowerBound)...zone.day(of: span.upperBound), zone: zone)
         }
     }
 
+    /// The asset's (?1) distinct meters as `m(meter)`, one index seek each.
+    static let assetMeters = """
+        WITH RECURSIVE m(meter) AS (
+            SELECT MIN(meter) FROM meter_reading WHERE asset_id = ?1
+            UNION ALL SELECT (SELECT MIN(meter) FROM meter_reading WHERE asset_id = ?1 AND meter > m.meter) FROM m WHERE m.meter IS NOT NULL)
+
+        """
+    /// The earliest of the asset's (?1) per-meter last readings before ?2.
+    static let previousReadingSQL = assetMeters + """
+        SELECT MIN((SELECT MAX(at) FROM meter_reading WHERE asset_id = ?1 AND meter = m.meter AND at < ?2)) FROM m WHERE meter IS NOT NULL
+        """
+    /// The latest of the asset's (?1) per-meter first readings after ?2.
+    static let nextReadingSQL = assetMeters + """
+        SELECT MAX((SELECT MIN(at) FROM meter_reading WHERE asset_id = ?1 AND meter = m.meter AND at > ?2)) FROM m WHERE meter IS NOT NULL
+        """
+
     static func fullSpan(_ db: Database, _ asset: Int64) throws -> ClosedRange<Int64>? {
-        let row = try Row.fetchOne(db, sql: """
+        let q = try CachedQuery(db, """
             SELECT MIN(lo), MAX(hi) FROM (
                 SELECT MIN(at) lo, MAX(at) hi FROM meter_reading WHERE asset_id = ?1
                 UNION ALL SELECT MIN(at), MAX(at) FROM position WHERE asset_id = ?1
                 UNION ALL SELECT MIN(at), MAX(at) FROM engine_event WHERE asset_id = ?1
                 UNION ALL SELECT MIN(start_at), MAX(end_at) FROM trip WHERE asset_id = ?1)
-            """, arguments: [asset])
-        guard let lo: Int64 = row?[0], let hi: Int64 = row?[1] else { return nil }
+            """) { $0.bind(asset) }
+        defer { q.reset() }
+        guard try q.step(), let lo = q.optionalInt64(0), let hi = q.optionalInt64(1) else { return nil }
         return lo...hi
     }
 
     private func recompute(_ db: Database, asset: Int64, days: ClosedRange<CivilDate>, zone: FleetZone) throws {
         var grid = DayGrid(days: days, zone: zone)
-        try db.cachedStatement(sql: "DELETE FROM meter_anomaly WHERE asset_id = ? AND at >= ? AND at < ?")
-            .execute(arguments: [asset, grid.windowStart, grid.windowEnd])
+        let (windowStart, windowEnd) = (grid.windowStart, grid.windowEnd)
+        try CachedQuery.execute(db, "DELETE FROM meter_anomaly WHERE asset_id = ? AND at >= ? AND at < ?") {
+            $0.bind(asset); $0.bind(windowStart); $0.bind(windowEnd)
+        }
         for m in Self.meters {
             // Read in batches: a year of 1 Hz readings must not sit in memory at once, and the
             // anomaly writes must not interleave with an open cursor on the same table.
             var pairs: [(Reading, Reading)] = []
             var previous: Reading? = nil
-            let cursor = try Row.fetchCursor(db.cachedStatement(sql: """
+            // Stepped raw: every reading of the window is read back, and a GRDB Row per reading
+            // cost more than the arithmetic.
+            let cursor = try CachedQuery(db, """
                 SELECT at, value FROM meter_reading WHERE asset_id = ?1 AND meter = ?2
                   AND at >= COALESCE((SELECT MAX(at) FROM meter_reading WHERE asset_id = ?1 AND meter = ?2 AND at < ?3), ?3)
                   AND at <= COALESCE((SELECT MIN(at) FROM meter_reading WHERE asset_id = ?1 AND meter = ?2 AND at >= ?4), ?4)
                 ORDER BY at
-                """), arguments: [asset, m.meter, grid.windowStart, grid.windowEnd])
+                """) { $0.bind(asset); $0.bind(m.meter); $0.bind(windowStart); $0.bind(windowEnd) }
+            defer { cursor.reset() }
             var anomalies: [(Reading, Reading, String)] = []
-            while let row = try cursor.next() {
-                let current = Reading(at: row[0], value: row[1])
+            while try cursor.step() {
+                let current = Reading(at: cursor.int64(0), value: cursor.double(1))
                 if let p = previous { pairs.append((p, current)) }
                 previous = current
                 if pairs.count >= 4096 { anomalies += spread(pairs, meter: m, grid: &grid); pairs.removeAll(keepingCapacity: true) }
             }
             anomalies += spread(pairs, meter: m, grid: &grid)
+            cursor.reset()
             for (a, b, kind) in anomalies where b.at >= grid.windowStart && b.at < grid.windowEnd {
-                try db.cachedStatement(sql: """
+                try CachedQuery.execute(db, """
                     INSERT INTO meter_anomaly (asset_id, meter, at, previous_at, previous_value, value, kind) VALUES (?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT DO UPDATE SET previous_at = excluded.previous_at, previous_value = excluded.previous_value,
                         value = excluded.value, kind = excluded.kind
-                    """).execute(arguments: [asset, m.meter, b.at, a.at, a.value, b.value, kind])
+                    """) { $0.bind(asset); $0.bind(m.meter); $0.bind(b.at); $0.bind(a.at); $0.bind(a.value); $0.bind(b.value); $0.bind(kind) }
             }
         }
         try fillFallbacks(db, asset: asset, grid: &grid)
@@ -105,7 +127,7 @@ public struct DailyRollup: Deriver {
     struct Reading { var at: Int64; var value: Double }
 
     /// Adds consecutive-reading deltas to the grid and returns the ones refused.
-    private func spread(_ pairs: [(Reading, Reading)], meter m: (meter: String, column: String, maxPerSecond: Double),
+    private func spread(_ pairs: [(Reading, Reading)], meter m: (meter: String, column: DayGrid.Column, maxPerSecond: Double),
                         grid: inout DayGrid) -> [(Reading, Reading, String)] {
         var refused: [(Reading, Reading, String)] = []
             for (a, b) in pairs {
@@ -127,24 +149,26 @@ public struct DailyRollup: Deriver {
     private func fillFallbacks(_ db: Database, asset: Int64, grid: inout DayGrid) throws {
         // Every position of the window is read back (a million for a large GPX file): stepped on
         // the raw statement, as TripRun.feed does, instead of decoding a GRDB Row per position.
-        let positions = try db.cachedStatement(sql: "SELECT at, lat, lon FROM position WHERE asset_id = ? AND at >= ? AND at < ? ORDER BY at")
-        try positions.setArguments([asset, grid.windowStart, grid.windowEnd])
-        let ps = positions.sqliteStatement
-        defer { sqlite3_reset(ps) }
+        let (windowStart, windowEnd) = (grid.windowStart, grid.windowEnd)
         // Each day's path is its own, anchored at the last position before the day (in the
         // window or looked up before it): the figure depends on that fix and the day's, not on
         // where the window starts, and the leg across midnight counts on the day it ends in.
-        var last = try Row.fetchOne(db.cachedStatement(sql: "SELECT at, lat, lon FROM position WHERE asset_id = ? AND at < ? ORDER BY at DESC LIMIT 1"),
-                                    arguments: [asset, grid.windowStart]).map { (at: $0[0] as Int64, lat: $0[1] as Double, lon: $0[2] as Double) }
+        var last: (at: Int64, lat: Double, lon: Double)? = nil
+        do {
+            let q = try CachedQuery(db, "SELECT at, lat, lon FROM position WHERE asset_id = ? AND at < ? ORDER BY at DESC LIMIT 1") {
+                $0.bind(asset); $0.bind(windowStart)
+            }
+            defer { q.reset() }
+            if try q.step() { last = (q.int64(0), q.double(1), q.double(2)) }
+        }
+        let positions = try CachedQuery(db, "SELECT at, lat, lon FROM position WHERE asset_id = ? AND at >= ? AND at < ? ORDER BY at") {
+            $0.bind(asset); $0.bind(windowStart); $0.bind(windowEnd)
+        }
+        defer { positions.reset() }
         var path = GPSPath()
         var dayEnd = grid.windowStart
-        while true {
-            let rc = sqlite3_step(ps)
-            if rc == SQLITE_DONE { break }
-            guard rc == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: positions.sql)
-            }
-            let at = sqlite3_column_int64(ps, 0), lat = sqlite3_column_double(ps, 1), lon = sqlite3_column_double(ps, 2)
+        while try positions.step() {
+            let at = positions.int64(0), lat = positions.double(1), lon = positions.double(2)
             grid.seen(at)
             if at >= dayEnd, let i = grid.index(at) {
                 dayEnd = grid.bounds[i + 1]
@@ -154,21 +178,29 @@ public struct DailyRollup: Deriver {
             last = (at, lat, lon)
         }
         // The first and last report of each hour are enough to find each day's first and last.
-        let seen = try Row.fetchCursor(db.cachedStatement(sql: "SELECT MIN(at), MAX(at) FROM meter_reading WHERE asset_id = ? AND at >= ? AND at < ? GROUP BY at / 3600000"),
-                                       arguments: [asset, grid.windowStart, grid.windowEnd])
-        while let r = try seen.next() {
-            grid.seen(r[0] as Int64)
-            grid.seen(r[1] as Int64)
+        let seen = try CachedQuery(db, "SELECT MIN(at), MAX(at) FROM meter_reading WHERE asset_id = ? AND at >= ? AND at < ? GROUP BY at / 3600000") {
+            $0.bind(asset); $0.bind(windowStart); $0.bind(windowEnd)
         }
-        for t in try Row.fetchAll(db, sql: "SELECT start_at, distance_m, idle_s FROM trip WHERE asset_id = ? AND start_at >= ? AND start_at < ?",
-                                  arguments: [asset, grid.windowStart, grid.windowEnd]) {
-            grid.addTrip(at: t[0], distance: t[1], idle: t[2])
+        defer { seen.reset() }
+        while try seen.step() {
+            grid.seen(seen.int64(0))
+            grid.seen(seen.int64(1))
+        }
+        let trips = try CachedQuery(db, "SELECT start_at, distance_m, idle_s FROM trip WHERE asset_id = ? AND start_at >= ? AND start_at < ?") {
+            $0.bind(asset); $0.bind(windowStart); $0.bind(windowEnd)
+        }
+        defer { trips.reset() }
+        while try trips.step() {
+            grid.addTrip(at: trips.int64(0), distance: trips.optionalDouble(1), idle: trips.optionalDouble(2))
         }
         var onSince: Int64? = nil
-        for e in try Row.fetchAll(db, sql: "SELECT at, state FROM engine_event WHERE asset_id = ? AND at >= ? AND at < ? ORDER BY at",
-                                  arguments: [asset, grid.windowStart - 86_400_000, grid.windowEnd]) {
-            let at: Int64 = e[0], state: String = e[1]
-            if state == "off" {
+        let events = try CachedQuery(db, "SELECT at, state = 'off' FROM engine_event WHERE asset_id = ? AND at >= ? AND at < ? ORDER BY at") {
+            $0.bind(asset); $0.bind(windowStart - 86_400_000); $0.bind(windowEnd)
+        }
+        defer { events.reset() }
+        while try events.step() {
+            let at = events.int64(0)
+            if events.int64(1) != 0 {
                 if let on = onSince { grid.spreadEngineEvents(from: max(on, grid.windowStart), to: at) }
                 onSince = nil
             } else if onSince == nil {

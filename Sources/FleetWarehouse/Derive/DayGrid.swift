@@ -4,11 +4,18 @@ import FleetCore
 
 /// Per-day accumulators for one asset over a run of local days.
 struct DayGrid {
+    /// The `asset_day` columns filled from cumulative meters.
+    enum Column: Int { case distance = 0, engine, idle, fuel }
+    static let columns = 4
+
     let days: [CivilDate]
     /// `bounds[i]` is the UTC start of `days[i]`; `bounds[days.count]` the end of the last day.
     let bounds: [Int64]
-    private var sums: [[String: Double]]
-    private var covered: [Set<String>]
+    /// Meter sums and coverage, `columns` per day, indexed by `Column`: flat arrays, not a
+    /// dictionary per day, because `spread` runs once per pair of readings and hashing the
+    /// column name there was a visible share of a Samsara import.
+    private var sums: [Double]
+    private var covered: [Bool]
     private var gps: [Double]
     private var hasPositions: [Bool]
     private var tripDistance: [Double]
@@ -25,8 +32,8 @@ struct DayGrid {
         days = list
         bounds = list.map { zone.start(of: $0) } + [zone.start(of: range.upperBound.adding(days: 1))]
         let n = list.count
-        sums = Array(repeating: [:], count: n)
-        covered = Array(repeating: [], count: n)
+        sums = Array(repeating: 0, count: n * Self.columns)
+        covered = Array(repeating: false, count: n * Self.columns)
         gps = Array(repeating: 0, count: n)
         hasPositions = Array(repeating: false, count: n)
         tripDistance = Array(repeating: 0, count: n)
@@ -52,19 +59,28 @@ struct DayGrid {
     }
 
     /// Spreads `delta` over [from, to] in proportion to each day's share of the interval.
-    mutating func spread(_ delta: Double, from: Int64, to: Int64, into column: String) {
+    /// Only the days the interval overlaps are visited (from the day of `from` on): a year's
+    /// window must not cost a pass over every day for each pair of readings.
+    mutating func spread(_ delta: Double, from: Int64, to: Int64, into column: Column) {
+        let c = column.rawValue
         if to <= from {
-            if let i = index(to) { sums[i][column, default: 0] += delta; covered[i].insert(column) }
+            if let i = index(to) { sums[i * Self.columns + c] += delta; covered[i * Self.columns + c] = true }
             return
         }
         let length = Double(to - from)
-        for i in days.indices {
+        var i = index(from) ?? 0
+        while i < days.count, bounds[i] < to {
             let lo = max(from, bounds[i]), hi = min(to, bounds[i + 1])
-            guard hi > lo else { continue }
-            covered[i].insert(column)
-            sums[i][column, default: 0] += delta * Double(hi - lo) / length
+            if hi > lo {
+                covered[i * Self.columns + c] = true
+                sums[i * Self.columns + c] += delta * Double(hi - lo) / length
+            }
+            i += 1
         }
     }
+
+    private func covers(_ i: Int, _ column: Column) -> Bool { covered[i * Self.columns + column.rawValue] }
+    private func sum(_ i: Int, _ column: Column) -> Double { sums[i * Self.columns + column.rawValue] }
 
     mutating func spreadEngineEvents(from: Int64, to: Int64) {
         for i in days.indices {
@@ -92,26 +108,31 @@ struct DayGrid {
         tripIdle[i] += idle ?? 0
     }
 
-    /// Replaces the asset's rows for these days.
+    /// Replaces the asset's rows for these days, on cached statements bound directly (no
+    /// per-call SQL compilation, no Codable).
     func write(_ db: Database, asset: Int64) throws {
-        try db.execute(sql: "DELETE FROM asset_day WHERE asset_id = ? AND day >= ? AND day <= ?",
-                       arguments: [asset, days.first!.description, days.last!.description])
+        let first = days.first!.description, last = days.last!.description
+        try CachedQuery.execute(db, "DELETE FROM asset_day WHERE asset_id = ? AND day >= ? AND day <= ?") {
+            $0.bind(asset); $0.bind(first); $0.bind(last)
+        }
         for i in days.indices {
-            let odometer = covered[i].contains("distance_m")
+            let odometer = covers(i, .distance)
             let distance: Double?, method: String?
-            if odometer { (distance, method) = (sums[i]["distance_m"] ?? 0, "odometer") }
+            if odometer { (distance, method) = (sum(i, .distance), "odometer") }
             else if hasPositions[i] { (distance, method) = (gps[i], "gps") }
             else if trips[i] > 0 { (distance, method) = (tripDistance[i], "trips") }
             else { (distance, method) = (nil, nil) }
-            let engine = covered[i].contains("engine_s") ? sums[i]["engine_s"] ?? 0 : engineEvents[i] > 0 ? engineEvents[i] : nil
-            let idle = covered[i].contains("idle_s") ? sums[i]["idle_s"] ?? 0 : trips[i] > 0 ? tripIdle[i] : nil
-            let fuel = covered[i].contains("fuel_ml") ? sums[i]["fuel_ml"] ?? 0 : nil
-            guard first[i] != nil || distance != nil || engine != nil || idle != nil || fuel != nil else { continue }
-            try db.execute(sql: """
+            let engine = covers(i, .engine) ? sum(i, .engine) : engineEvents[i] > 0 ? engineEvents[i] : nil
+            let idle = covers(i, .idle) ? sum(i, .idle) : trips[i] > 0 ? tripIdle[i] : nil
+            let fuel = covers(i, .fuel) ? sum(i, .fuel) : nil
+            guard self.first[i] != nil || distance != nil || engine != nil || idle != nil || fuel != nil else { continue }
+            let row = AssetDay(assetID: asset, day: days[i].description, distanceM: distance.map(Self.round), distanceMethod: method,
+                               engineS: engine.map(Self.round), idleS: idle.map(Self.round), fuelMl: fuel.map(Self.round),
+                               firstAt: self.first[i], lastAt: self.last[i], trips: trips[i])
+            try CachedQuery.execute(db, """
                 INSERT INTO asset_day (asset_id, day, distance_m, distance_method, engine_s, idle_s, fuel_ml, first_at, last_at, trips)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [asset, days[i].description, distance.map(Self.round), method, engine.map(Self.round), idle.map(Self.round),
-                                 fuel.map(Self.round), first[i], last[i], trips[i]])
+                """) { row.bind(into: &$0) }
         }
     }
 
