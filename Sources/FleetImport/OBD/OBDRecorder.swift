@@ -74,6 +74,11 @@ struct OBDRecorder {
     private var engine = EngineStateTracker()
     private(set) var samples = 0
     private(set) var codes = 0
+    /// Samples not yet handed to the sink: they go in batches (`RecordSink.load(contentsOf:)`,
+    /// multi-row INSERTs), the bulk of an OBD log's rows. Safe to hold because the OBD importers
+    /// write no savepoints and read nothing back before `finish`, which flushes.
+    private var pending: [ObdSample] = []
+    static let batch = 1024
 
     init(asset: Int64, file: Int64) {
         self.asset = asset
@@ -84,7 +89,8 @@ struct OBDRecorder {
     mutating func record<S: RecordSink>(at: Int64, values: [(pid: Int, value: Double)], rawUnits: [Int: String] = [:], into sink: inout S) throws {
         var rpm: Double?, speed: Double?
         for (pid, value) in values {
-            try sink.load(ObdSample(assetID: asset, at: at, pid: pid, value: value, sourceFileID: file))
+            pending.append(ObdSample(assetID: asset, at: at, pid: pid, value: value, sourceFileID: file))
+            if pending.count >= Self.batch { try flush(into: &sink) }
             samples += 1
             switch pid {
             case 0x0C: rpm = value
@@ -107,8 +113,16 @@ struct OBDRecorder {
         codes += 1
     }
 
+    /// The end of the log: every held sample is loaded, and a running engine goes off.
     mutating func finish<S: RecordSink>(into sink: inout S) throws {
+        try flush(into: &sink)
         for (t, state) in engine.finish() { try loadEvent(t, state, &sink) }
+    }
+
+    private mutating func flush<S: RecordSink>(into sink: inout S) throws {
+        guard !pending.isEmpty else { return }
+        try sink.load(contentsOf: pending)
+        pending.removeAll(keepingCapacity: true)
     }
 
     private func loadEvent<S: RecordSink>(_ at: Int64, _ state: String, _ sink: inout S) throws {
