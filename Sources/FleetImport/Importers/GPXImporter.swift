@@ -20,6 +20,9 @@ public struct GPXImporter: Importer {
 
     public init() {}
 
+    /// Points handed to the sink per call (a multiple of `Loader.batchRows`).
+    static let batchSize = 16 * 64
+
     public static func sniff(_ head: Data, filename: String) -> Confidence {
         let text = String(decoding: head.prefix(8192), as: UTF8.self)
         let named = filename.lowercased().hasSuffix(".gpx")
@@ -32,16 +35,10 @@ public struct GPXImporter: Importer {
         do {
             let asset = try attribute(input, &sink)
             let scanner = try GPXScanner(url: input.url)
-            let file = sink.sourceFileID
-            try scanner.scan { point in
-                guard point.problem == nil, let at = point.time, let lat = point.lat, let lon = point.lon else {
-                    let problem = point.problem ?? GPXPoint.Problem(reason: .badValue, message: "unusable point")
-                    try sink.reject(Issue(problem.reason, at: "\(point.path), line \(point.line)", problem.message, raw: scanner.rawText()))
-                    return
-                }
-                try sink.load(Position(assetID: asset, at: at, lat: lat, lon: lon, speedMps: point.speed,
-                                       headingDeg: point.course, altM: point.ele, sourceFileID: file))
-            }
+            // The scanner runs on a second thread while this one loads (GPXPipeline): the same
+            // sink calls in the same order as a one-thread scan, batches of `batchSize` points
+            // (multi-row INSERTs) flushed before each reject and at the end of the file.
+            try GPXPipeline(scanner: scanner, asset: asset, file: sink.sourceFileID, batchSize: Self.batchSize).run(into: &sink)
             notes(scanner, into: &sink)
         } catch let e as GPXFileError {
             throw FleetError.unreadable(file: input.path, location: "line \(e.line), byte \(e.offset)", reason: e.message,
