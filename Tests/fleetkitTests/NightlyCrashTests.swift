@@ -53,8 +53,12 @@ final class NightlyCrashTests: XCTestCase {
     func testKilledRunsThenARerunEqualACleanRun() throws {
         let clean = try makeRoot()
         let reference = nightly(clean)
+        let started = Date()
         try reference.run()
         reference.waitUntilExit()
+        // Kill moments are fractions of how long a whole run takes on this machine, so that
+        // they land inside a run however fast or loaded the machine is.
+        let runSeconds = Date().timeIntervalSince(started)
         XCTAssertEqual(reference.terminationStatus, 0)
         let expected = try facts(clean)
         XCTAssertGreaterThan(expected.count, 900)
@@ -64,7 +68,7 @@ final class NightlyCrashTests: XCTestCase {
         var kills = 0
         for _ in 0..<10 {
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            let delay = 0.05 + Double(seed >> 40) / Double(1 << 24) * 1.2   // 0.05–1.25 s
+            let delay = runSeconds * (0.05 + Double(seed >> 40) / Double(1 << 24) * 0.9)   // 5–95 % of a run
             let p = nightly(root)
             try p.run()
             Thread.sleep(forTimeInterval: delay)
