@@ -198,7 +198,10 @@ public struct ReceiptExtractor: Sendable {
                 at = i + 1
             }
             let amounts = source.numbers.filter { !Self.isPercent($0, in: source.text) }.compactMap { $0.money(minorDigits: minorDigits) }
-            if let amount = amounts.last {
+            // In a currency with cents a total is printed with them: a bare integer after it is
+            // a speck of noise read as a digit (`TOTAL $ 167.91 4`), not the total.
+            let priced = minorDigits > 0 ? amounts.filter { $0.scale == minorDigits } : []
+            if let amount = priced.last ?? amounts.last {
                 out.append(TotalCandidate(amount: amount, weight: keyword.weight * min(line.factor, source.factor), line: at))
             }
         }

@@ -45,6 +45,27 @@ final class ReceiptExtractorTests: XCTestCase {
         XCTAssertGreaterThan(f.total!.confidence, 0.9)
     }
 
+    /// A degraded photo (benchmark receipt r61: skew and uneven light) read a speck after the
+    /// total as a digit; the total must stay the amount with cents, never the speck.
+    func testADigitOfNoiseAfterTheTotalIsNotTheTotal() {
+        let f = extractor.extract(text: """
+            DISCOUNT TIRE
+            900 COMMERCE DR
+            NAPERVILLE IL 60563
+            08/16/2025 15:08
+            TIRE 265/70R17 65.85
+            TIRE 265/70R17 41.18
+            DISPOSAL FEE 48.08
+            SUBTOTAL 155.11
+            TAX 8.25 12.80
+            TOTAL $ 167.91 4
+            THANK YOU FOR SHOPPING
+            """)
+        XCTAssertEqual(total(f), "167.91")
+        // A total printed without cents is still read when nothing else is on its line.
+        XCTAssertEqual(total(extractor.extract(text: "ACME PARTS\n08/16/2025 15:08\nTOTAL $ 168\n")), "168")
+    }
+
     func testGermanReceiptWithPriceTimesVolumeAndCommaDecimals() {
         let f = extractor.extract(text: """
             ARAL TANKSTELLE
