@@ -22,7 +22,10 @@ extension SampleWriter {
         } catch {
             throw FleetError.io(path: url.path, reason: "cannot write the sample file: \(error.localizedDescription)")
         }
-        defer { try? handle.close() }
+        // Closed explicitly at the end, where a failure is reported; on an earlier error the
+        // write error is the one to report, and the close only releases the descriptor.
+        var closed = false
+        defer { if !closed { try? handle.close() } }
         var buffer = ""
         buffer.reserveCapacity(300_000)
         func flush() throws {
@@ -53,6 +56,10 @@ extension SampleWriter {
         }
         buffer += "  </trkseg>\n </trk>\n</gpx>\n"
         try flush()
+        closed = true
+        do { try handle.close() } catch {
+            throw FleetError.io(path: url.path, reason: "cannot finish the sample file: \(error.localizedDescription)")
+        }
         written.append(url)
     }
 }

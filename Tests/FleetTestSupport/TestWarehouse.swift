@@ -73,6 +73,17 @@ public struct TestWarehouse {
 }
 
 /// A fixture beside the calling test file: `Tests/<Target>/Fixtures/<path>`.
+/// Writes an SQLite database of another application (a rollback-journal file with one table and
+/// one row), for the tests that check FleetKit refuses it and leaves it untouched.
+public func writeForeignSQLite(at url: URL) throws {
+    let queue = try DatabaseQueue(path: url.path)
+    try queue.write { db in
+        try db.execute(sql: "CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT)")
+        try db.execute(sql: "INSERT INTO notes(body) VALUES ('keep me')")
+    }
+    try queue.close()
+}
+
 public func fixture(_ path: String, file: StaticString = #filePath) -> URL {
     URL(fileURLWithPath: "\(file)").deletingLastPathComponent().appendingPathComponent("Fixtures").appendingPathComponent(path)
 }

@@ -156,23 +156,10 @@ final class WarehouseFailureTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("restore it from a backup"), r.stderr)
     }
 
-    /// Another application's database, written with Python's sqlite3 (the test support has no
-    /// SQLite of its own outside FleetKit).
+    /// Another application's database (rollback journal, one table, one row).
     private func foreignSQLite() throws -> URL {
         let url = dir.appendingPathComponent("other-app.sqlite")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", """
-            import sqlite3, sys
-            c = sqlite3.connect(sys.argv[1])
-            c.execute('CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT)')
-            c.execute("INSERT INTO notes(body) VALUES ('keep me')")
-            c.commit()
-            c.close()
-            """, url.path]
-        try p.run()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw XCTSkip("python3 with sqlite3 is needed to write another application's database") }
+        try writeForeignSQLite(at: url)
         return url
     }
 }
