@@ -104,30 +104,34 @@ public struct SHA256: Sendable {
 
     /// Hashes a file in 1 MiB reads, so memory stays flat for any size.
     ///
-    /// Every import hashes the whole file before anything else (and a re-import is only that),
-    /// so this is on the hot path: the portable code above runs at about 200 MB/s, a fifth of a
+    /// Every import hashes the whole file (and a re-import is only that), so this is on the hot
+    /// path: the portable code above runs at about 200 MB/s, a fifth of a
     /// 1 M-point GPX import. When the system's OpenSSL (`libcrypto.so.3`, on every Debian with
     /// curl or Swift's Foundation) can be loaded, its SHA-256 is used instead: same digest, about
     /// 1.5 GB/s with the CPU's SHA extensions. Without it, the portable code hashes.
-    public static func hex(ofFile url: URL) throws -> String {
+    ///
+    /// `proceed` is asked before each read; when it returns false the hash stops with
+    /// `CancellationError` (an import that failed stops the hash running beside it).
+    public static func hex(ofFile url: URL, proceed: () -> Bool = { true }) throws -> String {
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw FleetError.io(path: url.path, reason: "cannot open the file for reading (check that it exists and that permissions allow reading)")
         }
         defer { try? handle.close() }
         if var system = SystemSHA256.make() {
-            try read(handle, url) { system.update($0) }
+            try read(handle, url, proceed) { system.update($0) }
             if let digest = system.finalize() { return digest }
             do { try handle.seek(toOffset: 0) } catch {
                 throw FleetError.io(path: url.path, reason: "seek failed: \(error.localizedDescription)")
             }
         }
         var hasher = SHA256()
-        try read(handle, url) { hasher.update($0) }
+        try read(handle, url, proceed) { hasher.update($0) }
         return hasher.finalize()
     }
 
-    private static func read(_ handle: FileHandle, _ url: URL, _ body: (Data) -> Void) throws {
+    private static func read(_ handle: FileHandle, _ url: URL, _ proceed: () -> Bool, _ body: (Data) -> Void) throws {
         while true {
+            guard proceed() else { throw CancellationError() }
             let chunk: Data
             do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
                 throw FleetError.io(path: url.path, reason: "read failed: \(error.localizedDescription)")

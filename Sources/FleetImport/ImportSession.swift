@@ -163,12 +163,10 @@ public struct ImportSession {
         var outcome = FileOutcome(path: url.path, status: .failed)
         let head: Data
         let bytes: Int64
-        let sha: String
         do {
             head = try FileWalker.head(of: url)
             bytes = Int64((try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0)
             guard bytes > 0 else { throw FleetError.emptyFile(file: url.path) }
-            sha = try SHA256.hex(ofFile: url)
         } catch {
             outcome.error = String(describing: error)
             return outcome
@@ -186,10 +184,15 @@ public struct ImportSession {
         outcome.format = importerType.format
         var input = InputFile(url: url, head: head, zone: options.zone, currency: options.currency)
         if let unit = options.asset { input.asset = AssetRef(unitNumber: unit) }
+        // Hashed beside the import (FileDigest); stopped and joined however the import ends.
+        let digest = FileDigest(url)
+        defer { digest.finish() }
         do {
             try warehouse.pool.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
-                    if let existing = try Int64.fetchOne(db, sql: "SELECT id FROM source_file WHERE sha256 = ?", arguments: [sha]) {
+                    // Only a file of a stored file's size can be a re-import: wait for its hash first.
+                    if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM source_file WHERE bytes = ?)", arguments: [bytes]) == true,
+                       let existing = try Self.storedFile(db, sha256: try digest.value()) {
                         outcome.status = .unchanged
                         outcome.sourceFileID = existing
                         return .rollback
@@ -197,13 +200,23 @@ public struct ImportSession {
                     if input.asset == nil, options.attributeByFolder {
                         input.asset = try FileWalker.folderUnit(of: url, in: db)
                     }
-                    var file = SourceFile(path: url.path, sha256: sha, format: importerType.format, bytes: bytes,
+                    // The digest is written once known, before commit; until then a placeholder
+                    // no digest can equal keeps the column's UNIQUE and NOT NULL.
+                    var file = SourceFile(path: url.path, sha256: "pending:\(UUID().uuidString)", format: importerType.format, bytes: bytes,
                                           importedAt: Timestamp.now(), importRunID: runID, status: "importing",
                                           loaded: 0, updated: 0, unchanged: 0, rejected: 0)
                     try file.insert(db)
                     var sink = WarehouseSink(db: db, sourceFileID: file.id!)
                     try importerType.init().read(input, into: &sink)
                     try Derivations.refresh(db, touched: sink.touched, settings: DeriveSettings(zone: options.zone, trips: options.trips))
+                    file.sha256 = try digest.value()
+                    // Same size as no stored file, yet the same digest: the file changed size while it
+                    // was read. The stored import stands; this one is undone.
+                    if let existing = try Self.storedFile(db, sha256: file.sha256) {
+                        outcome.status = .unchanged
+                        outcome.sourceFileID = existing
+                        return .rollback
+                    }
                     let c = sink.counts
                     file.status = c.rejected > 0 ? "partial" : "imported"
                     (file.loaded, file.updated, file.unchanged, file.rejected) = (c.loaded, c.updated, c.unchanged, c.rejected)
@@ -221,6 +234,10 @@ public struct ImportSession {
             outcome = FileOutcome(path: url.path, format: importerType.format, status: .failed, error: String(describing: error))
         }
         return outcome
+    }
+
+    private static func storedFile(_ db: Database, sha256: String) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM source_file WHERE sha256 = ?", arguments: [sha256])
     }
 
     /// Errors of the warehouse itself, as opposed to one file's content: no later file can succeed.
