@@ -12,11 +12,13 @@ public enum WarehouseMigrator {
         m.registerMigration("v1-schema") { db in try db.execute(sql: v1) }
         m.registerMigration("v2-meter-anomaly") { db in try db.execute(sql: v2) }
         m.registerMigration("v3-report-indexes") { db in try db.execute(sql: v3) }
+        m.registerMigration("v4-position-unchecked-keys", foreignKeyChecks: .immediate) { db in try dropPositionForeignKeys(db) }
         return m
     }
 
     /// Tables holding an `asset_id`: merging two assets moves rows in every one of them. A test
-    /// checks this list against the schema's foreign keys, so a new table cannot be forgotten.
+    /// checks this list against the schema's foreign keys (plus `uncheckedAssetTables`), so a
+    /// new table cannot be forgotten.
     public static let assetTables = [
         "asset_identifier", "assignment", "meter_reading", "position", "engine_event", "obd_sample",
         "dtc_event", "trip", "asset_day", "fuel_purchase", "expense", "maintenance_record",

@@ -116,6 +116,9 @@ final class SamsaraImporterTests: XCTestCase {
             let t = try TestWarehouse()
             _ = try imported(t, order)
             XCTAssertEqual(try t.count("asset"), 3, "\(order)")
+            // `position` declares no foreign keys (migration v4): the merges must leave none orphaned.
+            XCTAssertGreaterThan(try t.count("position"), 0)
+            XCTAssertEqual(try t.count("position", where: "asset_id NOT IN (SELECT id FROM asset) OR source_file_id NOT IN (SELECT id FROM source_file)"), 0, "\(order)")
             dumps.append(try t.factDump(tables: ["asset", "asset_identifier", "meter_reading", "position", "engine_event"])
                          + (try Self.lines(t, "SELECT (SELECT COALESCE(unit_number, 'auto') FROM asset WHERE id = asset_id), day, distance_m, engine_s FROM asset_day ORDER BY 1, 2")))
         }

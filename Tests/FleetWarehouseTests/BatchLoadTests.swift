@@ -69,9 +69,10 @@ final class BatchLoadTests: XCTestCase {
     }
 
     /// A row that breaks a foreign key fails as it does row by row: the undone batch leaves
-    /// exactly the rows before it (loaded one by one) and the same error.
+    /// exactly the rows before it (loaded one by one) and the same error. OBD samples, since
+    /// `position` declares no foreign keys (migration v4).
     func testForeignKeyFailureThrowsLikeRowByRow() throws {
-        var file = (0..<64).map { point(Int64($0)) }
+        var file = (0..<64).map { ObdSample(assetID: 1, at: Int64($0) * 1000, pid: 13, value: Double($0), sourceFileID: 0) }
         file[40].assetID = 99
         for batched in [true, false] {
             let t = try TestWarehouse()
@@ -81,12 +82,12 @@ final class BatchLoadTests: XCTestCase {
                 try source.insert(db)
                 var sink = WarehouseSink(db: db, sourceFileID: source.id!)
                 _ = try sink.asset(AssetRef(unitNumber: "T-1"))
-                let rows = file.map { p -> Position in var p = p; p.sourceFileID = source.id!; return p }
+                let rows = file.map { p -> ObdSample in var p = p; p.sourceFileID = source.id!; return p }
                 XCTAssertThrowsError(try { if batched { try sink.load(contentsOf: rows) } else { for r in rows { try sink.load(r) } } }()) { error in
                     XCTAssertEqual((error as? DatabaseError)?.extendedResultCode, .SQLITE_CONSTRAINT_FOREIGNKEY)
                 }
                 XCTAssertEqual(sink.counts, LoadCounts(loaded: 40))
-                XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM position"), 40)
+                XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM obd_sample"), 40)
             }
         }
     }

@@ -25,7 +25,50 @@ final class WarehouseMigratorTests: XCTestCase {
             }
             return out
         }
-        XCTAssertEqual(referencing, Set(WarehouseMigrator.assetTables))
+        XCTAssertEqual(referencing.union(WarehouseMigrator.uncheckedAssetTables), Set(WarehouseMigrator.assetTables))
+        XCTAssertTrue(referencing.isDisjoint(with: WarehouseMigrator.uncheckedAssetTables))
+        for table in WarehouseMigrator.uncheckedAssetTables {
+            let columns = try t.warehouse.pool.read { db in try db.columns(in: table).map(\.name) }
+            XCTAssertTrue(columns.contains("asset_id") && columns.contains("source_file_id"), table)
+        }
+    }
+
+    /// v4 dropped `position`'s foreign keys by rewriting its stored definition: a warehouse
+    /// created before it keeps its positions, the table its key, columns and options, and the
+    /// file passes SQLite's integrity check.
+    func testV4KeepsThePositionsOfAnOlderWarehouse() throws {
+        let t = try TestWarehouse()
+        let path = t.directory.appendingPathComponent("v3.sqlite").path
+        let old = try DatabaseQueue(path: path)
+        try WarehouseMigrator.migrator.migrate(old, upTo: "v3-report-indexes")
+        try old.write { db in
+            try db.execute(sql: "INSERT INTO asset (id, unit_number, kind, auto_created) VALUES (1, 'T-01', 'vehicle', 0)")
+            try db.execute(sql: """
+                INSERT INTO source_file (id, path, sha256, format, bytes, imported_at, status) VALUES (1, 'a.gpx', 'x', 'gpx', 1, 0, 'imported')
+                """)
+            try db.execute(sql: "INSERT INTO position VALUES (1, 1000, 45.5, -122.5, 3.25, 90, 12.5, 1), (1, 2000, 45.6, -122.6, NULL, NULL, NULL, 1)")
+        }
+        try old.close()
+        let migrated = try Warehouse(path: path)
+        let rows = try migrated.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM position ORDER BY at").map { $0.description }
+        }
+        XCTAssertEqual(rows, [
+            "[asset_id:1 at:1000 lat:45.5 lon:-122.5 speed_mps:3.25 heading_deg:90.0 alt_m:12.5 source_file_id:1]",
+            "[asset_id:1 at:2000 lat:45.6 lon:-122.6 speed_mps:NULL heading_deg:NULL alt_m:NULL source_file_id:1]",
+        ])
+        try migrated.pool.read { db in
+            XCTAssertEqual(try db.foreignKeys(on: "position").count, 0)
+            XCTAssertEqual(try db.primaryKey("position").columns, ["asset_id", "at"])
+            let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'position'") ?? ""
+            XCTAssertTrue(sql.contains("STRICT") && sql.contains("WITHOUT ROWID"), sql)
+            XCTAssertEqual(try String.fetchAll(db, sql: "PRAGMA integrity_check"), ["ok"])
+            XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA writable_schema"), 0)
+        }
+        // Still STRICT: a text where a number belongs is refused.
+        XCTAssertThrowsError(try migrated.pool.write { db in
+            try db.execute(sql: "INSERT INTO position VALUES (1, 3000, 'north', -122.6, NULL, NULL, NULL, 1)")
+        })
     }
 
     func testPragmas() throws {
@@ -43,7 +86,7 @@ final class WarehouseMigratorTests: XCTestCase {
         let t = try TestWarehouse()
         let again = try Warehouse(path: t.warehouse.path)
         let applied = try again.pool.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        XCTAssertEqual(applied, ["v1-schema", "v2-meter-anomaly", "v3-report-indexes"])
+        XCTAssertEqual(applied, ["v1-schema", "v2-meter-anomaly", "v3-report-indexes", "v4-position-unchecked-keys"])
     }
 
     func testNotADatabaseIsRefusedUntouched() throws {
