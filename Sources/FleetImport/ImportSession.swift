@@ -148,7 +148,8 @@ public struct ImportSession {
     /// drivers are defined before facts refer to them, so the counts read naturally (`loaded`,
     /// not `updated` after an auto-created placeholder).
     public func ordered(_ files: [(URL, String?)], options: ImportOptions) -> [(URL, String?)] {
-        guard options.format == nil else { return files }
+        // One file has no order to find: detecting its format here would sniff it twice.
+        guard options.format == nil, files.count > 1 else { return files }
         let rank = files.map { url, problem -> Int in
             guard problem == nil, let head = try? FileWalker.head(of: url),
                   let t = ImporterRegistry.detect(head, filename: url.lastPathComponent, among: importers),
