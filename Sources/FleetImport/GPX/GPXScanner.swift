@@ -38,23 +38,39 @@ public struct GPXPoint: Equatable, Sendable {
     }
 }
 
-private enum GPXTag: UInt8 {
+enum GPXTag: UInt8 {
     case other, gpx, metadata, name, trk, trkseg, trkpt, rte, rtept, wpt, time, ele, speed, course, extensions, tpx
 
     static func of(_ ns: XMLNamespace, _ p: UnsafePointer<UInt8>, _ n: Int) -> GPXTag {
-        @inline(__always) func eq(_ s: StaticString) -> Bool { n == s.utf8CodeUnitCount && memcmp(p, s.utf8Start, n) == 0 }
+        @inline(__always) func eq(_ s: StaticString) -> Bool { n == s.utf8CodeUnitCount && Byte.equal(p, s.utf8Start, n) }
         if ns.isGPX {
-            switch n {
-            case 3: return eq("trk") ? .trk : eq("rte") ? .rte : eq("wpt") ? .wpt : eq("ele") ? .ele : eq("gpx") ? .gpx : .other
-            case 4: return eq("time") ? .time : eq("name") ? .name : .other
-            case 5: return eq("trkpt") ? .trkpt : eq("rtept") ? .rtept : eq("speed") ? .speed : .other
-            case 6: return eq("trkseg") ? .trkseg : eq("course") ? .course : .other
-            case 8: return eq("metadata") ? .metadata : .other
-            case 10: return eq("extensions") ? .extensions : .other
+            // By length, then first byte: one compare finds the candidate.
+            switch (n, n > 0 ? p[0] : 0) {
+            case (3, UInt8(ascii: "e")): return eq("ele") ? .ele : .other
+            case (3, UInt8(ascii: "t")): return eq("trk") ? .trk : .other
+            case (3, UInt8(ascii: "r")): return eq("rte") ? .rte : .other
+            case (3, UInt8(ascii: "w")): return eq("wpt") ? .wpt : .other
+            case (3, UInt8(ascii: "g")): return eq("gpx") ? .gpx : .other
+            case (4, UInt8(ascii: "t")): return eq("time") ? .time : .other
+            case (4, UInt8(ascii: "n")): return eq("name") ? .name : .other
+            case (5, UInt8(ascii: "t")): return eq("trkpt") ? .trkpt : .other
+            case (5, UInt8(ascii: "r")): return eq("rtept") ? .rtept : .other
+            case (5, UInt8(ascii: "s")): return eq("speed") ? .speed : .other
+            case (6, UInt8(ascii: "t")): return eq("trkseg") ? .trkseg : .other
+            case (6, UInt8(ascii: "c")): return eq("course") ? .course : .other
+            case (8, UInt8(ascii: "m")): return eq("metadata") ? .metadata : .other
+            case (10, UInt8(ascii: "e")): return eq("extensions") ? .extensions : .other
             default: return .other
             }
         }
-        if ns.isTrackPointExtension { return eq("speed") ? .speed : eq("course") ? .course : eq("TrackPointExtension") ? .tpx : .other }
+        if ns.isTrackPointExtension {
+            switch n {
+            case 5: return eq("speed") ? .speed : .other
+            case 6: return eq("course") ? .course : .other
+            case 19: return eq("TrackPointExtension") ? .tpx : .other
+            default: return .other
+            }
+        }
         return .other
     }
 }
@@ -66,24 +82,32 @@ private enum GPXTag: UInt8 {
 /// thread and never re-entered, and the runtime's dynamic exclusivity checks on class
 /// properties took half of the parse time.
 public final class GPXScanner {
-    private let tokens: XMLTokenizer
+    let tokens: XMLTokenizer
     /// `<metadata><name>` (1.1) or `<gpx><name>` (1.0), and the first `<trk>`/`<rte>` name.
     @exclusivity(unchecked) public private(set) var fileName: String?
     @exclusivity(unchecked) public private(set) var trackName: String?
     /// Negative speeds and courses (devices write -1 for "unknown"), stored as unknown.
-    @exclusivity(unchecked) public private(set) var unknownValues = 0
+    @exclusivity(unchecked) public internal(set) var unknownValues = 0
     /// Times without a zone designator, read as UTC (the GPX schema's zone).
-    @exclusivity(unchecked) public private(set) var zonelessTimes = 0
+    @exclusivity(unchecked) public internal(set) var zonelessTimes = 0
     /// Speed or course elements in a namespace that is not GPX's or Garmin's, left unread.
     @exclusivity(unchecked) public private(set) var foreignValues = 0
     public var foreignURIs: [String] { tokens.foreignURIs }
 
-    @exclusivity(unchecked) private var tags = PODStack<GPXTag>(capacity: 32)
+    @exclusivity(unchecked) var tags = PODStack<GPXTag>(capacity: 32)
     @exclusivity(unchecked) private var point = GPXPoint(kind: .waypoint)
-    @exclusivity(unchecked) private var pointDepth = 0, extensionsDepth = 0
-    @exclusivity(unchecked) private var track = 0, segment = 0, index = 0, route = 0, waypoint = 0
+    @exclusivity(unchecked) var pointDepth = 0
+    @exclusivity(unchecked) private var extensionsDepth = 0
+    @exclusivity(unchecked) var track = 0, segment = 0, index = 0, route = 0, waypoint = 0
     @exclusivity(unchecked) private var capture: GPXTag = .other, captureInExtensions = false
     @exclusivity(unchecked) private var extSpeed: Double?, extCourse: Double?
+    /// Reads ordinary points in one pass over their bytes (`GPXScanner+FastPath.swift`);
+    /// tests turn it off to compare against the general reading.
+    @exclusivity(unchecked) var fastPath = true
+    /// Points the fast path read (tests check that it takes the plain ones).
+    @exclusivity(unchecked) var fastPoints = 0
+    /// Open elements inside a fast-path point: start and length of each qualified name.
+    @exclusivity(unchecked) var fastNames = PODStack<Int>(capacity: 16)
 
     public convenience init(url: URL, chunkSize: Int = 1 << 20) throws {
         self.init(try XMLBytes(url: url, chunkSize: chunkSize))
@@ -95,7 +119,10 @@ public final class GPXScanner {
 
     init(_ bytes: XMLBytes) { tokens = XMLTokenizer(bytes) }
 
-    deinit { tags.free() }
+    deinit {
+        tags.free()
+        fastNames.free()
+    }
 
     /// The raw text of the point being reported (its element, capped as rejects cap it).
     public func rawText() -> String { tokens.b.pinnedText(to: tokens.b.pos) }
@@ -111,6 +138,9 @@ public final class GPXScanner {
 
     private func run(headerOnly: Bool, _ body: (GPXPoint) throws -> Void) throws {
         while true {
+            if fastPath, pointDepth == 0, !headerOnly, !tags.isEmpty, !tokens.capturing, !tokens.hasPendingEnd {
+                while try fastPoint(body) {}
+            }
             switch try tokens.next() {
             case .eof: return
             case let .start(ns, local):

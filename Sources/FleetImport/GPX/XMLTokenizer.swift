@@ -26,16 +26,26 @@ final class XMLTokenizer {
     /// The qualified names of open elements, back to back (a manual stack: Array's
     /// append/remove showed up in profiles at millions of tags per second).
     @exclusivity(unchecked) private var names = PODStack<UInt8>(capacity: 256)
-    /// Byte classes: 1 blank, 2 ends a name.
-    private let classes: UnsafeMutablePointer<UInt8> = {
+    /// Byte classes (flags in `XMLClass`): one table load per byte instead of a chain of compares.
+    let classes: UnsafeMutablePointer<UInt8> = {
         let t = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
         t.initialize(repeating: 0, count: 256)
-        for b in 0...255 where Byte.isSpace(UInt8(b)) { t[b] = 3 }
-        for b in [Byte.gt, Byte.slash, Byte.eq] { t[Int(b)] = 2 }
+        for b in 0...255 where Byte.isSpace(UInt8(b)) { t[b] = XMLClass.blank | XMLClass.endsName }
+        for b in [Byte.gt, Byte.slash, Byte.eq] { t[Int(b)] = XMLClass.endsName }
+        for b in [Byte.lt, Byte.amp, Byte.newline] { t[Int(b)] |= XMLClass.textStop }
+        t[Int(Byte.colon)] = XMLClass.colon
         return t
     }()
     @exclusivity(unchecked) private var open = PODStack<OpenElement>(capacity: 32)
-    @exclusivity(unchecked) private var bindings: [(prefix: [UInt8], ns: XMLNamespace)] = []
+    @exclusivity(unchecked) private var bindings: [(prefix: [UInt8], ns: XMLNamespace)] = [] {
+        didSet { bindingsVersion &+= 1 }
+    }
+    /// Changes whenever `bindings` does, so a resolved prefix can be reused until then.
+    @exclusivity(unchecked) private var bindingsVersion = 0
+    /// The last prefix resolved by `namespace(prefix:_:)`, its namespace and the bindings it was resolved in.
+    @exclusivity(unchecked) private var cachedPrefix = PODStack<UInt8>(capacity: 16)
+    @exclusivity(unchecked) private var cachedPrefixNS = XMLNamespace.unbound
+    @exclusivity(unchecked) private var cachedPrefixVersion = -1
     @exclusivity(unchecked) private var defaultNS = XMLNamespace.none
     @exclusivity(unchecked) private var pendingEnd = false
     @exclusivity(unchecked) private var sawRoot = false
@@ -48,13 +58,45 @@ final class XMLTokenizer {
         open.free()
         attributes.free()
         text.free()
+        cachedPrefix.free()
         classes.deallocate()
     }
 
-    @inline(__always) private func endsName(_ c: UInt8) -> Bool { classes[Int(c)] & 2 != 0 }
-    @inline(__always) private func isSpace(_ c: UInt8) -> Bool { classes[Int(c)] & 1 != 0 }
+    @inline(__always) private func endsName(_ c: UInt8) -> Bool { classes[Int(c)] & XMLClass.endsName != 0 }
+    @inline(__always) private func isSpace(_ c: UInt8) -> Bool { classes[Int(c)] & XMLClass.blank != 0 }
 
     var depth: Int { open.count }
+    /// The namespace of unprefixed element names here (the innermost `xmlns="…"`).
+    var defaultNamespace: XMLNamespace { defaultNS }
+    /// A self-closing element was returned as `.start`; its `.end` comes next, before any byte.
+    var hasPendingEnd: Bool { pendingEnd }
+
+    /// Moves past bytes a caller has read itself (the GPX point fast path): `lines` newlines
+    /// among them. The caller has checked they are well-formed and close every element they open.
+    func pass(to pos: Int, lines: Int) {
+        b.pos = pos
+        line += lines
+    }
+
+    /// The namespace an element prefix is bound to here (the innermost binding), `.unbound`
+    /// when none. The last answer is kept until the bindings change: a GPX file names the same
+    /// extension prefix three times per point.
+    @inline(__always) func namespace(prefix: UnsafePointer<UInt8>, _ count: Int) -> XMLNamespace {
+        if cachedPrefixVersion == bindingsVersion, cachedPrefix.count == count, Byte.equal(cachedPrefix.p, prefix, count) { return cachedPrefixNS }
+        return resolve(prefix: prefix, count)
+    }
+
+    private func resolve(prefix: UnsafePointer<UInt8>, _ count: Int) -> XMLNamespace {
+        var ns = XMLNamespace.unbound
+        for k in bindings.indices.reversed() where bindings[k].prefix.count == count {
+            if bindings[k].prefix.withUnsafeBufferPointer({ memcmp($0.baseAddress!, prefix, count) == 0 }) { ns = bindings[k].ns; break }
+        }
+        cachedPrefix.truncate(0)
+        cachedPrefix.append(prefix, count)
+        cachedPrefixNS = ns
+        cachedPrefixVersion = bindingsVersion
+        return ns
+    }
 
     private enum Step { case event(XMLEvent), skipped, needMore }
 
@@ -271,7 +313,7 @@ final class XMLTokenizer {
         let p = b.p, end = b.end, cls = classes
         var i = start + 1
         var lines = 0
-        while i < end, cls[Int(p[i])] & 2 == 0 { i += 1 }
+        while i < end, cls[Int(p[i])] & XMLClass.endsName == 0 { i += 1 }
         guard i < end else { return .needMore }
         let nameEnd = i
         guard nameEnd > start + 1 else { throw fail("'<' not followed by an element name (write &lt;)", at: start) }
@@ -336,11 +378,7 @@ final class XMLTokenizer {
         var ns = defaultNS
         var local = (start + 1)..<nameEnd
         if let colon = UnsafeBufferPointer(start: p + start + 1, count: nameEnd - start - 1).firstIndex(of: Byte.colon) {
-            let prefix = UnsafeBufferPointer(start: p + start + 1, count: colon)
-            ns = .unbound
-            for k in bindings.indices.reversed() where bindings[k].prefix.count == colon {
-                if bindings[k].prefix.withUnsafeBufferPointer({ memcmp($0.baseAddress!, prefix.baseAddress!, colon) == 0 }) { ns = bindings[k].ns; break }
-            }
+            ns = namespace(prefix: p + start + 1, colon)
             local = (start + 2 + colon)..<nameEnd
         }
         b.pos = i

@@ -66,6 +66,25 @@ enum Byte {
     @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D }
     /// Bytes that end an XML name.
     @inline(__always) static func endsName(_ b: UInt8) -> Bool { isSpace(b) || b == gt || b == slash || b == eq }
+    /// `memcmp(a, b, n) == 0` for the few bytes of a tag name, without a call into libc.
+    @inline(__always) static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        var k = 0
+        while k < n {
+            if a[k] != b[k] { return false }
+            k += 1
+        }
+        return true
+    }
+}
+
+/// Flags of `XMLTokenizer.classes`, by byte.
+enum XMLClass {
+    static let blank: UInt8 = 1
+    /// Blanks, `>`, `/` and `=`.
+    static let endsName: UInt8 = 2
+    /// `<`, `&` and newline: where a run of text stops or must be counted.
+    static let textStop: UInt8 = 4
+    static let colon: UInt8 = 8
 }
 
 /// A stack of plain values in manually managed memory. The scanner pushes and pops a few
