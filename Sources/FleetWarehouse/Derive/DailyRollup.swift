@@ -10,7 +10,7 @@ import FleetCore
 /// spread over the local days its interval covers in proportion to time. A delta that goes
 /// backwards (a counter reset or a swapped unit) or rises faster than any asset can is not
 /// summed; it is recorded in `meter_anomaly` for the data-quality tables.
-public struct DailyRollup: Deriver {
+public struct DailyRollup: ScratchDeriver {
     public let name = "daily-rollup"
     public init() {}
 
@@ -23,9 +23,16 @@ public struct DailyRollup: Deriver {
     ]
 
     public func refresh(_ db: Database, touched: inout TouchedTimeline, settings: DeriveSettings) throws {
+        try refresh(db, touched: &touched, settings: settings, scratch: DeriveScratch())
+    }
+
+    /// Takes the day GPS figures trip detection left in `scratch` instead of reading those
+    /// days' positions again.
+    func refresh(_ db: Database, touched: inout TouchedTimeline, settings: DeriveSettings, scratch: DeriveScratch) throws {
         let zone = settings.zone
         let assets = Set(touched.ranges.keys).union(touched.whole).sorted()
         for asset in assets {
+            let paths = scratch.dayPaths.removeValue(forKey: asset).flatMap { $0.zone == zone.identifier ? $0 : nil }
             var span: ClosedRange<Int64>
             if touched.whole.contains(asset) {
                 guard let s = try Self.fullSpan(db, asset) else {
@@ -50,7 +57,7 @@ public struct DailyRollup: Deriver {
             // or changed at the end of the span moves the start of the day of the next position.
             let nextFix = try CachedQuery.int64(db, "SELECT MIN(at) FROM position WHERE asset_id = ? AND at > ?") { $0.bind(asset); $0.bind(upper) }
             span = min(span.lowerBound, before ?? span.lowerBound)...max(span.upperBound, after ?? span.upperBound, nextFix ?? span.upperBound)
-            try recompute(db, asset: asset, days: zone.day(of: span.lowerBound)...zone.day(of: span.upperBound), zone: zone)
+            try recompute(db, asset: asset, days: zone.day(of: span.lowerBound)...zone.day(of: span.upperBound), zone: zone, paths: paths)
         }
     }
 
@@ -83,7 +90,7 @@ public struct DailyRollup: Deriver {
         return lo...hi
     }
 
-    private func recompute(_ db: Database, asset: Int64, days: ClosedRange<CivilDate>, zone: FleetZone) throws {
+    private func recompute(_ db: Database, asset: Int64, days: ClosedRange<CivilDate>, zone: FleetZone, paths: DayPaths?) throws {
         var grid = DayGrid(days: days, zone: zone)
         let (windowStart, windowEnd) = (grid.windowStart, grid.windowEnd)
         try CachedQuery.execute(db, "DELETE FROM meter_anomaly WHERE asset_id = ? AND at >= ? AND at < ?") {
@@ -120,7 +127,7 @@ public struct DailyRollup: Deriver {
                     """) { $0.bind(asset); $0.bind(m.meter); $0.bind(b.at); $0.bind(a.at); $0.bind(a.value); $0.bind(b.value); $0.bind(kind) }
             }
         }
-        try fillFallbacks(db, asset: asset, grid: &grid)
+        try fillFallbacks(db, asset: asset, grid: &grid, paths: paths)
         try grid.write(db, asset: asset)
     }
 
@@ -146,37 +153,22 @@ public struct DailyRollup: Deriver {
 
     /// Days without odometer coverage take the GPS path length, else the trips' distance; days
     /// without an hour meter take engine on/off events.
-    private func fillFallbacks(_ db: Database, asset: Int64, grid: inout DayGrid) throws {
-        // Every position of the window is read back (a million for a large GPX file): stepped on
-        // the raw statement, as TripRun.feed does, instead of decoding a GRDB Row per position.
+    private func fillFallbacks(_ db: Database, asset: Int64, grid: inout DayGrid, paths: DayPaths?) throws {
         let (windowStart, windowEnd) = (grid.windowStart, grid.windowEnd)
-        // Each day's path is its own, anchored at the last position before the day (in the
-        // window or looked up before it): the figure depends on that fix and the day's, not on
-        // where the window starts, and the leg across midnight counts on the day it ends in.
-        var last: (at: Int64, lat: Double, lon: Double)? = nil
-        do {
-            let q = try CachedQuery(db, "SELECT at, lat, lon FROM position WHERE asset_id = ? AND at < ? ORDER BY at DESC LIMIT 1") {
-                $0.bind(asset); $0.bind(windowStart)
+        // The days trip detection already summed (DayPaths) are taken as they are; only the
+        // days of the window outside its cover are read here.
+        var (coveredStart, coveredEnd) = (windowEnd, windowEnd)
+        if let paths {
+            let lo = max(windowStart, paths.coverStart), hi = min(windowEnd, paths.coverEnd)
+            let days = paths.days.filter { $0.start >= lo && $0.start < hi }
+            // Only when its days are the grid's days; otherwise (never expected) read them all.
+            if lo < hi, grid.bounds.contains(lo), grid.bounds.contains(hi), days.allSatisfy({ grid.isDayStart($0.start) }) {
+                (coveredStart, coveredEnd) = (lo, hi)
+                for day in days { grid.addPathDay(day) }
             }
-            defer { q.reset() }
-            if try q.step() { last = (q.int64(0), q.double(1), q.double(2)) }
         }
-        let positions = try CachedQuery(db, "SELECT at, lat, lon FROM position WHERE asset_id = ? AND at >= ? AND at < ? ORDER BY at") {
-            $0.bind(asset); $0.bind(windowStart); $0.bind(windowEnd)
-        }
-        defer { positions.reset() }
-        var path = GPSPath()
-        var dayEnd = grid.windowStart
-        while try positions.step() {
-            let at = positions.int64(0), lat = positions.double(1), lon = positions.double(2)
-            grid.seen(at)
-            if at >= dayEnd, let i = grid.index(at) {
-                dayEnd = grid.bounds[i + 1]
-                path = last.map { GPSPath(anchor: $0.at, lat: $0.lat, lon: $0.lon) } ?? GPSPath()
-            }
-            if let metres = path.add(at: at, lat: lat, lon: lon) { grid.addGPS(metres, at: at) }
-            last = (at, lat, lon)
-        }
+        try addPositions(db, asset: asset, from: windowStart, to: coveredStart, grid: &grid)
+        try addPositions(db, asset: asset, from: coveredEnd, to: windowEnd, grid: &grid)
         // The first and last report of each hour are enough to find each day's first and last.
         let seen = try CachedQuery(db, "SELECT MIN(at), MAX(at) FROM meter_reading WHERE asset_id = ? AND at >= ? AND at < ? GROUP BY at / 3600000") {
             $0.bind(asset); $0.bind(windowStart); $0.bind(windowEnd)
@@ -206,6 +198,41 @@ public struct DailyRollup: Deriver {
             } else if onSince == nil {
                 onSince = at
             }
+        }
+    }
+
+    /// The GPS figures of the days in `from..<to` (day starts of the grid) from the positions.
+    private func addPositions(_ db: Database, asset: Int64, from: Int64, to: Int64, grid: inout DayGrid) throws {
+        guard from < to else { return }
+        // Each day's path is its own, anchored at the last position before the day (in the
+        // range or looked up before it): the figure depends on that fix and the day's, not on
+        // where the window starts, and the leg across midnight counts on the day it ends in.
+        var last: (at: Int64, lat: Double, lon: Double, cos: Double)? = nil
+        do {
+            let q = try CachedQuery(db, "SELECT at, lat, lon FROM position WHERE asset_id = ? AND at < ? ORDER BY at DESC LIMIT 1") {
+                $0.bind(asset); $0.bind(from)
+            }
+            defer { q.reset() }
+            if try q.step() { last = (q.int64(0), q.double(1), q.double(2), Double.nan) }
+        }
+        // Every position of the range is read back (a million for a large GPX file): stepped on
+        // the raw statement, as TripRun.feed does, instead of decoding a GRDB Row per position.
+        let positions = try CachedQuery(db, "SELECT at, lat, lon FROM position WHERE asset_id = ? AND at >= ? AND at < ? ORDER BY at") {
+            $0.bind(asset); $0.bind(from); $0.bind(to)
+        }
+        defer { positions.reset() }
+        var path = GPSPath()
+        var dayEnd = from
+        while try positions.step() {
+            let at = positions.int64(0), lat = positions.double(1), lon = positions.double(2)
+            var c = Double.nan  // Geo.cosLat(lat), computed only if a distance needs it
+            grid.seen(at)
+            if at >= dayEnd, let i = grid.index(at) {
+                dayEnd = grid.bounds[i + 1]
+                path = last.map { GPSPath(anchor: $0.at, lat: $0.lat, lon: $0.lon, cos: $0.cos.isNaN ? Geo.cosLat($0.lat) : $0.cos) } ?? GPSPath()
+            }
+            if let metres = path.add(at: at, lat: lat, lon: lon, cos: &c, probe: .none) { grid.addGPS(metres, at: at) }
+            last = (at, lat, lon, c)
         }
     }
 }

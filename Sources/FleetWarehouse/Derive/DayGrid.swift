@@ -101,6 +101,21 @@ struct DayGrid {
         hasPositions[i] = true
     }
 
+    /// Whether `at` is the start of one of the grid's days.
+    func isDayStart(_ at: Int64) -> Bool { index(at).map { bounds[$0] == at } ?? false }
+
+    /// One day's positions as `DayPaths` summed them: the same as `seen` for each position and
+    /// `addGPS` for each counted leg, since the day's figure starts from zero either way.
+    mutating func addPathDay(_ day: DayPaths.Day) {
+        guard let i = index(day.start), bounds[i] == day.start else { return }  // see isDayStart
+        seen(day.first)
+        seen(day.last)
+        if day.counted {
+            gps[i] += day.metres
+            hasPositions[i] = true
+        }
+    }
+
     mutating func addTrip(at: Int64, distance: Double?, idle: Double?) {
         guard let i = index(at) else { return }
         trips[i] += 1
@@ -153,33 +168,76 @@ struct DayGrid {
 /// kilometres. A fix inside the radius leaves the anchor where it is, so a drive that starts
 /// right after a gap still counts in full from the next fix on.
 struct GPSPath {
-    var jitter = 15.0
-    var maxSpeed = 70.0
-    var sparseGap: Int64 = 3_600_000
-    var siteRadius = 1000.0
-    private var anchor: (at: Int64, lat: Double, lon: Double)?
-    private var previousAt: Int64?
+    let jitter = 15.0
+    let maxSpeed = 70.0
+    let sparseGap: Int64 = 3_600_000
+    let siteRadius = 1000.0
+    private let jitterBound: Geo.Radius, siteBound: Geo.Radius
+    // Plain fields and flags, not optional tuples: `add` runs once per position, and the anchor
+    // carries its latitude's cosine so each fix's is computed once (Geo.cosLat).
+    private var hasAnchor = false
+    private var anchorAt: Int64 = 0, anchorLat = 0.0, anchorLon = 0.0, anchorCos = 0.0
+    private var hasPrevious = false
+    private var previousAt: Int64 = 0
 
-    init() {}
+    init() { (jitterBound, siteBound) = (Geo.Radius(jitter), Geo.Radius(siteRadius)) }
 
-    /// A path whose anchor is a fix that is not part of it (the last fix before a day).
-    init(anchor at: Int64, lat: Double, lon: Double) {
-        anchor = (at, lat, lon)
-        previousAt = at
+    /// A path whose anchor is a fix that is not part of it (the last fix before a day);
+    /// `cos` is `Geo.cosLat(lat)`.
+    init(anchor at: Int64, lat: Double, lon: Double, cos: Double) {
+        (jitterBound, siteBound) = (Geo.Radius(jitter), Geo.Radius(siteRadius))
+        (hasAnchor, anchorAt, anchorLat, anchorLon, anchorCos) = (true, at, lat, lon, cos)
+        (hasPrevious, previousAt) = (true, at)
     }
 
     mutating func add(at: Int64, lat: Double, lon: Double) -> Double? {
-        defer { previousAt = at }
-        guard let a = anchor else { anchor = (at, lat, lon); return nil }
-        let d = Self.haversine(a.lat, a.lon, lat, lon)
-        let sparse = previousAt.map { at - $0 > sparseGap } ?? true
-        guard d > (sparse ? siteRadius : jitter) else { return nil }
-        let seconds = max(Double(at - a.at) / 1000, 1)
-        anchor = (at, lat, lon)
+        var cos = Double.nan
+        return add(at: at, lat: lat, lon: lon, cos: &cos, probe: .none)
+    }
+
+    /// Adds a fix and returns the metres it adds to the path, if any. `cos` is
+    /// `Geo.cosLat(lat)`, or NaN until someone needs it (then it is filled in). `probe` is what
+    /// trip detection already found comparing this fix with its own anchor; when that anchor is
+    /// this path's anchor (the usual case while driving) the distance is not computed twice.
+    mutating func add(at: Int64, lat: Double, lon: Double, cos: inout Double, probe: AnchorProbe) -> Double? {
+        defer { (hasPrevious, previousAt) = (true, at) }
+        guard hasAnchor else {
+            if cos.isNaN { cos = Geo.cosLat(lat) }
+            (hasAnchor, anchorAt, anchorLat, anchorLon, anchorCos) = (true, at, lat, lon, cos)
+            return nil
+        }
+        let sparse = hasPrevious ? at - previousAt > sparseGap : true
+        let radius = sparse ? siteRadius : jitter
+        let d: Double
+        if probe.valid, probe.lat.bitPattern == anchorLat.bitPattern, probe.lon.bitPattern == anchorLon.bitPattern,
+           probe.advanced || radius == probe.radius {
+            // The same two points in the same order: the same haversine, bit for bit.
+            guard probe.advanced, probe.distance > radius else { return nil }
+            d = probe.distance
+        } else {
+            guard Geo.exceeds(sparse ? siteBound : jitterBound, anchorLat, anchorLon, anchorCos, lat, lon, &cos) else { return nil }
+            if cos.isNaN { cos = Geo.cosLat(lat) }
+            d = Geo.haversine(anchorLat, anchorLon, anchorCos, lat, lon, cos)
+        }
+        if cos.isNaN { cos = Geo.cosLat(lat) }
+        let seconds = max(Double(at - anchorAt) / 1000, 1)
+        (anchorAt, anchorLat, anchorLon, anchorCos) = (at, lat, lon, cos)
         return d / seconds > maxSpeed ? nil : d
     }
 
     static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
         Geo.haversine(lat1, lon1, lat2, lon2)
     }
+}
+
+/// Trip detection's comparison of a fix with its anchor, offered to `GPSPath.add`: from
+/// (`lat`, `lon`), whether the distance exceeds `radius`, and the distance when it does.
+struct AnchorProbe {
+    var valid = false
+    var lat = 0.0, lon = 0.0
+    var radius = 0.0
+    var advanced = false
+    var distance = 0.0
+
+    static let none = AnchorProbe()
 }

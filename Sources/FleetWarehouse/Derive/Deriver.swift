@@ -62,7 +62,16 @@ public enum Derivations {
     public static func refresh(_ db: Database, touched: TouchedTimeline, settings: DeriveSettings, steps: [any Deriver] = all) throws {
         guard !touched.isEmpty else { return }
         var touched = touched
-        for step in steps { try step.refresh(db, touched: &touched, settings: settings) }
+        // One scratch per refresh: the rollup takes the day GPS figures trip detection gathered
+        // reading the positions, instead of reading them all again (DayPaths).
+        let scratch = DeriveScratch()
+        for step in steps {
+            if let shared = step as? any ScratchDeriver {
+                try shared.refresh(db, touched: &touched, settings: settings, scratch: scratch)
+            } else {
+                try step.refresh(db, touched: &touched, settings: settings)
+            }
+        }
     }
 
     /// Recomputes everything for every asset, e.g. after the fleet time zone changed.

@@ -12,24 +12,39 @@ import FleetCore
 /// before any new fact) up to the first point after it where the new run ends a trip exactly
 /// where a stored one ended, or a data gap. Trips crossing file boundaries are thereby
 /// recomputed whole, and the same facts give the same trips in any import order.
-public struct TripDetection: Deriver {
+public struct TripDetection: ScratchDeriver {
     public let name = "trips"
     public static let source = "gps"
     public init() {}
 
     public func refresh(_ db: Database, touched: inout TouchedTimeline, settings: DeriveSettings) throws {
+        try detect(db, touched: &touched, settings: settings, scratch: nil)
+    }
+
+    /// Also leaves each asset's day GPS figures in `scratch` for the daily rollup (DayPaths).
+    func refresh(_ db: Database, touched: inout TouchedTimeline, settings: DeriveSettings, scratch: DeriveScratch) throws {
+        try detect(db, touched: &touched, settings: settings, scratch: scratch)
+    }
+
+    private func detect(_ db: Database, touched: inout TouchedTimeline, settings: DeriveSettings, scratch: DeriveScratch?) throws {
         for asset in Set(touched.ranges.keys).union(touched.whole).sorted() {
             let span = touched.whole.contains(asset) ? nil : touched.ranges[asset]
-            if let rewritten = try recompute(db, asset: asset, span: span, rules: settings.trips) {
+            let zone = scratch == nil ? nil : settings.zone
+            let (rewritten, paths) = try recompute(db, asset: asset, span: span, rules: settings.trips, zone: zone)
+            scratch?.dayPaths[asset] = paths
+            if let rewritten {
                 touched.touch(asset, rewritten.lowerBound)
                 touched.touch(asset, rewritten.upperBound)
             }
         }
     }
 
-    /// Returns the span of trip starts it deleted or wrote, when it went beyond `span`.
-    private func recompute(_ db: Database, asset: Int64, span: ClosedRange<Int64>?, rules: TripRules) throws -> ClosedRange<Int64>? {
+    /// Returns the span of trip starts it deleted or wrote, when it went beyond `span`, and with
+    /// a `zone` the day GPS figures of the positions it read.
+    private func recompute(_ db: Database, asset: Int64, span: ClosedRange<Int64>?, rules: TripRules,
+                           zone: FleetZone?) throws -> (ClosedRange<Int64>?, DayPaths?) {
         var run = TripRun(rules: rules)
+        run.zone = zone
         var from = Int64.min
         if let span {
             // A stop is confirmed at most a gap plus `stopSeconds` after it began (and after its
@@ -57,7 +72,7 @@ public struct TripDetection: Deriver {
             if try q.step() { syncedAt = trip.end.at; return true }
             return false
         }
-        try run.feed(db, asset: asset, from: from)
+        let paths = try run.feed(db, asset: asset, from: from)
         // The trip ending at `from` started before it; every trip of the new run starts at or after it.
         if let syncedAt {
             try CachedQuery.execute(db, "DELETE FROM trip WHERE asset_id = ? AND source = ? AND start_at >= ? AND start_at <= ?") {
@@ -69,9 +84,9 @@ public struct TripDetection: Deriver {
             }
         }
         for t in run.trips { try write(db, asset: asset, t) }
-        guard span != nil, from != Int64.min else { return nil }
+        guard span != nil, from != Int64.min else { return (nil, paths) }
         let last = max(syncedAt ?? from, run.trips.map(\.start.at).max() ?? from)
-        return from...max(from, last)
+        return (from...max(from, last), paths)
     }
 
     private func write(_ db: Database, asset: Int64, _ t: TripRun.Found) throws {
@@ -131,7 +146,11 @@ struct TripRun {
 
     let rules: TripRules
     let jitter = GPSPath().jitter, maxJump = GPSPath().maxSpeed
+    /// The radii compared with once or twice per position, prepared once (Geo.Radius).
+    private let jitterBound: Geo.Radius, startBound: Geo.Radius, stopBound: Geo.Radius
     var engine = EngineState()
+    /// With a zone, `feed` also gathers the day GPS figures of the positions it reads.
+    var zone: FleetZone?
     var trips: [Found] = []
     /// Called for each trip found; returning true stops the run (the new trips met the old).
     var onTrip: (Found) throws -> Bool = { _ in false }
@@ -146,8 +165,19 @@ struct TripRun {
     private var start = Snap(at: 0, lat: 0, lon: 0), startReason = "movement", tripMax = 0.0
     private var dwell = Snap(at: 0, lat: 0, lon: 0), arrival = Snap(at: 0, lat: 0, lon: 0), arrivalMax = 0.0
     private var positionsAfter = Int64.min
+    /// The last real position at or before `positionsAfter` (restart), anchoring `DayPaths`.
+    private var before: (at: Int64, lat: Double, lon: Double)?
+    // Geo.cosLat of now, anchor, stop and dwell: each fix's cosine is computed once, not in
+    // each of the three or four haversines a position takes part in, and only when a full
+    // distance needs it (nowCos may be NaN: not computed).
+    private var nowCos = 0.0, anchorCos = 0.0, stopCos = 0.0, dwellCos = 0.0
+    /// This position against the anchor, for the day path (GPSPath.add) to reuse.
+    private var probe = AnchorProbe()
 
-    init(rules: TripRules) { self.rules = rules }
+    init(rules: TripRules) {
+        self.rules = rules
+        (jitterBound, startBound, stopBound) = (Geo.Radius(jitter), Geo.Radius(rules.startDistanceM), Geo.Radius(rules.stopRadiusM))
+    }
 
     /// Starts stopped at the end of a stored trip, in the state the full run had there: the
     /// last position at or before the end, the departure candidate at the end.
@@ -160,19 +190,26 @@ struct TripRun {
         if try p.step() {
             prev = (p.int64(0), p.double(1), p.double(2), p.optionalDouble(3))
             now = Snap(at: p.int64(0), lat: p.double(1), lon: p.double(2))
+            before = (now.at, now.lat, now.lon)
         } else {
             now = Snap(at: t, lat: lat, lon: lon)
             prev = (t, lat, lon, nil)
         }
+        nowCos = Geo.cosLat(now.lat)
         anchor = now
+        anchorCos = nowCos
         candidate = Snap(at: t, lat: now.lat, lon: now.lon)
         stop = (now.lat, now.lon)
+        stopCos = nowCos
         positionsAfter = prev!.at
     }
 
-    mutating func feed(_ db: Database, asset: Int64, from: Int64) throws {
+    /// Runs the state machine over the asset's facts after `from`; with a `zone`, returns the
+    /// day GPS figures of the positions it read.
+    mutating func feed(_ db: Database, asset: Int64, from: Int64) throws -> DayPaths? {
         // Cached statements, reset on every exit: `feed` runs once per touched asset.
         let after = max(from, positionsAfter)
+        var days = zone.map { DayPathTracker(zone: $0, after: after, before: before) }
         let positions = try CachedQuery(db, "SELECT at, lat, lon, speed_mps FROM position WHERE asset_id = ? AND at > ? ORDER BY at") {
             $0.bind(asset); $0.bind(after)
         }
@@ -186,16 +223,24 @@ struct TripRun {
         defer { signals.reset() }
         let ps = positions.statement, ss = signals.statement
         var signal = sqlite3_step(ss) == SQLITE_ROW
+        var signalAt = signal ? sqlite3_column_int64(ss, 0) : Int64.max
         while sqlite3_step(ps) == SQLITE_ROW {
             let at = sqlite3_column_int64(ps, 0)
-            while signal, sqlite3_column_int64(ss, 0) <= at {
-                if try apply(at: sqlite3_column_int64(ss, 0), kind: sqlite3_column_int(ss, 1), value: sqlite3_column_double(ss, 2)) { return }
+            while signal, signalAt <= at {
+                if try apply(at: signalAt, kind: sqlite3_column_int(ss, 1), value: sqlite3_column_double(ss, 2)) { return days?.finish(stoppedAt: at) }
                 signal = sqlite3_step(ss) == SQLITE_ROW
+                if signal { signalAt = sqlite3_column_int64(ss, 0) }
             }
-            let speed: Double? = sqlite3_column_type(ps, 3) == SQLITE_NULL ? nil : sqlite3_column_double(ps, 3)
-            if try position(at: at, lat: sqlite3_column_double(ps, 1), lon: sqlite3_column_double(ps, 2), speed: speed) { return }
+            let lat = sqlite3_column_double(ps, 1), lon = sqlite3_column_double(ps, 2)
+            // NULL reads as 0.0: the type is asked only then (one API call less per position).
+            var speed: Double? = sqlite3_column_double(ps, 3)
+            if speed == 0, sqlite3_column_type(ps, 3) == SQLITE_NULL { speed = nil }
+            var c = Double.nan  // Geo.cosLat(lat), computed only if a distance needs it
+            if try position(at: at, lat: lat, lon: lon, cos: &c, speed: speed) { return days?.finish(stoppedAt: at) }
+            days?.add(at: at, lat: lat, lon: lon, cos: &c, probe: probe)
         }
         if inTrip, let p = prev { _ = try close(Snap(at: p.at, lat: p.lat, lon: p.lon, distance: now.distance, moving: now.moving, idle: now.idle), "end_of_data", max: tripMax) }
+        return days?.finish(stoppedAt: nil)
     }
 
     /// Engine (kind 0), RPM (1) or OBD speed (2). Returns true when the run should stop.
@@ -213,6 +258,7 @@ struct TripRun {
             if inTrip {
                 if try close(here, "ignition", max: tripMax) { return true }
                 anchor = now
+                anchorCos = nowCos.isNaN ? Geo.cosLat(now.lat) : nowCos
             }
             flushPending()
             candidate = Snap(at: at, lat: now.lat, lon: now.lon, distance: now.distance, moving: now.moving, idle: now.idle)
@@ -222,18 +268,24 @@ struct TripRun {
     }
 
     /// One position. Returns true when the run should stop.
-    private mutating func position(at: Int64, lat: Double, lon: Double, speed: Double?) throws -> Bool {
+    /// `c` is `Geo.cosLat(lat)` or NaN, filled in when needed.
+    private mutating func position(at: Int64, lat: Double, lon: Double, cos c: inout Double, speed: Double?) throws -> Bool {
+        probe.valid = false
         guard let p = prev else {
+            c = Geo.cosLat(lat)
             now = Snap(at: at, lat: lat, lon: lon)
             (anchor, candidate, stop, prev) = (now, now, (lat, lon), (at, lat, lon, speed))
+            (nowCos, anchorCos, stopCos) = (c, c, c)
             return false
         }
         let dt = Double(at - p.at) / 1000
         if dt > rules.gapSeconds {
             if inTrip, try close(Snap(at: p.at, lat: p.lat, lon: p.lon, distance: now.distance, moving: now.moving, idle: now.idle), "gap", max: tripMax) { return true }
             pending = 0
+            c = Geo.cosLat(lat)
             now = Snap(at: at, lat: lat, lon: lon, distance: now.distance, moving: now.moving, idle: now.idle)
             (anchor, candidate, candidateMax, stop, prev, frozen) = (now, now, 0, (lat, lon), (at, lat, lon, speed), engine.state(at: at) == true)
+            (nowCos, anchorCos, stopCos) = (c, c, c)
             return false
         }
         let engineOn = engine.state(at: at)
@@ -252,9 +304,13 @@ struct TripRun {
             pending += dt
         }
         var top = v ?? 0
-        let d = GPSPath.haversine(anchor.lat, anchor.lon, lat, lon)
-        let advanced = d > jitter
+        // Most fixes only need the comparison with the jitter radius (Geo.exceeds).
+        let advanced = Geo.exceeds(jitterBound, anchor.lat, anchor.lon, anchorCos, lat, lon, &c)
+        probe = AnchorProbe(valid: true, lat: anchor.lat, lon: anchor.lon, radius: jitter, advanced: advanced)
         if advanced {
+            if c.isNaN { c = Geo.cosLat(lat) }
+            let d = Geo.haversine(anchor.lat, anchor.lon, anchorCos, lat, lon, c)
+            probe.distance = d
             let span = max(Double(at - anchor.at) / 1000, 1)
             if pending > 0 {
                 // A real move: the whole span moved if its average speed says so; otherwise it
@@ -268,13 +324,16 @@ struct TripRun {
             if d / span <= maxJump { now.distance += d; if v == nil { top = max(top, d / span) } }
         }
         now.at = at; now.lat = lat; now.lon = lon
+        nowCos = c
         prev = (at, lat, lon, speed)
-        if advanced { anchor = now }
-        if inTrip { return try tripStep(advanced: advanced, top: top, engineOn: engineOn) }
+        if advanced { anchor = now; anchorCos = c }
+        if inTrip { return try tripStep(advanced: advanced, top: top, engineOn: engineOn, cos: &c) }
         candidateMax = max(candidateMax, top)
-        if GPSPath.haversine(stop.lat, stop.lon, lat, lon) > rules.startDistanceM {
+        if Geo.exceeds(startBound, stop.lat, stop.lon, stopCos, lat, lon, &c) {
             (inTrip, start, startReason, tripMax) = (true, candidate, frozen ? "ignition" : "movement", candidateMax)
             (dwell, arrival, arrivalMax) = (now, now, tripMax)
+            if c.isNaN { c = Geo.cosLat(lat) }
+            dwellCos = c
             return false
         }
         // Still for a minute without the engine starting: the departure point moves up.
@@ -285,10 +344,15 @@ struct TripRun {
         return false
     }
 
-    private mutating func tripStep(advanced: Bool, top: Double, engineOn: Bool?) throws -> Bool {
+    /// `c` is the current position's (`now`'s) `Geo.cosLat` or NaN.
+    private mutating func tripStep(advanced: Bool, top: Double, engineOn: Bool?, cos c: inout Double) throws -> Bool {
         tripMax = max(tripMax, top)
         if advanced { (arrival, arrivalMax) = (now, tripMax) }
-        if GPSPath.haversine(dwell.lat, dwell.lon, now.lat, now.lon) > rules.stopRadiusM { dwell = now; return false }
+        if Geo.exceeds(stopBound, dwell.lat, dwell.lon, dwellCos, now.lat, now.lon, &c) {
+            if c.isNaN { c = Geo.cosLat(now.lat) }
+            (dwell, dwellCos) = (now, c)
+            return false
+        }
         guard engineOn != true, Double(now.at - dwell.at) / 1000 >= rules.stopSeconds else { return false }
         // Stopped: the trip ends where the asset last really moved.
         let end = arrival.at >= start.at ? arrival : start
@@ -308,6 +372,7 @@ struct TripRun {
     private mutating func close(_ end: Snap, _ reason: String, max: Double) throws -> Bool {
         inTrip = false
         stop = (end.lat, end.lon)
+        stopCos = Geo.cosLat(end.lat)
         guard end.at > start.at else { return false }
         let found = Found(start: start, end: end, startReason: startReason, reason: reason, maxSpeed: max)
         trips.append(found)
