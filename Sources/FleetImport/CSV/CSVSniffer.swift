@@ -7,9 +7,16 @@ import FleetCore
 /// formats whose required columns a header has, the one that knows more of it wins.
 enum CSVSniffer {
     static func confidence(_ head: Data, filename: String, format: String, columns: [String: [String]], required: [String]) -> Confidence {
+        confidence(head, filename: filename, format: format, columns: columns, requiredAnyOf: [required])
+    }
+
+    /// The same, when any one of several column sets will do (a fuel-card export has a date or
+    /// a time column, and one of several volume columns): the header is read and its names
+    /// matched once, not once per set. The score does not depend on which set matched.
+    static func confidence(_ head: Data, filename: String, format: String, columns: [String: [String]], requiredAnyOf sets: [[String]]) -> Confidence {
         guard let fields = CSVReader.firstRecord(head), !fields.isEmpty else { return .no }
         let header = CSVHeader(fields, aliases: columns)
-        guard required.allSatisfy({ header.index($0) != nil }) else { return .no }
+        guard sets.contains(where: { $0.allSatisfy { header.index($0) != nil } }) else { return .no }
         let named = fields.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.count
         let known = named - header.unknown.count
         var score = 50 + 40 * known / max(named, 1)

@@ -63,14 +63,8 @@ public struct FuelCardImporter: Importer {
     /// A card number, a time, a total, and something that makes it fuel (a volume, a product or
     /// a unit price): expense files with a card column are not claimed.
     public static func sniff(_ head: Data, filename: String) -> Confidence {
-        var best = Confidence.no
-        for time in ["transaction_date", "transaction_time"] {
-            for fuel in volumeColumns {
-                best = max(best, CSVSniffer.confidence(head, filename: filename, format: format, columns: columns,
-                                                      required: ["card_number", time, "total", fuel]))
-            }
-        }
-        return best
+        let sets = ["transaction_date", "transaction_time"].flatMap { time in volumeColumns.map { ["card_number", time, "total", $0] } }
+        return CSVSniffer.confidence(head, filename: filename, format: format, columns: columns, requiredAnyOf: sets)
     }
 
     /// `Quantity, Unit`: when the header has a quantity, no unit-of-measure column, and names
