@@ -208,8 +208,10 @@ public struct ImportSession {
                                           loaded: 0, updated: 0, unchanged: 0, rejected: 0)
                     try file.insert(db)
                     var sink = WarehouseSink(db: db, sourceFileID: file.id!)
+                    let derive = DeriveSettings(zone: options.zone, trips: options.trips)
+                    sink.derive = derive
                     try importerType.init().read(input, into: &sink)
-                    try Derivations.refresh(db, touched: sink.touched, settings: DeriveSettings(zone: options.zone, trips: options.trips))
+                    try Derivations.refresh(db, touched: sink.touched, settings: derive, streams: sink.tripStreams)
                     file.sha256 = try digest.value()
                     // Same size as no stored file, yet the same digest: the file changed size while it
                     // was read. The stored import stands; this one is undone.

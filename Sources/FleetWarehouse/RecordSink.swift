@@ -44,9 +44,19 @@ public protocol RecordSink {
     var notes: [String] { get }
     /// Counts so far.
     var counts: LoadCounts { get }
+    /// Trip detection while a file's positions load (defaults below: none).
+    mutating func tripStream(asset: Int64, firstAt: Int64) throws -> TripStream?
+    mutating func offer(_ stream: TripStream)
 }
 
 extension RecordSink {
+    /// Begins trip detection over a file's positions as they load (`TripStream`), when the
+    /// sink derives trips and can do it exactly; nil otherwise. Call before loading the first.
+    public mutating func tripStream(asset: Int64, firstAt: Int64) throws -> TripStream? { nil }
+
+    /// Hands back a stream fed with every position of the file, for the derivation after the load.
+    public mutating func offer(_ stream: TripStream) {}
+
     /// Row by row, for sinks without a faster way.
     public mutating func load<R: LoadableRecord>(contentsOf records: [R]) throws {
         for record in records { try load(record) }

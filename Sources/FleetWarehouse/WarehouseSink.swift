@@ -11,11 +11,28 @@ public struct WarehouseSink: RecordSink {
     public private(set) var notes: [String] = []
     /// The parts of asset timelines this file touched: derived tables are recomputed there.
     public private(set) var touched = TouchedTimeline()
+    /// The derivation that follows the load (zone and trip rules): with it, `tripStream` can
+    /// begin trip detection while a file's positions load.
+    public var derive: DeriveSettings?
+    /// Streams offered back with all of a file's positions, for `Derivations.refresh`.
+    public private(set) var tripStreams: [Int64: TripStream] = [:]
 
     public init(db: Database, sourceFileID: Int64) {
         self.db = db
         self.sourceFileID = sourceFileID
         loader = Loader(db)
+    }
+
+    public mutating func tripStream(asset: Int64, firstAt: Int64) throws -> TripStream? {
+        guard let derive, TripStream.isEnabled else { return nil }
+        return try TripStream(db, asset: asset, firstAt: firstAt, settings: derive)
+    }
+
+    /// Kept only when every position the stream saw was stored as a new row and nothing else
+    /// was loaded: then the stored positions after its start are exactly the ones it saw.
+    public mutating func offer(_ stream: TripStream) {
+        guard stream.usable, counts.loaded == stream.count, counts.updated == 0, counts.unchanged == 0 else { return }
+        tripStreams[stream.asset] = stream
     }
 
     public mutating func asset(_ ref: AssetRef) throws -> Int64 {

@@ -67,16 +67,27 @@ final class GPXPipeline: @unchecked Sendable {
         thread.name = "fleetkit-gpx"   // Linux keeps 15 characters; a longer name is not set
         thread.stackSize = 8 << 20
         thread.start()
+        // Trip detection fed as the positions load (GPXTripFeed), begun before the first is stored.
+        var trips: GPXTripFeed? = nil
+        var first = true
         do {
             while let chunk = try take() {
                 for item in chunk {
                     switch item {
-                    case .points(let batch): try sink.load(contentsOf: batch)
+                    case .points(let batch):
+                        if first, let p = batch.first {
+                            first = false
+                            trips = try sink.tripStream(asset: asset, firstAt: p.at).map(GPXTripFeed.init)
+                        }
+                        try sink.load(contentsOf: batch)
+                        trips?.push(batch)
                     case .reject(let issue): try sink.reject(issue)
                     }
                 }
             }
+            if let trips { sink.offer(trips.finish()) }
         } catch {
+            trips?.cancel()
             stopScanner()
             throw error
         }

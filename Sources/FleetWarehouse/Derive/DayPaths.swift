@@ -101,6 +101,8 @@ struct DayPathTracker {
 final class DeriveScratch {
     /// Per asset, the day figures trip detection gathered (taken by the daily rollup).
     var dayPaths: [Int64: DayPaths] = [:]
+    /// Per asset, the trip run a file's positions were fed to as they loaded (taken by trip detection).
+    var streams: [Int64: TripStream] = [:]
 }
 
 /// A step that shares a `DeriveScratch` with the other steps of a refresh.

@@ -59,12 +59,16 @@ public struct TripRules: Sendable, Equatable, Codable {
 public enum Derivations {
     public static let all: [any Deriver] = [TripDetection(), DailyRollup()]
 
-    public static func refresh(_ db: Database, touched: TouchedTimeline, settings: DeriveSettings, steps: [any Deriver] = all) throws {
+    /// `streams`: trip runs fed with a file's positions as they loaded (TripStream), used where
+    /// they are exactly what reading the positions back would give.
+    public static func refresh(_ db: Database, touched: TouchedTimeline, settings: DeriveSettings, steps: [any Deriver] = all,
+                               streams: [Int64: TripStream] = [:]) throws {
         guard !touched.isEmpty else { return }
         var touched = touched
         // One scratch per refresh: the rollup takes the day GPS figures trip detection gathered
         // reading the positions, instead of reading them all again (DayPaths).
         let scratch = DeriveScratch()
+        scratch.streams = streams
         for step in steps {
             if let shared = step as? any ScratchDeriver {
                 try shared.refresh(db, touched: &touched, settings: settings, scratch: scratch)
