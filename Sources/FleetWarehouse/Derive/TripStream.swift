@@ -65,8 +65,10 @@ public struct TripStream: @unchecked Sendable {
     public mutating func add(_ p: Position) {
         guard usable, !finished else { return }
         guard p.assetID == asset, p.at > lastAt, count > 0 || p.at == firstAt else { usable = false; return }
+        // The run can only stop, or throw, where it meets a stored trip after the file (`onTrip`),
+        // and there is none. Should it do either, the stream is not used: trip detection then
+        // reads the positions back, so nothing is lost but time.
         do {
-            // The run can only stop at a stored trip after the file; there is none.
             if try run.stream(at: p.at, lat: p.lat, lon: p.lon, speed: p.speedMps, days: &days) { usable = false }
         } catch {
             usable = false
