@@ -87,3 +87,14 @@ public func writeForeignSQLite(at url: URL) throws {
 public func fixture(_ path: String, file: StaticString = #filePath) -> URL {
     URL(fileURLWithPath: "\(file)").deletingLastPathComponent().appendingPathComponent("Fixtures").appendingPathComponent(path)
 }
+
+extension SourceFile {
+    /// A stored `source_file` row, for tests that load records through a sink directly (every
+    /// fact row names its file). Each call stores a new row.
+    public static func insertedForTest(_ db: Database) throws -> SourceFile {
+        var file = SourceFile(path: "x", sha256: UUID().uuidString, format: "test", bytes: 1, importedAt: 0, status: "imported",
+                              loaded: 0, updated: 0, unchanged: 0, rejected: 0)
+        try file.insert(db)
+        return file
+    }
+}

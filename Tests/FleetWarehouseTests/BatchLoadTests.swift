@@ -20,9 +20,7 @@ final class BatchLoadTests: XCTestCase {
         var result = Result()
         for positions in files {
             try t.warehouse.pool.write { db in
-                var file = SourceFile(path: "x", sha256: UUID().uuidString, format: "test", bytes: 1, importedAt: 0, status: "imported",
-                                      loaded: 0, updated: 0, unchanged: 0, rejected: 0)
-                try file.insert(db)
+                let file = try SourceFile.insertedForTest(db)
                 var sink = WarehouseSink(db: db, sourceFileID: file.id!)
                 let asset = try sink.asset(AssetRef(unitNumber: "T-1"))
                 XCTAssertEqual(asset, 1)
@@ -77,9 +75,7 @@ final class BatchLoadTests: XCTestCase {
         for batched in [true, false] {
             let t = try TestWarehouse()
             try t.warehouse.pool.write { db in
-                var source = SourceFile(path: "x", sha256: "s", format: "test", bytes: 1, importedAt: 0, status: "imported",
-                                        loaded: 0, updated: 0, unchanged: 0, rejected: 0)
-                try source.insert(db)
+                let source = try SourceFile.insertedForTest(db)
                 var sink = WarehouseSink(db: db, sourceFileID: source.id!)
                 _ = try sink.asset(AssetRef(unitNumber: "T-1"))
                 let rows = file.map { p -> ObdSample in var p = p; p.sourceFileID = source.id!; return p }

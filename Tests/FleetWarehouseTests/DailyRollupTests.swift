@@ -10,9 +10,7 @@ final class DailyRollupTests: XCTestCase {
     /// Loads facts as one file would, then derives, as ImportSession does.
     private func file(_ t: TestWarehouse, zone: FleetZone, _ body: (inout WarehouseSink) throws -> Void) throws {
         try t.warehouse.pool.write { db in
-            var f = SourceFile(path: "x", sha256: UUID().uuidString, format: "test", bytes: 1, importedAt: 0, status: "imported",
-                               loaded: 0, updated: 0, unchanged: 0, rejected: 0)
-            try f.insert(db)
+            let f = try SourceFile.insertedForTest(db)
             var sink = WarehouseSink(db: db, sourceFileID: f.id!)
             try body(&sink)
             try Derivations.refresh(db, touched: sink.touched, settings: DeriveSettings(zone: zone))

@@ -47,9 +47,7 @@ final class DeriveFastPathTests: XCTestCase {
     func testAttachFillsGapsOnly() throws {
         let t = try TestWarehouse()
         try t.warehouse.pool.write { db in
-            var file = SourceFile(path: "x", sha256: "s", format: "test", bytes: 1, importedAt: 0, status: "imported",
-                                  loaded: 0, updated: 0, unchanged: 0, rejected: 0)
-            try file.insert(db)
+            let file = try SourceFile.insertedForTest(db)
             var sink = WarehouseSink(db: db, sourceFileID: file.id!)
             let a = try sink.asset(AssetRef(pin: "PIN1234", make: "Deere", kind: .equipment))
             var again = WarehouseSink(db: db, sourceFileID: file.id!)

@@ -67,9 +67,7 @@ final class DeriveSharedPassTests: XCTestCase {
     /// `Derivations.refresh` does) or with each step reading the positions itself.
     private func load(_ t: TestWarehouse, _ piece: [(at: Int64, lat: Double, lon: Double)], shared: Bool) throws -> DayPaths? {
         try t.warehouse.pool.write { db in
-            var f = SourceFile(path: "x", sha256: UUID().uuidString, format: "test", bytes: 1, importedAt: 0, status: "imported",
-                               loaded: 0, updated: 0, unchanged: 0, rejected: 0)
-            try f.insert(db)
+            let f = try SourceFile.insertedForTest(db)
             var sink = WarehouseSink(db: db, sourceFileID: f.id!)
             let a = try sink.asset(AssetRef(unitNumber: "V-1"))
             for p in piece { try sink.load(Position(assetID: a, at: p.at, lat: p.lat, lon: p.lon, sourceFileID: f.id!)) }

@@ -74,9 +74,7 @@ final class GPSDistanceOrderTests: XCTestCase {
     /// Loads `fixes` as one file, then derives, as ImportSession does.
     private func file(_ t: TestWarehouse, _ fixes: [Fix]) throws {
         try t.warehouse.pool.write { db in
-            var f = SourceFile(path: "x", sha256: UUID().uuidString, format: "test", bytes: 1, importedAt: 0, status: "imported",
-                               loaded: 0, updated: 0, unchanged: 0, rejected: 0)
-            try f.insert(db)
+            let f = try SourceFile.insertedForTest(db)
             var sink = WarehouseSink(db: db, sourceFileID: f.id!)
             for p in fixes {
                 let a = try sink.asset(AssetRef(unitNumber: p.unit))

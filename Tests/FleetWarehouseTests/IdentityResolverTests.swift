@@ -7,9 +7,7 @@ import FleetTestSupport
 final class IdentityResolverTests: XCTestCase {
     private func withFile(_ t: TestWarehouse, _ body: (inout WarehouseSink) throws -> Void) throws {
         try t.warehouse.pool.write { db in
-            var file = SourceFile(path: "x", sha256: UUID().uuidString, format: "test", bytes: 1, importedAt: 0, status: "imported",
-                                  loaded: 0, updated: 0, unchanged: 0, rejected: 0)
-            try file.insert(db)
+            let file = try SourceFile.insertedForTest(db)
             var sink = WarehouseSink(db: db, sourceFileID: file.id!)
             try body(&sink)
         }

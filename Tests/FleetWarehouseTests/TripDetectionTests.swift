@@ -38,9 +38,7 @@ final class TripDetectionTests: XCTestCase {
     /// Loads facts as one file would, then derives, as ImportSession does.
     func load(_ t: TestWarehouse, _ fixes: [Fix], engine: [(Int64, String)] = [], odometer: [(Int64, Double)] = []) throws {
         try t.warehouse.pool.write { db in
-            var f = SourceFile(path: "x", sha256: UUID().uuidString, format: "test", bytes: 1, importedAt: 0, status: "imported",
-                               loaded: 0, updated: 0, unchanged: 0, rejected: 0)
-            try f.insert(db)
+            let f = try SourceFile.insertedForTest(db)
             var sink = WarehouseSink(db: db, sourceFileID: f.id!)
             let a = try sink.asset(AssetRef(unitNumber: "T-1"))
             for x in fixes { try sink.load(Position(assetID: a, at: x.at, lat: x.lat, lon: x.lon, speedMps: x.speed, sourceFileID: f.id!)) }

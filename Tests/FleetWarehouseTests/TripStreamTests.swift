@@ -16,9 +16,7 @@ final class TripStreamTests: XCTestCase {
     @discardableResult
     private func load(_ t: TestWarehouse, _ piece: [Fix], streamed: Bool, engineOnAt: Int64? = nil) throws -> Bool {
         try t.warehouse.pool.write { db in
-            var f = SourceFile(path: "x", sha256: UUID().uuidString, format: "test", bytes: 1, importedAt: 0, status: "imported",
-                               loaded: 0, updated: 0, unchanged: 0, rejected: 0)
-            try f.insert(db)
+            let f = try SourceFile.insertedForTest(db)
             let settings = DeriveSettings(zone: chicago)
             var sink = WarehouseSink(db: db, sourceFileID: f.id!)
             sink.derive = streamed ? settings : nil
@@ -98,9 +96,7 @@ final class TripStreamTests: XCTestCase {
     func testAStreamTakesOnlyStrictlyIncreasingTimes() throws {
         let t = try TestWarehouse()
         try t.warehouse.pool.write { db in
-            var f = SourceFile(path: "x", sha256: "s", format: "test", bytes: 1, importedAt: 0, status: "imported",
-                               loaded: 0, updated: 0, unchanged: 0, rejected: 0)
-            try f.insert(db)
+            let f = try SourceFile.insertedForTest(db)
             var sink = WarehouseSink(db: db, sourceFileID: f.id!)
             let a = try sink.asset(AssetRef(unitNumber: "V-1"))
             var s = try XCTUnwrap(try TripStream(db, asset: a, firstAt: 1000, settings: DeriveSettings()))
