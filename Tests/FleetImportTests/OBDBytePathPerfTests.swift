@@ -114,11 +114,12 @@ final class OBDBytePathPerfTests: XCTestCase {
         for hex in ["0C1AF8", "0D32", "A600012345", "0500", "2FCB", "0C1A", "0C1AF80D32", "00BE3FA813", "6B01", "0D", ""] {
             let data = ELMLineParser.hexBytes(hex).map { $0[...] } ?? []
             let single = OBDDecoder.singleSample(data)
-            let values = try? OBDDecoder.mode01(data)
+            // No single sample: mode01 either refuses the bytes (throws) or finds something else.
+            let values = Result { try OBDDecoder.mode01(data) }
             if let single {
-                XCTAssertEqual(values, [.sample(pid: single.pid, value: single.value)], hex)
-            } else {
-                XCTAssertFalse(values?.count == 1 && { if case .sample = values![0] { return true } else { return false } }(), hex)
+                XCTAssertEqual(try values.get(), [.sample(pid: single.pid, value: single.value)], hex)
+            } else if case .success(let found) = values {
+                XCTAssertFalse(found.count == 1 && { if case .sample = found[0] { return true } else { return false } }(), hex)
             }
         }
         XCTAssertEqual(OBDDecoder.singleSample([0x0C, 0x1A, 0xF8])?.value, 1726)

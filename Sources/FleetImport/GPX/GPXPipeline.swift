@@ -17,6 +17,10 @@ import FleetWarehouse
 /// rows, rejects (location and raw text are taken on the scanner thread, while the point is
 /// still in its window), counts and `load(contentsOf:)` boundaries are unchanged.
 ///
+/// When the warehouse allows it (`RecordSink.tripStream`), the calling thread also hands each
+/// batch it stored to a third thread that runs trip detection on it (`GPXTripFeed`), so the
+/// derivation after the load need not read the positions back.
+///
 /// At most `maxChunks` chunks wait in the queue, and a chunk ends at a full batch, at
 /// `batchSize` points in short batches (before rejects), or at `chunkItems` sink calls, so memory
 /// stays bounded whatever the file size: under 2 MB of points in flight. When the file is

@@ -68,16 +68,7 @@ enum GPXValues {
         var i = 0, n = count
         while i < n, Byte.isSpace(p[i]) { i += 1 }
         while n > i, Byte.isSpace(p[n - 1]) { n -= 1 }
-        @inline(__always) func digits(_ at: Int, _ len: Int) -> Int? {
-            guard at + len <= n else { return nil }
-            var v = 0
-            for k in at..<(at + len) {
-                let c = p[k]
-                guard c >= 48, c <= 57 else { return nil }
-                v = v * 10 + Int(c - 48)
-            }
-            return v
-        }
+        @inline(__always) func digits(_ at: Int, _ len: Int) -> Int? { Byte.digits(p, at, len, end: n) }
         guard let year = digits(i, 4), i + 4 < n, p[i + 4] == Byte.dash, let month = digits(i + 5, 2), i + 7 < n, p[i + 7] == Byte.dash,
               let day = digits(i + 8, 2), (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year) else {
             return .failure(.unreadable)

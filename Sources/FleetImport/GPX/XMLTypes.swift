@@ -64,6 +64,18 @@ enum Byte {
     static let newline = UInt8(ascii: "\n"), dash = UInt8(ascii: "-"), lbracket = UInt8(ascii: "["), rbracket = UInt8(ascii: "]")
 
     @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D }
+    /// The value of the `count` ASCII digits at `at`; nil when one is not a digit or they run
+    /// past `end`. The byte-level time parsers (GPX, ISO 15143-3, Samsara) read every field so.
+    @inline(__always) static func digits(_ p: UnsafePointer<UInt8>, _ at: Int, _ count: Int, end: Int) -> Int? {
+        guard at >= 0, at + count <= end else { return nil }
+        var v = 0
+        for i in at..<(at + count) {
+            let c = p[i]
+            guard c >= 48, c <= 57 else { return nil }
+            v = v * 10 + Int(c - 48)
+        }
+        return v
+    }
     /// Bytes that end an XML name.
     @inline(__always) static func endsName(_ b: UInt8) -> Bool { isSpace(b) || b == gt || b == slash || b == eq }
     /// `memcmp(a, b, n) == 0` for the few bytes of a tag name, without a call into libc.

@@ -222,12 +222,17 @@ struct ELMByteParser {
 
     private static func isDigit(_ b: UInt8) -> Bool { (0x30...0x39).contains(b) }
 
-    /// `ELMLineParser.leadingTime` on bytes: sets `lastTime` and returns where the rest starts.
-    private mutating func leadingTime(_ line: UnsafeBufferPointer<UInt8>) -> Int? {
+    /// Where a line's leading time would start: after spaces and an optional `[`.
+    private static func timeStart(_ line: UnsafeBufferPointer<UInt8>) -> (start: Int, bracketed: Bool) {
         var t = 0
         while t < line.count, line[t] == 0x20 { t += 1 }
-        var bracketed = false
-        if t < line.count, line[t] == 0x5B { t += 1; bracketed = true }
+        guard t < line.count, line[t] == 0x5B else { return (t, false) }
+        return (t + 1, true)
+    }
+
+    /// `ELMLineParser.leadingTime` on bytes: sets `lastTime` and returns where the rest starts.
+    private mutating func leadingTime(_ line: UnsafeBufferPointer<UInt8>) -> Int? {
+        let (t, bracketed) = Self.timeStart(line)
         let count = min(40, line.count - t)
         func u(_ i: Int) -> UInt8 { line[t + i] }
         guard count >= 19, u(4) == 0x2D, u(7) == 0x2D, u(10) == 0x54 || u(10) == 0x20, u(13) == 0x3A, u(16) == 0x3A else { return nil }
@@ -301,10 +306,7 @@ struct ELMByteParser {
 
     /// `ELMLineParser.leadingClock` on bytes: milliseconds since midnight and where the rest starts.
     static func leadingClock(_ line: UnsafeBufferPointer<UInt8>) -> (Int64, Int)? {
-        var t = 0
-        while t < line.count, line[t] == 0x20 { t += 1 }
-        var bracketed = false
-        if t < line.count, line[t] == 0x5B { t += 1; bracketed = true }
+        let (t, bracketed) = Self.timeStart(line)
         let count = min(16, line.count - t)
         func u(_ i: Int) -> UInt8 { line[t + i] }
         func digit(_ i: Int) -> Bool { i < count && isDigit(u(i)) }

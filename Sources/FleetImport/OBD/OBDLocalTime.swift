@@ -63,15 +63,7 @@ struct OBDLocalClock {
             var s = 0, e = u.count
             while s < e, u[s] == 0x20 || u[s] == 0x09 { s += 1 }
             while e > s, u[e - 1] == 0x20 || u[e - 1] == 0x09 { e -= 1 }
-            func digits(_ from: Int, _ n: Int) -> Int? {
-                guard from + n <= e else { return nil }
-                var v = 0
-                for i in from..<(from + n) {
-                    guard (0x30...0x39).contains(u[i]) else { return nil }
-                    v = v * 10 + Int(u[i] - 0x30)
-                }
-                return v
-            }
+            func digits(_ from: Int, _ n: Int) -> Int? { Byte.digits(u.baseAddress!, from, n, end: e) }
             // Date: D-Mon-YYYY or DD-Mon-YYYY.
             let dash = s + 1 < e && u[s + 1] == 0x2D ? s + 1 : s + 2
             guard dash + 9 <= e, u[dash] == 0x2D, u[dash + 4] == 0x2D, let day = digits(s, dash - s),

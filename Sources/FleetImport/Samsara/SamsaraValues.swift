@@ -182,15 +182,7 @@ enum SamsaraTime {
 
     private static func parse(bytes u: UnsafeBufferPointer<UInt8>) -> Parsed {
         let n = u.count
-        func digits(_ at: Int, _ count: Int) -> Int? {
-            var v = 0
-            for i in at..<(at + count) {
-                let c = u[i]
-                guard c >= 48, c <= 57 else { return nil }
-                v = v * 10 + Int(c - 48)
-            }
-            return v
-        }
+        func digits(_ at: Int, _ count: Int) -> Int? { Byte.digits(u.baseAddress!, at, count, end: n) }
         guard n >= 20, u[4] == 0x2D, u[7] == 0x2D, u[10] | 0x20 == 0x74, u[13] == 0x3A, u[16] == 0x3A,
               let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
               let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),

@@ -82,15 +82,7 @@ enum FeedValues {
         return copy.withUTF8 { u -> Int64? in
             let n = u.count
             guard n >= 20, n <= 40, u[4] == 0x2D, u[7] == 0x2D, u[10] | 0x20 == 0x74, u[13] == 0x3A, u[16] == 0x3A else { return nil }
-            func digits(_ at: Int, _ count: Int) -> Int? {
-                var v = 0
-                for i in at..<(at + count) {
-                    let c = u[i]
-                    guard c >= 48, c <= 57 else { return nil }
-                    v = v * 10 + Int(c - 48)
-                }
-                return v
-            }
+            func digits(_ at: Int, _ count: Int) -> Int? { Byte.digits(u.baseAddress!, at, count, end: n) }
             guard let year = digits(0, 4), year != 0, year != 1, year != 9999, let month = digits(5, 2), let day = digits(8, 2),
                   let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
                   hour <= 23, minute <= 59, second <= 59, let date = CivilDate(year: year, month: month, day: day) else { return nil }
