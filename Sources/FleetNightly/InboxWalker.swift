@@ -21,6 +21,8 @@ enum InboxWalker {
         var look: Look? = nil
         /// `name.done` or `name.ok` beside the file: the uploader says the file is complete.
         var marker: URL? = nil
+        /// A `.done`/`.ok` file whose data file is not beside it: never imported as data.
+        var orphanMarker = false
     }
 
     struct Look: Equatable, Codable {
@@ -96,6 +98,7 @@ enum InboxWalker {
             }
             var e = entry(path, rel, problem: nil)
             e.look = Look(st)
+            e.orphanMarker = markerSuffixes.contains { e.relative.hasSuffix($0) }
             e.marker = markerSuffixes.lazy.map { Array($0.utf8) }.first { present.contains(name + $0) }
                 .map { URL(fileURLWithPath: String(decoding: path + $0, as: UTF8.self)) }
             out.append(e)

@@ -1,6 +1,7 @@
 import Foundation
 
 /// When a file in the inbox counts as complete (docs/OPERATIONS.md, "When a file is imported").
+/// A done-marker whose file is not beside it is never imported as data: it waits, named.
 ///
 /// Why more than "modified over `settle_seconds` ago": an upload that stalls looks settled by its
 /// clock alone (a stalled upload loaded 12.00 for 1234.56 and lost its last row), and a file
@@ -38,6 +39,10 @@ struct SettleRule {
 
     func judge(_ entry: InboxWalker.Entry, now: Date) -> Verdict {
         guard let look = entry.look else { return .ready(warning: nil) }
+        if entry.orphanMarker {
+            let file = entry.url.deletingPathExtension().lastPathComponent
+            return .waiting(reason: "a done-marker without its file \(file) beside it (imported already, or not uploaded yet); delete the marker if \(file) was imported")
+        }
         if entry.marker != nil { return .ready(warning: nil) }
         if requireMarker {
             return .waiting(reason: "no \(entry.url.lastPathComponent).done or .ok beside it yet (require_done_marker is on)")

@@ -101,6 +101,13 @@ final class NightlyFileSystemTests: XCTestCase {
         XCTAssertTrue(exists("archive/2026/11/02/assets.csv"))
         XCTAssertTrue(exists("archive/2026/11/02/assets.csv.done"), "the marker travels with its file")
         XCTAssertFalse(exists("inbox/assets.csv.done"))
+        // A marker that arrives after its file was imported is not data: it waits, named.
+        try write("", "inbox/late.csv.ok")
+        let next = try NightlyJob(config: try config(extra: "settle_seconds: 0"), now: asOf).run(command: "test")
+        let late = next.files.first { $0.path.hasSuffix("late.csv.ok") }
+        XCTAssertEqual(late?.action, "skipped")
+        XCTAssertTrue(late?.reason?.contains("a done-marker without its file late.csv") ?? false, "\(String(describing: late))")
+        XCTAssertEqual(next.quarantined, 0)
     }
 
     func testSettleRuleJudgesOnChangeAcrossRuns() {
