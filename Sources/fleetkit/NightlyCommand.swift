@@ -42,6 +42,7 @@ struct NightlyCommand: ParsableCommand {
                     let o = f.outcome!
                     print(o.status == .unchanged ? "unchanged   \(f.path): already imported; archived" :
                             "imported    \(f.path) [\(o.format ?? "?")]: \(o.loaded) loaded, \(o.updated) updated, \(o.unchanged) unchanged, \(o.rejected) rejected")
+                    if let warning = f.warning { print("            \(warning)") }
                 case "quarantined":
                     fflush(nil)
                     var reason = f.reason ?? ""
