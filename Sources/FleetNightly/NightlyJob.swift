@@ -149,8 +149,10 @@ public struct NightlyJob {
 
     private func quarantine(_ entry: InboxWalker.Entry, reason: String, outcome: FileOutcome) throws -> FileResult {
         let destination: URL
-        do { destination = try move(entry, to: URL(fileURLWithPath: config.quarantine).appendingPathComponent(entry.relative)) } catch where entry.raw != nil {
-            return FileResult(path: entry.url.path, action: "skipped", outcome: outcome, reason: "\(reason); and it cannot be moved to the quarantine (\(error)); rename it by hand")
+        do { destination = try move(entry, to: URL(fileURLWithPath: config.quarantine).appendingPathComponent(entry.relative)) } catch where entry.look == nil {
+            // Refused unread (a pipe, a name that is not UTF-8…): it stays where it is, named, and the run goes on.
+            return FileResult(path: entry.url.path, action: "skipped", outcome: outcome,
+                              reason: "\(reason); and it cannot be moved to the quarantine (\(error)); move or remove it by hand")
         }
         let note = "\(reason)\n\nfile: \(entry.url.path)\nquarantined: \(ISO8601DateFormatter().string(from: now))\n"
             + "Fix the file (or pass the right --format to `fleetkit import`) and put it back in the inbox.\n"
@@ -196,8 +198,19 @@ public struct NightlyJob {
         do {
             try OwnerOnlyFolders.create(target.deletingLastPathComponent())
             let destination = freeName(target)
+            // Anything but a regular file, folder or link is only ever renamed: across file
+            // systems FileManager copies, and copying a FIFO reads it, which blocks forever.
+            var st = stat()
+            if lstat(source.path, &st) == 0, ![S_IFREG, S_IFDIR, S_IFLNK].contains(st.st_mode & S_IFMT) {
+                guard rename(source.path, destination.path) == 0 else {
+                    throw FleetError.io(path: source.path, reason: "\(DirectoryListing.kind(st.st_mode)) can only be renamed, and rename failed (\(String(cString: strerror(errno))))")
+                }
+                return destination
+            }
             try fm.moveItem(at: source, to: destination)
             return destination
+        } catch let error as FleetError {
+            throw error
         } catch {
             throw FleetError.io(path: source.path, reason: "cannot move it to \(target.path): \(error.localizedDescription)")
         }

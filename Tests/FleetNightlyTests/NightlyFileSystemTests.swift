@@ -88,6 +88,35 @@ final class NightlyFileSystemTests: XCTestCase {
         XCTAssertNoThrow(try NightlyJob(config: config, now: asOf).run(command: "test"))
     }
 
+    /// A quarantine on another file system: a FIFO must not be copied there (copying reads it,
+    /// which blocks like importing it). It is renamed when it can be, else left in the inbox
+    /// with the reason; the run ends either way.
+    func testAFIFOIsNeverCopiedToAQuarantineOnAnotherFileSystem() throws {
+        let other = URL(fileURLWithPath: "/dev/shm/nightly-fs-q-\(UUID())")
+        var a = stat(), b = stat()
+        guard stat("/dev/shm", &a) == 0, stat(root.path, &b) == 0, a.st_dev != b.st_dev else {
+            throw XCTSkip("needs /dev/shm on another file system than \(root.path)")
+        }
+        defer { try? FileManager.default.removeItem(at: other) }
+        let pipe = root.appendingPathComponent("inbox/pipe.csv")
+        try FIFO.make(pipe)
+        fifos.append(pipe)
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("inbox/link.csv").path, withDestinationPath: "pipe.csv")
+        try write("not,a,known\nformat,at,all\n", "inbox/odd.csv")
+        let config = try self.config("warehouse: fleet.sqlite\ninbox: inbox\narchive: archive\nquarantine: \(other.path)\nreports: reports")
+        let asOf = self.asOf
+        let summary = try withDeadline(60, "the nightly job quarantining a FIFO across file systems") { try NightlyJob(config: config, now: asOf).run(command: "test") }
+        let fifo = summary.files.first { $0.path.hasSuffix("pipe.csv") }
+        XCTAssertEqual(fifo?.action, "skipped")
+        XCTAssertTrue(fifo?.reason?.contains("cannot be moved to the quarantine") ?? false, "\(String(describing: fifo))")
+        XCTAssertTrue(exists("inbox/pipe.csv"))
+        // The link to it crosses as a link (never opened), a regular file as a copy.
+        XCTAssertEqual(summary.files.first { $0.path.hasSuffix("link.csv") }?.action, "quarantined")
+        XCTAssertEqual(try? FileManager.default.destinationOfSymbolicLink(atPath: other.appendingPathComponent("link.csv").path), "pipe.csv")
+        XCTAssertEqual(summary.files.first { $0.path.hasSuffix("odd.csv") }?.action, "quarantined")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: other.appendingPathComponent("odd.csv").path))
+    }
+
     // MARK: item 8
 
     func testWithRequiredDoneMarkersOnlyMarkedFilesImport() throws {
