@@ -121,7 +121,7 @@ public struct NightlyJob {
         let quarantined = results.filter { $0.action == "quarantined" }.count
         let result = Summary(run_id: runID, as_of: today.description, files: results, totals: summary.totals, quarantined: quarantined,
                              skipped: results.filter { $0.action == "skipped" }.count, reports: written.map(\.path),
-                             exit_code: quarantined > 0 || summary.totals.rejected > 0 ? 1 : 0)
+                             exit_code: quarantined > 0 || summary.totals.failed > 0 || summary.totals.rejected > 0 ? 1 : 0)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try AtomicWrite.write(try encoder.encode(result), to: URL(fileURLWithPath: config.reports).appendingPathComponent("nightly-last-run.json"))

@@ -110,6 +110,7 @@ final class NightlyFileSystemTests: XCTestCase {
         XCTAssertEqual(fifo?.action, "skipped")
         XCTAssertTrue(fifo?.reason?.contains("cannot be moved to the quarantine") ?? false, "\(String(describing: fifo))")
         XCTAssertTrue(exists("inbox/pipe.csv"))
+        XCTAssertEqual(summary.exit_code, 1, "a file refused and left behind needs a look, like one quarantined")
         // The link to it crosses as a link (never opened), a regular file as a copy.
         XCTAssertEqual(summary.files.first { $0.path.hasSuffix("link.csv") }?.action, "quarantined")
         XCTAssertEqual(try? FileManager.default.destinationOfSymbolicLink(atPath: other.appendingPathComponent("link.csv").path), "pipe.csv")
