@@ -201,6 +201,7 @@ public struct ImportSession {
         }
         outcome.format = importerType.format
         var input = InputFile(url: url, head: head, zone: options.zone, currency: options.currency)
+        input.source = opened.descriptorURL
         if let unit = options.asset { input.asset = AssetRef(unitNumber: unit) }
         // Hashed beside the import (FileDigest); stopped and joined however the import ends.
         let digest = FileDigest(opened.descriptorURL)
@@ -262,7 +263,9 @@ public struct ImportSession {
         } catch let error as DatabaseError where ImportSession.stopsTheRun(error) {
             throw Warehouse.explain(error, path: warehouse.path, doing: "import \(url.path)")
         } catch {
-            outcome = FileOutcome(path: url.path, format: importerType.format, status: .failed, error: String(describing: error))
+            // A reader names the file it opened: the descriptor's path, which means nothing to a person.
+            let message = String(describing: error).replacingOccurrences(of: opened.descriptorURL.path, with: url.path)
+            outcome = FileOutcome(path: url.path, format: importerType.format, status: .failed, error: message)
         }
         return outcome
     }

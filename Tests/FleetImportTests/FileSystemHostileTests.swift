@@ -56,6 +56,28 @@ final class FileSystemHostileTests: XCTestCase {
         XCTAssertThrowsError(try FileWalker.head(of: URL(fileURLWithPath: "/dev/zero"))) { XCTAssertTrue("\($0)".contains("character device"), "\($0)") }
     }
 
+    /// The path swapped for a FIFO after the check (a race an attacker with write access to
+    /// the inbox can try): the importer reads the checked descriptor, never the FIFO, and the
+    /// import is rolled back because the path now names another file.
+    func testAFileSwappedForAFIFOAfterTheCheckIsNeitherOpenedNorImported() throws {
+        let url = dir.appendingPathComponent("assets.csv")
+        try Self.assets.write(to: url, atomically: true, encoding: .utf8)
+        fifos.append(url)
+        let tw = try TestWarehouse()
+        let moved = dir.appendingPathComponent("moved-away.csv").path
+        let outcome = try withDeadline(30, "an import whose file was swapped for a FIFO") {
+            try ImportSession(warehouse: tw.warehouse).importFile(url, options: ImportOptions(), runID: nil, expect: { _ in
+                rename(url.path, moved)
+                mkfifo(url.path, 0o600)
+                return nil
+            })
+        }
+        XCTAssertEqual(outcome.changedWhileRead, true)
+        XCTAssertTrue(outcome.error!.contains("its path names another file (or none) since it was opened"), outcome.error!)
+        XCTAssertEqual(try tw.count("source_file"), 0)
+        XCTAssertEqual(try tw.count("asset"), 0)
+    }
+
     func testSymbolicLinkLoopsEndAndEveryFileComesOnce() throws {
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
         try Self.assets.write(to: dir.appendingPathComponent("sub/assets.csv"), atomically: true, encoding: .utf8)

@@ -74,7 +74,7 @@ public struct TorqueImporter: Importer {
         var layout: Layout
         var headerKey: String
         do {
-            reader = try CSVReader(url: input.url, delimiter: UInt8(ascii: ","))
+            reader = try CSVReader(url: input.source, delimiter: UInt8(ascii: ","))
             guard let first = try reader.next() else { throw FleetError.emptyFile(file: input.path) }
             guard let l = Layout(first.fields) else {
                 throw FleetError.unreadable(file: input.path, location: "line 1", reason: "the header has no 'Device Time' column: this is not a Torque Pro log, nor another OBD layout FleetKit reads", hint: OBDLayouts.supported)
