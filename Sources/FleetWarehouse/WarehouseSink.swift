@@ -8,7 +8,9 @@ public struct WarehouseSink: RecordSink {
     private var loader: Loader
     private var identities = IdentityResolver()
     public private(set) var counts = LoadCounts()
-    public private(set) var notes: [String] = []
+    /// Notes aggregated by kind and bounded (`NoteLedger`): a hostile file cannot grow them.
+    private var noteLedger = NoteLedger()
+    public var notes: [String] { noteLedger.lines }
     /// The parts of asset timelines this file touched: derived tables are recomputed there.
     public private(set) var touched = TouchedTimeline()
     /// The derivation that follows the load (zone and trip rules): with it, `tripStream` can
@@ -232,7 +234,9 @@ public struct WarehouseSink: RecordSink {
         }
     }
 
-    public mutating func note(_ message: String) { notes.append(message) }
+    public mutating func note(_ message: String) { noteLedger.add(message) }
+
+    public mutating func note(_ kind: String, example: String) { noteLedger.add(kind, example: example) }
 
     public mutating func linkFuelPurchases() throws { try FuelPurchaseLinker.refresh(db, sourceFileID: sourceFileID) }
 

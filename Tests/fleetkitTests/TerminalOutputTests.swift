@@ -38,7 +38,7 @@ final class TerminalOutputTests: XCTestCase {
         assertNoControls(imp.stdout, "import stdout")
         assertNoControls(imp.stderr, "import stderr")
         XCTAssertTrue(imp.stdout.contains("evil\\x1b]0;pwned\\x07\\u{202e}vsc.csv [assets]: 1 loaded"), imp.stdout)
-        XCTAssertTrue(imp.stdout.contains("note: column 'x\\x1b[2J\\x1b]0;pwned\\x07'"), imp.stdout)
+        XCTAssertTrue(imp.stdout.contains("note: columns not part of the assets format, ignored: 'x\\x1b[2J\\x1b]0;pwned\\x07'"), imp.stdout)
         XCTAssertTrue(imp.stderr.contains("failed    " + dir.appendingPathComponent("inbox").path + "/empty\\x1b[1m.csv"), imp.stderr)
 
         let text = try Fleetkit.run(["rejects", "--db", db])
