@@ -24,7 +24,12 @@ public struct Issue: Sendable, Equatable, CustomStringConvertible {
     /// at the first NUL, so a raw line holding one would otherwise be stored cut short, silently;
     /// every other character, controls included, is kept as the file had it.
     static func showingNUL(_ text: String) -> String {
-        text.utf8.contains(0) ? text.replacingOccurrences(of: "\u{0}", with: "\\x00") : text
+        guard text.utf8.contains(0) else { return text }
+        var out = String.UnicodeScalarView()
+        for s in text.unicodeScalars {
+            if s == "\u{0}" { out.append(contentsOf: "\\x00".unicodeScalars) } else { out.append(s) }
+        }
+        return String(out)
     }
 
     public var description: String { "\(location): \(reason.rawValue): \(message)" }
