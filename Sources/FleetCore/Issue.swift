@@ -15,9 +15,21 @@ public struct Issue: Sendable, Equatable, CustomStringConvertible {
 
     public init(_ reason: Reason, at location: String, _ message: String, raw: String = "") {
         self.reason = reason
-        self.location = location
-        self.message = message
-        self.raw = Issue.cap(raw)
+        self.location = Issue.showingNUL(location)
+        self.message = Issue.showingNUL(message)
+        self.raw = Issue.cap(Issue.showingNUL(raw))
+    }
+
+    /// A NUL written as `\x00` (as `ControlText` shows it). SQLite text bound through GRDB ends
+    /// at the first NUL, so a raw line holding one would otherwise be stored cut short, silently;
+    /// every other character, controls included, is kept as the file had it.
+    static func showingNUL(_ text: String) -> String {
+        guard text.utf8.contains(0) else { return text }
+        var out = String.UnicodeScalarView()
+        for s in text.unicodeScalars {
+            if s == "\u{0}" { out.append(contentsOf: "\\x00".unicodeScalars) } else { out.append(s) }
+        }
+        return String(out)
     }
 
     public var description: String { "\(location): \(reason.rawValue): \(message)" }
@@ -48,5 +60,8 @@ public struct Issue: Sendable, Equatable, CustomStringConvertible {
         public static let shortRecord: Reason = "short_record"
         public static let outOfRange: Reason = "out_of_range"
         public static let unknownColumn: Reason = "unknown_column"
+        /// An identifier (unit number, VIN, PIN, vendor id, employee id, licence) holding a
+        /// control character: refused, never stored as a second key (`ControlText`).
+        public static let badIdentifier: Reason = "bad_identifier"
     }
 }

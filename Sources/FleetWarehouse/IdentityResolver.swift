@@ -19,6 +19,8 @@ struct IdentityResolver {
 
     mutating func resolve(_ ref: AssetRef, in db: Database, sourceFileID: Int64) throws -> Int64 {
         if let id = cache[ref] { return id }
+        // Every ref of every importer passes here: the one place identifiers are refused.
+        if let problem = ref.identifierProblem { throw problem }
         guard ref.isResolvable else { throw RowError(.unknownAsset, "the row names no asset (no VIN, PIN, vendor id or unit number)") }
         var found: [Int64] = []
         func add(_ id: Int64?) { if let id, !found.contains(id) { found.append(id) } }

@@ -38,9 +38,13 @@ public protocol RecordSink {
     mutating func linkFuelPurchases() throws
     /// Keeps a row that could not be used.
     mutating func reject(_ issue: Issue) throws
-    /// A file-level remark that loses no row (an ignored extra column): shown in the import
-    /// summary and kept in the run ledger, but not a reject.
+    /// A file-level remark that loses no row: shown in the import summary and kept in the run
+    /// ledger, but not a reject. The same text again is only counted (`NoteLedger`).
     mutating func note(_ message: String)
+    /// One occurrence of a kind of remark about a value (an ignored column 'colour'): one line
+    /// per kind with its count and the first few values, however often it occurs (`NoteLedger`).
+    mutating func note(_ kind: String, example: String)
+    /// The notes as lines, bounded (`NoteLedger.lines`).
     var notes: [String] { get }
     /// Counts so far.
     var counts: LoadCounts { get }

@@ -51,6 +51,7 @@ public final class Warehouse: Sendable {
                     try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 }
                 try WarehouseMigrator.migrator.migrate(pool)
+                try pool.writeWithoutTransaction { db in try Warehouse.stampApplicationID(db) }
             } catch {
                 throw Warehouse.explain(error, path: path, doing: "migrate")
             }
@@ -59,25 +60,37 @@ public final class Warehouse: Sendable {
         }
     }
 
-    /// Refuses an SQLite file of another application before the pool opens it: opening would
-    /// switch it to WAL, and migrating would add FleetKit's tables to it. A warehouse has
-    /// `grdb_migrations`; an empty database (no tables) is a new warehouse.
+    /// `PRAGMA application_id` of a FleetKit warehouse: "FLKT". Stamped when FleetKit opens a
+    /// warehouse for writing, so that another application's database, even a GRDB one with its
+    /// own `grdb_migrations`, is never mistaken for a warehouse (`WarehouseIdentity`).
+    public static let applicationID: Int32 = 0x464C_4B54
+
+    /// Refuses any SQLite file that is neither empty nor a FleetKit warehouse, before the pool
+    /// opens it: opening would switch it to WAL, migrating would add FleetKit's tables, and the
+    /// chmod would take it from its owner. The probe is a read-only connection, which writes nothing.
     static func refuseForeign(_ path: String, busyTimeout: TimeInterval) throws {
         var probe = Configuration()
         probe.readonly = true
         probe.busyMode = .timeout(busyTimeout)
-        let tables: [String]
+        let identity: WarehouseIdentity
         do {
-            tables = try DatabaseQueue(path: path, configuration: probe).read { db in
-                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-            }
+            let queue = try DatabaseQueue(path: path, configuration: probe)
+            identity = try queue.read { db in try WarehouseIdentity.of(db) }
+            try queue.close()
         } catch {
             throw Warehouse.explain(error, path: path, doing: "open")
         }
-        if !tables.isEmpty, !tables.contains("grdb_migrations") {
-            throw FleetError.warehouse(path: path, reason: "it is an SQLite database of another application (tables: \(tables.prefix(3).joined(separator: ", "))), not a FleetKit warehouse",
+        if case let .foreign(reason) = identity {
+            throw FleetError.warehouse(path: path, reason: reason,
                                        hint: "Point --db at a FleetKit warehouse or a new file; FleetKit never changes an unknown file.")
         }
+    }
+
+    /// Stamps FleetKit's application id on a warehouse that lacks it (new, or made before the
+    /// stamp existed); after the migration, so that a refused file is never written.
+    static func stampApplicationID(_ db: Database) throws {
+        guard try Int32.fetchOne(db, sql: "PRAGMA application_id") != applicationID else { return }
+        try db.execute(sql: "PRAGMA application_id = \(applicationID)")
     }
 
     /// Turns SQLite errors into messages a night operator can act on.

@@ -8,7 +8,9 @@ public struct WarehouseSink: RecordSink {
     private var loader: Loader
     private var identities = IdentityResolver()
     public private(set) var counts = LoadCounts()
-    public private(set) var notes: [String] = []
+    /// Notes aggregated by kind and bounded (`NoteLedger`): a hostile file cannot grow them.
+    private var noteLedger = NoteLedger()
+    public var notes: [String] { noteLedger.lines }
     /// The parts of asset timelines this file touched: derived tables are recomputed there.
     public private(set) var touched = TouchedTimeline()
     /// The derivation that follows the load (zone and trip rules): with it, `tripStream` can
@@ -82,6 +84,8 @@ public struct WarehouseSink: RecordSink {
     // Lookups run once or more per row: cached statements, because compiling the SQL on every
     // call (GRDB's `fetchOne(db, sql:)`) cost more than the query itself.
     public func findAsset(_ ref: AssetRef) throws -> Int64? {
+        // No stored key holds a control character (`IdentifierCheck`), so such a ref finds nothing.
+        if ref.identifierProblem != nil { return nil }
         if let vin = ref.vin, let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM asset WHERE vin = ?"), arguments: [vin]) { return id }
         if let pin = ref.pin, let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM asset WHERE pin = ?"), arguments: [pin]) { return id }
         for i in ref.identifiers {
@@ -93,6 +97,7 @@ public struct WarehouseSink: RecordSink {
     }
 
     public mutating func driver(_ ref: DriverRef) throws -> Int64 {
+        if let problem = ref.identifierProblem { throw problem }
         if let id = try findDriver(ref) { return id }
         guard ref.isResolvable else { throw RowError(.unknownDriver, "the row names no driver (no employee id, licence number or vendor id)") }
         var driver = Driver(employeeID: ref.employeeID, name: ref.name, licenseNumber: ref.licenseNumber, autoCreated: true)
@@ -102,6 +107,7 @@ public struct WarehouseSink: RecordSink {
     }
 
     public mutating func defineDriver(_ ref: DriverRef, fields: Driver) throws -> LoadOutcome {
+        if let problem = ref.identifierProblem { throw problem }
         let existing = try findDriver(ref)
         let before = try existing.flatMap { try Driver.fetchOne(db, key: $0) } ?? Driver(employeeID: ref.employeeID, autoCreated: false)
         var after = before
@@ -228,7 +234,9 @@ public struct WarehouseSink: RecordSink {
         }
     }
 
-    public mutating func note(_ message: String) { notes.append(message) }
+    public mutating func note(_ message: String) { noteLedger.add(message) }
+
+    public mutating func note(_ kind: String, example: String) { noteLedger.add(kind, example: example) }
 
     public mutating func linkFuelPurchases() throws { try FuelPurchaseLinker.refresh(db, sourceFileID: sourceFileID) }
 

@@ -34,11 +34,8 @@ enum Exit {
 
 /// Prints an error the way every command does, and returns the exit code for it.
 func fail(_ error: Error) -> ExitCode {
-    printError("error: \(error)")
+    Console.err("error: \(error)")
     if case FleetError.invalidArgument = error { return .validationFailure }
     return Exit.couldNotRun
 }
 
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
-}

@@ -7,7 +7,7 @@ struct FormatsCommand: ParsableCommand {
     func run() {
         let width = ImporterRegistry.all.map { $0.format.count }.max() ?? 0
         for i in ImporterRegistry.all {
-            print(i.format.padding(toLength: width + 2, withPad: " ", startingAt: 0) + i.summary + "  (e.g. \(i.example))")
+            Console.out(i.format.padding(toLength: width + 2, withPad: " ", startingAt: 0) + i.summary + "  (e.g. \(i.example))")
         }
     }
 }

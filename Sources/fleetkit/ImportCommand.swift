@@ -34,30 +34,29 @@ struct ImportCommand: ParsableCommand {
             let options = ImportOptions(format: format, asset: asset, dryRun: dryRun, zone: settings.zone, currency: settings.currency)
             summary = try ImportSession(warehouse: w).run(paths, options: options, command: (["fleetkit"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
         } catch { throw fail(error) }
-        if json { try writeJSON(summary) } else { ImportReport.print(summary) }
+        if json { try writeJSON(summary) } else { ImportReport.show(summary) }
         if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
     }
 }
 
 /// The human summary of an import.
 enum ImportReport {
-    static func print(_ s: ImportSummary) {
+    static func show(_ s: ImportSummary) {
         for f in s.files {
             switch f.status {
             case .imported:
-                Swift.print("imported  \(f.path) [\(f.format ?? "?")]: \(f.loaded) loaded, \(f.updated) updated, \(f.unchanged) unchanged, \(f.rejected) rejected")
+                Console.out("imported  \(f.path) [\(f.format ?? "?")]: \(f.loaded) loaded, \(f.updated) updated, \(f.unchanged) unchanged, \(f.rejected) rejected")
             case .unchanged:
-                Swift.print("unchanged \(f.path): already imported (same bytes)")
+                Console.out("unchanged \(f.path): already imported (same bytes)")
             case .failed:
                 var error = f.error ?? "unknown error"
                 if error.hasPrefix(f.path + ": ") { error.removeFirst(f.path.count + 2) }
-                fflush(nil)   // keep stdout and stderr lines in file order when both go to one log
-                printError("failed    \(f.path): \(error)")
+                Console.err("failed    \(f.path): \(error)")
             }
-            for n in f.notes ?? [] { Swift.print("          note: \(n)") }
+            for n in f.notes ?? [] { Console.out("          note: \(n)") }
         }
         let t = s.totals
-        Swift.print("\(s.dry_run ? "dry run, nothing written: " : "")\(t.files) files: \(t.imported) imported, \(t.unchanged_files) unchanged, \(t.failed) failed; rows: \(t.loaded) loaded, \(t.updated) updated, \(t.unchanged) unchanged, \(t.rejected) rejected")
-        if t.rejected > 0 { Swift.print("see the rejected rows with: fleetkit rejects") }
+        Console.out("\(s.dry_run ? "dry run, nothing written: " : "")\(t.files) files: \(t.imported) imported, \(t.unchanged_files) unchanged, \(t.failed) failed; rows: \(t.loaded) loaded, \(t.updated) updated, \(t.unchanged) unchanged, \(t.rejected) rejected")
+        if t.rejected > 0 { Console.out("see the rejected rows with: fleetkit rejects") }
     }
 }

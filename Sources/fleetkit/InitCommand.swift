@@ -29,7 +29,7 @@ struct InitCommand: ParsableCommand {
             if let currency { try w.setSetting("currency", currency) }
             if let units { try w.setSetting("units", units.rawValue) }
             let s = try FleetSettings.load(w)
-            print("warehouse \(w.path) is ready (time zone \(s.zone.identifier), currency \(s.currency), units \(s.units.rawValue))")
+            Console.out("warehouse \(w.path) is ready (time zone \(s.zone.identifier), currency \(s.currency), units \(s.units.rawValue))")
         } catch { throw fail(error) }
     }
 }

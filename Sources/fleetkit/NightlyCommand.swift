@@ -30,7 +30,7 @@ struct NightlyCommand: ParsableCommand {
             }
             summary = try NightlyJob(config: config, now: now).run(command: (["fleetkit"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
         } catch {
-            printError("error: \(error)")
+            Console.err("error: \(error)")
             throw Exit.couldNotRun
         }
         if json {
@@ -40,20 +40,20 @@ struct NightlyCommand: ParsableCommand {
                 switch f.action {
                 case "archived":
                     let o = f.outcome!
-                    print(o.status == .unchanged ? "unchanged   \(f.path): already imported; archived" :
+                    Console.out(o.status == .unchanged ? "unchanged   \(f.path): already imported; archived" :
                             "imported    \(f.path) [\(o.format ?? "?")]: \(o.loaded) loaded, \(o.updated) updated, \(o.unchanged) unchanged, \(o.rejected) rejected")
                     if let warning = f.warning { print("            \(warning)") }
                 case "quarantined":
-                    fflush(nil)
                     var reason = f.reason ?? ""
                     if reason.hasPrefix(f.path + ": ") { reason.removeFirst(f.path.count + 2) }
-                    printError("quarantined \(f.path): \(reason)\n            see \(f.destination ?? "").reason.txt")
+                    Console.err("quarantined \(f.path): \(reason)")
+                    Console.err("            see \(f.destination ?? "").reason.txt")
                 default:
-                    print("skipped     \(f.path): \(f.reason ?? "")")
+                    Console.out("skipped     \(f.path): \(f.reason ?? "")")
                 }
             }
             let t = summary.totals
-            print("run #\(summary.run_id ?? 0) as of \(summary.as_of): \(t.files) files (\(t.imported) imported, \(t.unchanged_files) unchanged, \(summary.quarantined) quarantined, \(summary.skipped) skipped); rows \(t.loaded) loaded, \(t.updated) updated, \(t.rejected) rejected; \(summary.reports.count) report files refreshed")
+            Console.out("run #\(summary.run_id ?? 0) as of \(summary.as_of): \(t.files) files (\(t.imported) imported, \(t.unchanged_files) unchanged, \(summary.quarantined) quarantined, \(summary.skipped) skipped); rows \(t.loaded) loaded, \(t.updated) updated, \(t.rejected) rejected; \(summary.reports.count) report files refreshed")
         }
         if summary.exit_code != 0 { throw ExitCode(summary.exit_code) }
     }

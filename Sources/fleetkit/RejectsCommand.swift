@@ -28,18 +28,18 @@ struct RejectsCommand: ParsableCommand {
         } catch { throw fail(error) }
         switch format {
         case .csv:
-            var out = CSVWriter.line(["file_id", "path", "location", "reason", "message", "raw"])
+            // Each cell escaped like a text line (`Console`), so no record spans lines; records end in CRLF.
+            func cell(_ text: String) -> String { CSVWriter.text(ControlText.escaped(text)) }
+            Console.out(["file_id", "path", "location", "reason", "message", "raw"].joined(separator: ","), terminator: "\r\n")
             for r in rows {
-                out += CSVWriter.line([String(r[0] as Int64), CSVWriter.text(r[1]), CSVWriter.text(r[2]), CSVWriter.text(r[3]),
-                                       CSVWriter.text(r[4]), CSVWriter.text(r[5])])
+                Console.out([String(r[0] as Int64), cell(r[1]), cell(r[2]), cell(r[3]), cell(r[4]), cell(r[5])].joined(separator: ","), terminator: "\r\n")
             }
-            FileHandle.standardOutput.write(Data(out.utf8))
         case .text:
-            if rows.isEmpty { print("no rejected rows") }
+            if rows.isEmpty { Console.out("no rejected rows") }
             for r in rows {
                 let path: String = r[1], location: String = r[2], reason: String = r[3], message: String = r[4], raw: String = r[5]
-                print("\(path):\(location.replacingOccurrences(of: "line ", with: "")): \(reason): \(message)")
-                print("    \(raw.prefix(200))")
+                Console.out("\(path):\(location.replacingOccurrences(of: "line ", with: "")): \(reason): \(message)")
+                Console.out("    \(raw.prefix(200))")
             }
         }
     }

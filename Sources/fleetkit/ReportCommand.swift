@@ -92,8 +92,8 @@ struct ReportCommand: ParsableCommand {
             let reports = name == "all" ? ReportRegistry.all : [ReportRegistry.named(name)!]
             let written = try ReportWriter(warehouse: w, formats: formats.compactMap { ReportFormats.named($0) })
                 .write(reports, request: request, to: directory, index: name == "all")
-            for file in written.files { print("wrote \(file.path)") }
-            for entry in written.headlines { print(entry.0 + ": " + entry.1.map { $0.0 + " " + $0.1 }.joined(separator: ", ")) }
+            for file in written.files { Console.out("wrote \(file.path)") }
+            for entry in written.headlines { Console.out(entry.0 + ": " + entry.1.map { $0.0 + " " + $0.1 }.joined(separator: ", ")) }
         } catch { throw fail(error) }
     }
 }

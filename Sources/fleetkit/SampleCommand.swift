@@ -37,8 +37,8 @@ struct SampleCommand: ParsableCommand {
         writer.scalePoints = scalePoints
         do {
             let files = try writer.writeAll()
-            for f in files { print("wrote \(out)/\(f)") }
-            print("\(files.count) files for \(assets) vehicles and \(machines) machines over \(days) days from \(start) (seed \(seed))")
+            for f in files { Console.out("wrote \(out)/\(f)") }
+            Console.out("\(files.count) files for \(assets) vehicles and \(machines) machines over \(days) days from \(start) (seed \(seed))")
         } catch { throw fail(error) }
     }
 }

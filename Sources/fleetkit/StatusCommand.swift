@@ -60,23 +60,23 @@ struct WarehouseStatus: Codable {
     }
 
     func printText() {
-        print("warehouse: \(warehouse)")
-        print("settings:  time zone \(settings["timezone"] ?? "UTC"), currency \(settings["currency"] ?? "USD"), units \(settings["units"] ?? "metric")")
-        print("assets:    \(assets) (\(auto_created_assets) auto-created from telematics, not in master data)")
-        print("files:     \(files) imported")
-        print("rows per table:")
-        for t in Self.countedTables where (tables[t] ?? 0) > 0 { print("  \(t.padding(toLength: 20, withPad: " ", startingAt: 0))\(tables[t]!)") }
+        Console.out("warehouse: \(warehouse)")
+        Console.out("settings:  time zone \(settings["timezone"] ?? "UTC"), currency \(settings["currency"] ?? "USD"), units \(settings["units"] ?? "metric")")
+        Console.out("assets:    \(assets) (\(auto_created_assets) auto-created from telematics, not in master data)")
+        Console.out("files:     \(files) imported")
+        Console.out("rows per table:")
+        for t in Self.countedTables where (tables[t] ?? 0) > 0 { Console.out("  \(t.padding(toLength: 20, withPad: " ", startingAt: 0))\(tables[t]!)") }
         if !coverage.isEmpty {
-            print("date coverage (UTC):")
-            for c in coverage { print("  \(c.table.padding(toLength: 20, withPad: " ", startingAt: 0))\(c.from ?? "") … \(c.to ?? "")") }
+            Console.out("date coverage (UTC):")
+            for c in coverage { Console.out("  \(c.table.padding(toLength: 20, withPad: " ", startingAt: 0))\(c.from ?? "") … \(c.to ?? "")") }
         }
-        if rejects_by_reason.isEmpty { print("rejects:   none") } else {
-            print("rejects by reason (fleetkit rejects lists them):")
-            for (r, n) in rejects_by_reason.sorted(by: { $0.key < $1.key }) { print("  \(r.padding(toLength: 20, withPad: " ", startingAt: 0))\(n)") }
+        if rejects_by_reason.isEmpty { Console.out("rejects:   none") } else {
+            Console.out("rejects by reason (fleetkit rejects lists them):")
+            for (r, n) in rejects_by_reason.sorted(by: { $0.key < $1.key }) { Console.out("  \(r.padding(toLength: 20, withPad: " ", startingAt: 0))\(n)") }
         }
         if !last_runs.isEmpty {
-            print("last runs:")
-            for r in last_runs { print("  #\(r.id) \(r.started_at) \(r.status): \(r.command)") }
+            Console.out("last runs:")
+            for r in last_runs { Console.out("  #\(r.id) \(r.started_at) \(r.status): \(r.command)") }
         }
     }
 }

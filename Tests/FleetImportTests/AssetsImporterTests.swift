@@ -81,7 +81,7 @@ final class AssetsImporterTests: XCTestCase {
         let t = try TestWarehouse()
         let outcome = try t.importFile(fixture("assets/unknown-column.csv"))
         XCTAssertEqual([outcome.loaded, outcome.rejected], [1, 0])
-        XCTAssertEqual(outcome.notes, ["column 'colour' is not part of the assets format and was ignored"])
+        XCTAssertEqual(outcome.notes, ["columns not part of the assets format, ignored: 'colour'"])
     }
 
     func testTruncatedFileFailsWholeAndLeavesNothing() throws {

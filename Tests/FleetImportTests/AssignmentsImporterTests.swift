@@ -113,7 +113,7 @@ final class AssignmentsImporterTests: XCTestCase {
         let t = try TestWarehouse()
         let outcome = try t.importFile(fixture("assignments/unknown-column.csv"), options: ImportOptions(format: "assignments"))
         XCTAssertEqual([outcome.loaded, outcome.rejected], [1, 0])
-        XCTAssertEqual(outcome.notes, ["column 'shift' is not part of the assignments format and was ignored"])
+        XCTAssertEqual(outcome.notes, ["columns not part of the assignments format, ignored: 'shift'"])
     }
 
     func testDetectionClaimsAssignmentListsOnly() throws {

@@ -107,7 +107,7 @@ final class DriversImporterTests: XCTestCase {
         let t = try TestWarehouse()
         let outcome = try t.importFile(fixture("drivers/unknown-column.csv"), options: ImportOptions(format: "drivers"))
         XCTAssertEqual([outcome.loaded, outcome.rejected], [1, 0])
-        XCTAssertEqual(outcome.notes, ["column 'shoe_size' is not part of the drivers format and was ignored"])
+        XCTAssertEqual(outcome.notes, ["columns not part of the drivers format, ignored: 'shoe_size'"])
     }
 
     func testDetectionClaimsDriverListsOnly() throws {

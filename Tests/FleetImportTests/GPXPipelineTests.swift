@@ -36,6 +36,7 @@ private struct RecordingSink: RecordSink {
         counts.rejected += 1
     }
     mutating func note(_ message: String) { notes.append(message) }
+    mutating func note(_ kind: String, example: String) { notes.append("\(kind): \(example)") }
 }
 
 /// The two-thread GPX import (`GPXPipeline`) must make exactly the sink calls the one-thread

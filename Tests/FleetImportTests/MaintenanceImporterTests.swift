@@ -156,7 +156,7 @@ final class MaintenanceImporterTests: XCTestCase {
         let t = try TestWarehouse()
         let outcome = try t.importFile(fixture("maintenance/unknown-column.csv"), options: ImportOptions(format: "maintenance"))
         XCTAssertEqual([outcome.loaded, outcome.rejected], [1, 0])
-        XCTAssertEqual(outcome.notes, ["column 'technician' is not part of the maintenance format and was ignored"])
+        XCTAssertEqual(outcome.notes, ["columns not part of the maintenance format, ignored: 'technician'"])
     }
 
     func testServiceTypesBecomeSnakeCaseKeys() {

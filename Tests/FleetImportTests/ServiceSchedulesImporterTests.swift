@@ -131,7 +131,7 @@ final class ServiceSchedulesImporterTests: XCTestCase {
         let t = try TestWarehouse()
         let outcome = try importForced(t, "unknown-column.csv")
         XCTAssertEqual([outcome.loaded, outcome.rejected], [1, 0])
-        XCTAssertEqual(outcome.notes, ["column 'priority' is not part of the service-schedules format and was ignored"])
+        XCTAssertEqual(outcome.notes, ["columns not part of the service-schedules format, ignored: 'priority'"])
     }
 
     func testDetectionClaimsSchedulesOnly() throws {

@@ -51,7 +51,7 @@ final class TorqueImporterTests: XCTestCase {
         let t = try TestWarehouse()
         let o = try t.importFile(fixture("obd/torque-units-reheader.csv"), options: t12)
         XCTAssertEqual(OBDRows.counts(o), [10, 0, 0, 0])
-        XCTAssertEqual(o.notes, ["PID columns with a unit FleetKit does not convert were not stored: Fuel pressure(furlongs)"])
+        XCTAssertEqual(o.notes, ["PID columns with a unit FleetKit does not convert, not stored: 'Fuel pressure(furlongs)'"])
         XCTAssertEqual(try OBDRows.samples(t), [
             "T-12|1790841600000|05|90.000000", "T-12|1790841600000|0B|99.973981", "T-12|1790841600000|0C|1000.000000",
             "T-12|1790841600000|0D|50.000065", "T-12|1790841600000|A6|16093.440000",

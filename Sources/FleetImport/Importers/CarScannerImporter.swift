@@ -48,7 +48,7 @@ public struct CarScannerImporter: Importer {
         var recorder = OBDRecorder(asset: asset, file: sink.sourceFileID)
         var instant: (at: Int64, values: [(pid: Int, value: Double)])?
         var lastPosition: Int64?
-        var unknown: [String: Int] = [:]
+        var unknown: [String: Int] = [:], otherUnknown = 0
         var empty = 0
         while true {
             let record: CSVRecord
@@ -88,7 +88,8 @@ public struct CarScannerImporter: Importer {
                 }
                 let name = field(cPID)
                 guard let pid = OBDChannels.pid(named: name) else {
-                    unknown[name, default: 0] += 1
+                    // At most 100 distinct names kept: a file of unique names cannot grow the tally.
+                    if unknown[name] != nil || unknown.count < 100 { unknown[name, default: 0] += 1 } else { otherUnknown += 1 }
                     try position(record, columns, at, &lastPosition, asset, &sink)
                     continue
                 }
@@ -110,7 +111,8 @@ public struct CarScannerImporter: Importer {
         try recorder.finish(into: &sink)
         if !unknown.isEmpty {
             let names = unknown.keys.sorted()
-            sink.note("\(unknown.values.reduce(0, +)) readings of \(names.count) names that are not J1979 PIDs were not stored: \(names.prefix(8).joined(separator: ", "))\(names.count > 8 ? ", …" : "")")
+            let total = unknown.values.reduce(0, +) + otherUnknown, distinct = otherUnknown > 0 ? "more than \(names.count)" : "\(names.count)"
+            sink.note("\(total) readings of \(distinct) names that are not J1979 PIDs were not stored: \(names.prefix(8).joined(separator: ", "))\(names.count > 8 ? ", …" : "")")
         }
         if empty > 0 { sink.note("\(empty) readings without a value ('-' or empty) were skipped") }
     }

@@ -48,7 +48,7 @@ public struct ELM327Importer: Importer {
         let vin = try findVIN(input)
         let asset = try OBDAttribution.asset(input, vin: vin.first, format: Self.format, into: &sink)
         if vin.count > 1 {
-            sink.note("the transcript holds \(vin.count) different VINs (\(vin.joined(separator: ", "))); the file was attributed by the first")
+            for v in vin { sink.note("different VINs in the transcript (the file was attributed by the first)", example: v) }
         }
         var pass = Pass(recorder: OBDRecorder(asset: asset, file: sink.sourceFileID))
         try scan(input) { event in try pass.handle(event, into: &sink) }
@@ -84,6 +84,7 @@ public struct ELM327Importer: Importer {
     /// The distinct VINs the transcript's mode 09 PID 02 answers hold, in order.
     private func findVIN(_ input: InputFile) throws -> [String] {
         var vins: [String] = []
+        var seen = Set<String>()   // a transcript of a million VINs must not cost a million² comparisons
         var parts = VINParts()
         try scan(input, vinOnly: true) { event in
             guard case let .message(m) = event else { return }
@@ -91,7 +92,7 @@ public struct ELM327Importer: Importer {
             // (`bad_vin`) with its line.
             let vin: String?
             do { vin = try parts.add(m.payload) } catch is OBDDecoder.DecodeError { return }
-            guard let vin, VIN.isValid(vin), !vins.contains(vin) else { return }
+            guard let vin, VIN.isValid(vin), seen.insert(vin).inserted else { return }
             vins.append(vin)
         }
         return vins

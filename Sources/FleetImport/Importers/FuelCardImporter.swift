@@ -328,6 +328,9 @@ public struct FuelCardImporter: Importer {
         }
 
         mutating func note(_ message: String) { base.note(FuelCardImporter.maskCardNumbers(message)) }
+        mutating func note(_ kind: String, example: String) {
+            base.note(FuelCardImporter.maskCardNumbers(kind), example: FuelCardImporter.maskCardNumbers(example))
+        }
         mutating func linkFuelPurchases() throws { try base.linkFuelPurchases() }
     }
 }

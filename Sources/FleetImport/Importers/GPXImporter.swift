@@ -74,7 +74,8 @@ public struct GPXImporter: Importer {
             sink.note("\(scanner.unknownValues) negative speed or course values (devices write -1 for unknown) were stored as unknown")
         }
         if scanner.foreignValues > 0 {
-            let uris = scanner.foreignURIs.isEmpty ? "" : " (namespaces: \(scanner.foreignURIs.joined(separator: ", ")))"
+            let all = scanner.foreignURIs
+            let uris = all.isEmpty ? "" : " (namespaces: \(all.prefix(5).joined(separator: ", "))\(all.count > 5 ? ", … \(all.count) in all" : ""))"
             sink.note("\(scanner.foreignValues) speed/course elements in a namespace other than GPX or Garmin TrackPointExtension were not read\(uris)")
         }
     }

@@ -117,8 +117,8 @@ public struct TorqueImporter: Importer {
             }
         }
         try recorder.finish(into: &sink)
-        if !unconvertible.isEmpty {
-            sink.note("PID columns with a unit FleetKit does not convert were not stored: \(unconvertible.sorted().joined(separator: ", "))")
+        for column in unconvertible.sorted() {
+            sink.note("PID columns with a unit FleetKit does not convert, not stored", example: column)
         }
         if !ignored.isEmpty {
             let list = ignored.sorted()

@@ -17,8 +17,16 @@ struct SamsaraTally {
     var lastPageHasNext: Bool?
     var shapes: [String: Int] = [:]
 
+    /// Distinct unknown keys kept (each cut to 80 characters); the rest are counted as
+    /// "(other keys)", so a hostile save cannot grow the tally without limit.
+    static let maxKeys = 100
+
     mutating func unknown(_ kind: String, _ keys: [String]) {
-        for k in keys { unknownKeys["\(kind).\(k)", default: 0] += 1 }
+        for k in keys {
+            let key = "\(kind).\(k.count > 80 ? String(k.prefix(80)) + "…" : k)"
+            if unknownKeys[key] != nil || unknownKeys.count < Self.maxKeys { unknownKeys[key, default: 0] += 1 }
+            else { unknownKeys["(other keys)", default: 0] += 1 }
+        }
     }
 
     mutating func unstored(_ stat: String, _ n: Int = 1) { unstoredStats[stat, default: 0] += n }

@@ -18,6 +18,7 @@ struct FeedTally {
 
     /// An element the feed's structure does not define.
     mutating func unknown(_ name: String, at path: FeedPath) {
+        let name = Self.short(name)
         if let u = unknown[name] { unknown[name] = (u.count + 1, u.first) }
         else if unknown.count < Self.maxKeys { unknown[name] = (1, path.description) }
         else { unknown["(other names)", default: (0, path.description)].count += 1 }
@@ -33,7 +34,11 @@ struct FeedTally {
         if !nextPages.contains(href), nextPages.count < 10 { nextPages.append(href) }
     }
 
+    /// A name cut to 80 characters: a hostile element name cannot make the tally large.
+    private static func short(_ name: String) -> String { name.count > 80 ? String(name.prefix(80)) + "…" : name }
+
     private static func bump(_ d: inout [String: Int], _ key: String) {
+        let key = short(key)
         if d[key] != nil || d.count < maxKeys { d[key, default: 0] += 1 } else { d["(other)", default: 0] += 1 }
     }
 

@@ -1,0 +1,23 @@
+import Foundation
+import FleetKit
+
+/// The one way the command line writes text for a person: every line of `import`, `nightly`,
+/// `status`, `rejects`, `report`, `init`, `sample` and `formats`, and every error, goes through
+/// `out` or `err`. Paths, notes, reject messages and raw text come from files a stranger may
+/// have written, so each line is passed through `ControlText.escaped` before it reaches the
+/// terminal: an ESC, a C1 CSI or a bidi override in a file is shown as `\x1b`, `\x9b` or
+/// `\u{202e}` and can neither drive the terminal nor forge another output line (a newline
+/// inside a value is shown as `\x0a`). JSON output (`--json`) is JSON-escaped by the encoder
+/// and does not come here.
+enum Console {
+    /// One line on stdout (buffered, like `print`).
+    static func out(_ line: String, terminator: String = "\n") {
+        Swift.print(ControlText.escaped(line), terminator: terminator)
+    }
+
+    /// One line on stderr. Stdout is flushed first, so that both keep file order in one log.
+    static func err(_ line: String) {
+        fflush(nil)
+        FileHandle.standardError.write(Data((ControlText.escaped(line) + "\n").utf8))
+    }
+}
