@@ -42,7 +42,7 @@ struct NightlyCommand: ParsableCommand {
                     let o = f.outcome!
                     Console.out(o.status == .unchanged ? "unchanged   \(f.path): already imported; archived" :
                             "imported    \(f.path) [\(o.format ?? "?")]: \(o.loaded) loaded, \(o.updated) updated, \(o.unchanged) unchanged, \(o.rejected) rejected")
-                    if let warning = f.warning { print("            \(warning)") }
+                    if let warning = f.warning { Console.out("            \(warning)") }
                 case "quarantined":
                     var reason = f.reason ?? ""
                     if reason.hasPrefix(f.path + ": ") { reason.removeFirst(f.path.count + 2) }
