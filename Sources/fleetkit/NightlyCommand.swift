@@ -51,6 +51,8 @@ struct NightlyCommand: ParsableCommand {
                     print("skipped     \(f.path): \(f.reason ?? "")")
                 }
             }
+            if !summary.report_failures.isEmpty { fflush(nil) }
+            for f in summary.report_failures { printError("error: \(f); the other reports were written") }
             let t = summary.totals
             print("run #\(summary.run_id ?? 0) as of \(summary.as_of): \(t.files) files (\(t.imported) imported, \(t.unchanged_files) unchanged, \(summary.quarantined) quarantined, \(summary.skipped) skipped); rows \(t.loaded) loaded, \(t.updated) updated, \(t.rejected) rejected; \(summary.reports.count) report files refreshed")
         }
