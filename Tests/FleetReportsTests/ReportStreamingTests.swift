@@ -20,7 +20,7 @@ final class ReportStreamingTests: XCTestCase {
         let root = t.directory.appendingPathComponent("sample")
         var writer = SampleWriter(fleet: SampleFleet(vehicles: 4, machines: 2, days: 31, seed: 42), root: root)
         _ = try writer.writeAll()
-        let summary = try t.importFiles(["master", "maintenance", "expenses", "fuel-card"].map { root.appendingPathComponent($0).path },
+        let summary = try t.importFiles(["master", "maintenance", "expenses", "fuel-card", "samsara"].map { root.appendingPathComponent($0).path },
                                         options: ImportOptions(zone: Self.zone))
         XCTAssertEqual(summary.totals.rejected, 0)
         return t
@@ -46,8 +46,8 @@ final class ReportStreamingTests: XCTestCase {
         let formats = ReportFormats.all
         var stream: ReportRowStream?
         try t.warehouse.pool.read { db in
-            let a = try ReportWriter.runAndWrite([CostReport.self], db, request(heldRowLimit: 50_000), formats: formats, to: held)
-            let b = try ReportWriter.runAndWrite([CostReport.self], db, request(heldRowLimit: 3), formats: formats, to: streamed)
+            let a = try ReportWriter.runAndWrite([CostReport.self, TripsReport.self], db, request(heldRowLimit: 50_000), formats: formats, to: held)
+            let b = try ReportWriter.runAndWrite([CostReport.self, TripsReport.self], db, request(heldRowLimit: 3), formats: formats, to: streamed)
             XCTAssertEqual(a.failures, [])
             XCTAssertEqual(b.failures, [])
             let heldDetail = try XCTUnwrap(a.outputs[0].tables.first { $0.name == "detail" })
@@ -59,6 +59,12 @@ final class ReportStreamingTests: XCTestCase {
             XCTAssertEqual(streamedDetail.stream?.count, heldDetail.rows.count)
             XCTAssertEqual(a.outputs[0].metadata, b.outputs[0].metadata)
             stream = streamedDetail.stream
+            // The trips table the same way.
+            XCTAssertNil(a.outputs[1].tables[0].stream)
+            XCTAssertGreaterThan(a.outputs[1].tables[0].rows.count, 20)
+            XCTAssertEqual(b.outputs[1].tables[0].rows.count, 0)
+            XCTAssertEqual(b.outputs[1].tables[0].stream?.count, a.outputs[1].tables[0].rows.count)
+            XCTAssertEqual(a.outputs[1].metadata, b.outputs[1].metadata)
         }
         // CSV, JSON and HTML byte for byte.
         let (x, y) = (try texts(held), try texts(streamed))
@@ -73,13 +79,14 @@ final class ReportStreamingTests: XCTestCase {
             out[path] = {ws.title: [[str(c.value) for c in row] for row in ws.iter_rows()] for ws in wb.worksheets}
         a, b = out.values()
         assert a == b, [k for k in a if a[k] != b.get(k)]
-        assert len(a["Every cost row"]) > 20
+        assert sum(len(rows) for rows in a.values()) > 40
         print("OK")
         """#
         let python = ReportFixture.packageRoot.appendingPathComponent(".venv-tools/bin/python").path
-        let r = try ToolRunner.run(python, ["-c", dump, held.appendingPathComponent("cost-2026-10.xlsx").path,
-                                            streamed.appendingPathComponent("cost-2026-10.xlsx").path])
-        XCTAssertEqual(r.stdout, "OK\n", r.stderr)
+        for name in ["cost-2026-10.xlsx", "trips-2026-10.xlsx"] {
+            let r = try ToolRunner.run(python, ["-c", dump, held.appendingPathComponent(name).path, streamed.appendingPathComponent(name).path])
+            XCTAssertEqual(r.stdout, "OK\n", name + ": " + r.stderr)
+        }
         // Once the read transaction is over, the rows cannot be walked through its connection.
         XCTAssertThrowsError(try stream?.forEach { _ in }) { error in
             XCTAssertTrue("\(error)".contains("after the report's read transaction ended"), "\(error)")
