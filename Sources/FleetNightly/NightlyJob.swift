@@ -40,6 +40,8 @@ public struct NightlyJob {
         public var quarantined: Int
         public var skipped: Int
         public var reports: [String]
+        /// Reports (or formats of one) that could not be written; the others were (exit code 1).
+        public var report_failures: [ReportFailure]
         public var exit_code: Int32
     }
 
@@ -117,11 +119,12 @@ public struct NightlyJob {
         var summary = try session.finish(runID, outcomes: outcomes)
         summary.files = outcomes
 
-        let written = try refreshReports(warehouse, zone: zone, today: today)
+        let (written, reportFailures) = try refreshReports(warehouse, zone: zone, today: today)
         let quarantined = results.filter { $0.action == "quarantined" }.count
         let result = Summary(run_id: runID, as_of: today.description, files: results, totals: summary.totals, quarantined: quarantined,
                              skipped: results.filter { $0.action == "skipped" }.count, reports: written.map(\.path),
-                             exit_code: quarantined > 0 || summary.totals.failed > 0 || summary.totals.rejected > 0 ? 1 : 0)
+                             report_failures: reportFailures,
+                             exit_code: quarantined > 0 || summary.totals.failed > 0 || summary.totals.rejected > 0 || !reportFailures.isEmpty ? 1 : 0)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try AtomicWrite.write(try encoder.encode(result), to: URL(fileURLWithPath: config.reports).appendingPathComponent("nightly-last-run.json"))
@@ -216,10 +219,14 @@ public struct NightlyJob {
         }
     }
 
-    private func refreshReports(_ warehouse: Warehouse, zone: FleetZone, today: CivilDate) throws -> [URL] {
+    /// Every configured report for every configured period. Each report (and format) is written
+    /// or fails alone (`ReportWriter`): a failure is recorded and the run goes on, so one bad
+    /// value can no longer cost the night's other reports after the files were already archived.
+    private func refreshReports(_ warehouse: Warehouse, zone: FleetZone, today: CivilDate) throws -> ([URL], [ReportFailure]) {
         let reports = config.reportsToRefresh.compactMap { ReportRegistry.named($0) }
         let formats = config.formats.compactMap { ReportFormats.named($0) }
-        guard !reports.isEmpty, !formats.isEmpty else { return [] }
+        guard !reports.isEmpty, !formats.isEmpty else { return ([], []) }
+        var failures: [ReportFailure] = []
         let writer = ReportWriter(warehouse: warehouse, formats: formats)
         let directory = URL(fileURLWithPath: config.reports, isDirectory: true)
         var files: [URL] = []
@@ -232,11 +239,20 @@ public struct NightlyJob {
             let written = try writer.write(reports, request: request, to: directory, index: false)
             files += written.files
             outputs += written.outputs
+            failures += written.failures.map { f in
+                var f = f
+                f.reason = "\(request.period.label): " + f.reason
+                return f
+            }
             lastRequest = lastRequest ?? request
         }
         if let request = lastRequest {
-            files.append(try writer.writeIndex(outputs, title: "FleetKit reports, as of \(today)", request: request, to: directory))
+            do {
+                files.append(try writer.writeIndex(outputs, title: "FleetKit reports, as of \(today)", request: request, to: directory))
+            } catch {
+                failures.append(ReportFailure(report: "index", format: "html", reason: "\(error)"))
+            }
         }
-        return files
+        return (files, failures)
     }
 }

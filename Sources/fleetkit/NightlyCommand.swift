@@ -52,6 +52,8 @@ struct NightlyCommand: ParsableCommand {
                     Console.out("skipped     \(f.path): \(f.reason ?? "")")
                 }
             }
+            if !summary.report_failures.isEmpty { fflush(nil) }
+            for f in summary.report_failures { Console.err("error: \(f); the other reports were written") }
             let t = summary.totals
             Console.out("run #\(summary.run_id ?? 0) as of \(summary.as_of): \(t.files) files (\(t.imported) imported, \(t.unchanged_files) unchanged, \(summary.quarantined) quarantined, \(summary.skipped) skipped); rows \(t.loaded) loaded, \(t.updated) updated, \(t.rejected) rejected; \(summary.reports.count) report files refreshed")
         }
