@@ -41,7 +41,7 @@ public struct ReceiptImporter: Importer {
             result = try OCRPool.shared.withEngine { try OCRPipeline().read(contentsOf: input.path, engine: $0) }
         } catch let error as OCRImage.Error {
             throw FleetError.unreadable(file: input.path, location: nil, reason: Self.reason(error),
-                                        hint: "Receipts are read from PNG, JPEG or TIFF images of at most \(OCRImage.defaultMaxPixels / 1_000_000) MP.")
+                                        hint: "Receipts are read from PNG, JPEG or TIFF images of at most \(OCRImage.defaultMaxPixels / 1_000_000) MP (a larger JPEG is read at a reduced size) that decode within \(OCRImage.maxDecodeBytes / 1_000_000) MB.")
         }
         let fields = ReceiptExtractor(defaultCurrency: input.currency).extract(result)
         let key = "receipt:" + (try SHA256.hex(ofFile: input.url))
@@ -135,7 +135,7 @@ public struct ReceiptImporter: Importer {
         case let .unsupported(_, format): return "a \(format) file, not a PNG, JPEG or TIFF image" + (format == "PDF" ? "; export the page as PNG or JPEG (e.g. `pdftoppm -r 300 -png`)" : "; save it as JPEG or PNG")
         case let .tooLarge(_, w, h, limit): return "\(w) × \(h) pixels is over the \(limit / 1_000_000) MP limit for one receipt (memory stays bounded); scan at 300 dpi or downscale it"
         case let .tooLargeToDecode(_, w, h, bytes, limit):
-            return "\(w) × \(h) colour pixels would take \(bytes / 1_000_000) MB to decode, over the \(limit / 1_000_000) MB allowed for one receipt; scan in greyscale or at 300 dpi, save it as JPEG, or downscale it"
+            return OCRImage.Error.tooLargeToDecodeReason(width: w, height: h, bytes: bytes, maxBytes: limit)
         case .unreadable, .writeFailed: return "not a PNG, JPEG or TIFF image that can be decoded, or the file is damaged"
         }
     }

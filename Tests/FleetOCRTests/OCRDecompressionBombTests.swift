@@ -1,0 +1,170 @@
+import XCTest
+import CLeptonica
+@testable import FleetOCR
+
+/// Images whose headers promise far more memory than their bytes (Fixtures/hostile, made by
+/// `make-bombs.py`, one per failure mode), and real photos, read by the real pipeline with real
+/// Tesseract: the peak resident memory of the process stays under the 300 MB budget
+/// (`OCRMemoryBudget`) in every case, measured by the kernel (VmHWM, reset before each run).
+final class OCRDecompressionBombTests: XCTestCase {
+    static let engine = try? OCREngine()
+    static let hostile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/hostile")
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-bomb-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
+    /// Reads `path` through the whole pipeline and checks the process's peak memory: at most
+    /// 300 MB in all, and at most the image budget above what the process held before.
+    @discardableResult
+    func readWithinBudget(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> Result<OCRResult, Swift.Error> {
+        let engine = try XCTUnwrap(Self.engine)
+        let before = Self.currentRSS()
+        Self.resetPeakRSS()
+        let result = Result { try OCRPipeline().read(contentsOf: path, engine: engine) }
+        let peak = Self.peakRSS()
+        XCTAssertGreaterThan(before, 0, "VmRSS read from /proc/self/status", file: file, line: line)
+        XCTAssertGreaterThanOrEqual(peak, before, "VmHWM read from /proc/self/status", file: file, line: line)
+        let name = (path as NSString).lastPathComponent
+        XCTAssertLessThanOrEqual(peak, OCRMemoryBudget.processBytes, "\(name): peak \(peak / 1_000_000) MB (before \(before / 1_000_000) MB)", file: file, line: line)
+        XCTAssertLessThanOrEqual(peak - before, OCRMemoryBudget.imageBytes, "\(name): \(before / 1_000_000) MB -> \(peak / 1_000_000) MB", file: file, line: line)
+        return result
+    }
+
+    func hostile(_ name: String) -> String { Self.hostile.appendingPathComponent(name).path }
+
+    /// 192 bytes declaring 6000 × 6600 progressive colour, unsubsampled: libjpeg would keep
+    /// 238 MB of coefficients (442 MB peak before); refused from the header, nothing allocated.
+    func testProgressiveColourJPEGBombIsRefusedFromItsHeader() throws {
+        let path = hostile("jpeg-progressive-444-bomb.jpg")
+        let header = try OCRImage.header(of: path)
+        let frame = try XCTUnwrap(header.jpeg)
+        XCTAssertTrue(frame.progressive && frame.buffersWholeImage)
+        XCTAssertEqual(frame.coefficientBytes, 750 * 825 * 128 * 3)
+        let plan = OCRDecodePlan(header)
+        XCTAssertGreaterThan(plan.bytes, OCRImage.maxDecodeBytes)
+        guard case let .failure(error) = try readWithinBudget(path) else { return XCTFail("a 238 MB decode was attempted") }
+        XCTAssertEqual(error as? OCRImage.Error, .tooLargeToDecode(path, width: 6000, height: 6600, bytes: plan.bytes, maxBytes: OCRImage.maxDecodeBytes))
+        let message = "\(error)"
+        XCTAssertTrue(message.contains("the image is 6000 × 6600 pixels, which would need 248 MB to read"), message)
+        XCTAssertTrue(message.contains("scale it down below 5") && message.contains("or crop it"), message)
+    }
+
+    /// The same at 4:2:0 (119 MB of coefficients, 329 MB peak before): within budget, decoded at
+    /// half size straight to 8-bit luminance. The file is cut off after its first scan, so it
+    /// ends unreadable, but only after libjpeg has taken all it takes.
+    func testSubsampledProgressiveJPEGIsDecodedHalfSizeWithinBudget() throws {
+        let path = hostile("jpeg-progressive-420-big.jpg")
+        let header = try OCRImage.header(of: path)
+        XCTAssertEqual(header.jpeg?.coefficientBytes, 750 * 826 * 128 + 2 * 375 * 413 * 128, "luma blocks rounded up to whole MCUs")
+        let plan = OCRDecodePlan(header)
+        XCTAssertEqual([plan.reduction, plan.width, plan.height], [2, 3000, 3300])
+        XCTAssertTrue(plan.luminanceOnly)
+        XCTAssertLessThanOrEqual(plan.bytes, OCRImage.maxDecodeBytes)
+        guard case let .failure(error) = try readWithinBudget(path) else { return XCTFail("a cut-off JPEG decoded") }
+        XCTAssertEqual(error as? OCRImage.Error, .unreadable(path))
+    }
+
+    /// A 13 KB 1-bit PNG of 39.6 MP with 7 px specks (2 GB peak and 20 s before: it was scaled
+    /// up 4× to 634 MP): decoded, scaled down to the work cap, never up past it, and read.
+    func testOneBitPNGIsNeverScaledPastTheWorkCap() throws {
+        let path = hostile("png-1bit-upscale-bomb.png")
+        let header = try OCRImage.header(of: path)
+        XCTAssertEqual([header.width, header.height, header.bitsPerSample], [6000, 6600, 1])
+        XCTAssertLessThan(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? .max, 16_000)
+        do {
+            let gray = try OCRPipeline.decode(path, options: OCRPipeline.Options())
+            XCTAssertEqual(gray.depth, 8)
+            XCTAssertLessThanOrEqual(gray.width * gray.height, OCRMemoryBudget.maxWorkPixels)
+            XCTAssertGreaterThan(gray.width * gray.height, OCRMemoryBudget.maxWorkPixels * 99 / 100)
+            XCTAssertEqual(OCRMemoryBudget.cappedScale(4, width: gray.width, height: gray.height), 1, "7 px specks want 4×, the cap allows none")
+        }
+        let result = try readWithinBudget(path)
+        XCTAssertNoThrow(try result.get())
+    }
+
+    /// A 3000 × 4000 colour phone photo of a receipt, baseline and progressive: read within
+    /// budget (decoded straight to luminance) with the fields right.
+    func testPhonePhotoIsReadWithinBudget() throws {
+        for progressive in [false, true] {
+            let path = try photo(width: 3000, height: 4000, receiptScale: 4, progressive: progressive)
+            let plan = OCRDecodePlan(try OCRImage.header(of: path))
+            XCTAssertEqual([plan.reduction, plan.width, plan.height], [1, 3000, 4000])
+            XCTAssertEqual(try OCRImage.header(of: path).jpeg?.progressive, progressive)
+            let result = try readWithinBudget(path).get()
+            let fields = ReceiptExtractor(defaultCurrency: "USD").extract(result)
+            XCTAssertEqual(fields.total.map { "\($0.value)" }, "46.15", result.text)
+            XCTAssertTrue(result.text.contains("SHELL"), result.text)
+        }
+    }
+
+    /// A 6024 × 6888 JPEG (41.5 MP, over the 40 MP a PNG may have) is decoded at half size
+    /// and read; it was refused before.
+    func testJPEGOverFortyMegapixelsIsReadAtHalfSize() throws {
+        let receipt = try OCRImage(contentsOf: ReceiptTruth.folder.appendingPathComponent("r00-us-fuel.png").path)
+        let path = folder.appendingPathComponent("big.jpg").path
+        try OCRPreprocess.scale(receipt, by: 12).writeJPEG(to: path)
+        let header = try OCRImage.header(of: path)
+        XCTAssertGreaterThan(header.pixels, OCRImage.defaultMaxPixels)
+        XCTAssertEqual(OCRDecodePlan(header).reduction, 2)
+        let result = try readWithinBudget(path).get()
+        XCTAssertEqual(ReceiptExtractor(defaultCurrency: "USD").extract(result).total.map { "\($0.value)" }, "46.15", result.text)
+    }
+
+    /// The memory model on headers alone: what each kind of file costs to decode.
+    func testDecodeCostCountsTheDecodersOwnBuffers() {
+        let oneBit = OCRImage.Header(format: "PNG", width: 6000, height: 6600, bitsPerSample: 1, samplesPerPixel: 1)
+        XCTAssertEqual(oneBit.decodeBytes, 752 * 6600 + 6000 * 6600, "the 1-bit image and its 8-bit copy")
+        let colourPNG = OCRImage.Header(format: "PNG", width: 6000, height: 6600, bitsPerSample: 8, samplesPerPixel: 3)
+        XCTAssertEqual(colourPNG.decodeBytes, 39_600_000 * 7, "libpng's rows and the 4-byte pixels")
+        let greyAlpha = OCRImage.Header(format: "PNG", width: 1000, height: 1000, bitsPerSample: 8, samplesPerPixel: 2)
+        XCTAssertEqual(greyAlpha.decodeBytes, 6_000_000, "grey with alpha becomes 4 bytes a pixel")
+        let baseline = JPEGFrame(width: 4000, height: 3000, progressive: false, components: [.init(horizontal: 2, vertical: 2), .init(horizontal: 1, vertical: 1), .init(horizontal: 1, vertical: 1)], firstScanComponents: 3)
+        XCTAssertEqual(baseline.coefficientBytes, 0, "a baseline JPEG is decoded a strip at a time")
+        var separateScans = baseline
+        separateScans.firstScanComponents = 1
+        XCTAssertEqual(separateScans.coefficientBytes, 500 * 376 * 128 + 2 * 250 * 188 * 128, "components in separate scans are buffered whole")
+        let unknown = OCRImage.Header(format: "JPEG", width: 6000, height: 6600, bitsPerSample: 8, samplesPerPixel: 3)
+        XCTAssertGreaterThan(unknown.decodeBytes, 6000 * 6600 * 6, "a frame that could not be read is charged as progressive colour")
+    }
+
+    // MARK: - peak memory, from the kernel
+
+    /// Resets VmHWM to the current resident set (Linux ≥ 4.0: `echo 5 > /proc/self/clear_refs`).
+    static func resetPeakRSS() {
+        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return }
+        try? handle.write(contentsOf: Data("5".utf8))
+        try? handle.close()
+    }
+
+    static func peakRSS() -> Int { status("VmHWM:") }
+    static func currentRSS() -> Int { status("VmRSS:") }
+
+    static func status(_ key: String) -> Int {
+        // procfs files have no size, so they are read to their end rather than by their length.
+        guard let handle = FileHandle(forReadingAtPath: "/proc/self/status") else { return 0 }
+        defer { try? handle.close() }
+        let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(key) }) else { return 0 }
+        // "VmHWM:\t  123456 kB"
+        return (Int(line.dropFirst(key.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") ?? 0) * 1024
+    }
+
+    /// A phone photo of the r00 slip: scaled up, on a brown table, in colour.
+    func photo(width: Int, height: Int, receiptScale: Double, progressive: Bool) throws -> String {
+        let receipt = try OCRImage(contentsOf: ReceiptTruth.folder.appendingPathComponent("r00-us-fuel.png").path)
+        let slip = OCRPreprocess.scale(receipt, by: receiptScale)
+        var colour: UnsafeMutablePointer<PIX>? = pixConvertTo32(slip.pix)
+        defer { pixDestroy(&colour) }
+        let canvas = OCRImage(owning: pixCreate(Int32(width), Int32(height), 32))
+        pixSetAllArbitrary(canvas.pix, 0x8C7A_6400)
+        pixRasterop(canvas.pix, Int32((width - slip.width) / 2), Int32((height - slip.height) / 2), Int32(slip.width), Int32(slip.height), PIX_SRC, colour, 0, 0)
+        let path = folder.appendingPathComponent("photo-\(progressive ? "progressive" : "baseline").jpg").path
+        try canvas.writeJPEG(to: path, quality: 88, progressive: progressive)
+        return path
+    }
+}
