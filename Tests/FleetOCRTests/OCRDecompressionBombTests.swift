@@ -18,21 +18,53 @@ final class OCRDecompressionBombTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
 
-    /// Reads `path` through the whole pipeline and checks the process's peak memory: at most
-    /// 300 MB in all, and at most the image budget above what the process held before.
+    /// Reads `path` through the whole pipeline twice. In a child process that reads only it
+    /// (`PeakMemory`), the peak of the whole process must be at most 300 MB, and the child must
+    /// get the same outcome; here, the peak above what this process held before must be at
+    /// most the image budget. Returns this process's result.
     @discardableResult
     func readWithinBudget(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> Result<OCRResult, Swift.Error> {
         let engine = try XCTUnwrap(Self.engine)
-        let before = Self.currentRSS()
-        Self.resetPeakRSS()
+        let name = (path as NSString).lastPathComponent
+        let before = PeakMemory.current
+        PeakMemory.reset()
         let result = Result { try OCRPipeline().read(contentsOf: path, engine: engine) }
-        let peak = Self.peakRSS()
+        let peak = PeakMemory.peak
         XCTAssertGreaterThan(before, 0, "VmRSS read from /proc/self/status", file: file, line: line)
         XCTAssertGreaterThanOrEqual(peak, before, "VmHWM read from /proc/self/status", file: file, line: line)
-        let name = (path as NSString).lastPathComponent
-        XCTAssertLessThanOrEqual(peak, OCRMemoryBudget.processBytes, "\(name): peak \(peak / 1_000_000) MB (before \(before / 1_000_000) MB)", file: file, line: line)
         XCTAssertLessThanOrEqual(peak - before, OCRMemoryBudget.imageBytes, "\(name): \(before / 1_000_000) MB -> \(peak / 1_000_000) MB", file: file, line: line)
+
+        let child = try PeakMemory.runChild(test: "FleetOCRTests.OCRDecompressionBombTests/testChildReadsTheImageItIsGiven",
+                                            environment: ["FLEETKIT_CHILD_IMAGE": path])
+        XCTAssertTrue(child.passed, "\(name): the child process failed or was killed", file: file, line: line)
+        let lines = child.output.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        let childPeak = lines.first.flatMap { Int($0.dropFirst("peak ".count)) } ?? 0
+        XCTAssertGreaterThan(childPeak, 20_000_000, "\(name): the child's VmHWM", file: file, line: line)
+        XCTAssertLessThanOrEqual(childPeak, OCRMemoryBudget.processBytes, "\(name): peak \(childPeak / 1_000_000) MB in a child process", file: file, line: line)
+        XCTAssertEqual(lines.dropFirst().first.map(String.init), Self.outcome(result), "\(name): the child read the same", file: file, line: line)
         return result
+    }
+
+    /// Run by `readWithinBudget` in a child process: reads the image `FLEETKIT_CHILD_IMAGE`
+    /// names and writes its own peak memory and the outcome to `FLEETKIT_CHILD_OUT`.
+    func testChildReadsTheImageItIsGiven() throws {
+        let env = ProcessInfo.processInfo.environment
+        guard let path = env["FLEETKIT_CHILD_IMAGE"], let out = env["FLEETKIT_CHILD_OUT"] else {
+            throw XCTSkip("runs in a child process of the peak-memory tests, which set FLEETKIT_CHILD_IMAGE")
+        }
+        let engine = try XCTUnwrap(Self.engine)
+        let result = Result { try OCRPipeline().read(contentsOf: path, engine: engine) }
+        try "peak \(PeakMemory.peak)\n\(Self.outcome(result))".write(toFile: out, atomically: false, encoding: .utf8)
+    }
+
+    /// A reading as text: the error, or the total found and the words read.
+    static func outcome(_ result: Result<OCRResult, Swift.Error>) -> String {
+        switch result {
+        case let .success(r):
+            return "total " + (ReceiptExtractor(defaultCurrency: "USD").extract(r).total.map { "\($0.value)" } ?? "none") + "\n" + r.text
+        case let .failure(error):
+            return "error \(error)"
+        }
     }
 
     func hostile(_ name: String) -> String { Self.hostile.appendingPathComponent(name).path }
@@ -87,6 +119,20 @@ final class OCRDecompressionBombTests: XCTestCase {
         XCTAssertNoThrow(try result.get())
     }
 
+    /// The same specks as a 9.8 KB CCITT G4 fax TIFF (made here from the PNG by Leptonica):
+    /// 2068 MB and 14 s before; the same budget holds for TIFF.
+    func testG4TIFFIsNeverScaledPastTheWorkCap() throws {
+        let path = folder.appendingPathComponent("fax-bomb.tif").path
+        do {
+            let bits = try OCRImage(contentsOf: hostile("png-1bit-upscale-bomb.png"))
+            XCTAssertEqual(pixWrite(path, bits.pix, Int32(IFF_TIFF_G4)), 0)
+        }
+        let header = try OCRImage.header(of: path)
+        XCTAssertEqual([header.format, "\(header.width)", "\(header.height)", "\(header.bitsPerSample)"], ["TIFF", "6000", "6600", "1"])
+        XCTAssertLessThan(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? .max, 16_000)
+        XCTAssertNoThrow(try readWithinBudget(path).get())
+    }
+
     /// A 3000 × 4000 colour phone photo of a receipt, baseline and progressive: read within
     /// budget (decoded straight to luminance) with the fields right.
     func testPhonePhotoIsReadWithinBudget() throws {
@@ -130,28 +176,6 @@ final class OCRDecompressionBombTests: XCTestCase {
         XCTAssertEqual(separateScans.coefficientBytes, 500 * 376 * 128 + 2 * 250 * 188 * 128, "components in separate scans are buffered whole")
         let unknown = OCRImage.Header(format: "JPEG", width: 6000, height: 6600, bitsPerSample: 8, samplesPerPixel: 3)
         XCTAssertGreaterThan(unknown.decodeBytes, 6000 * 6600 * 6, "a frame that could not be read is charged as progressive colour")
-    }
-
-    // MARK: - peak memory, from the kernel
-
-    /// Resets VmHWM to the current resident set (Linux ≥ 4.0: `echo 5 > /proc/self/clear_refs`).
-    static func resetPeakRSS() {
-        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return }
-        try? handle.write(contentsOf: Data("5".utf8))
-        try? handle.close()
-    }
-
-    static func peakRSS() -> Int { status("VmHWM:") }
-    static func currentRSS() -> Int { status("VmRSS:") }
-
-    static func status(_ key: String) -> Int {
-        // procfs files have no size, so they are read to their end rather than by their length.
-        guard let handle = FileHandle(forReadingAtPath: "/proc/self/status") else { return 0 }
-        defer { try? handle.close() }
-        let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(key) }) else { return 0 }
-        // "VmHWM:\t  123456 kB"
-        return (Int(line.dropFirst(key.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") ?? 0) * 1024
     }
 
     /// A phone photo of the r00 slip: scaled up, on a brown table, in colour.
