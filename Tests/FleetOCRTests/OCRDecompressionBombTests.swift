@@ -133,6 +133,27 @@ final class OCRDecompressionBombTests: XCTestCase {
         XCTAssertNoThrow(try readWithinBudget(path).get())
     }
 
+    /// An RGB TIFF takes 12 bytes a pixel to decode (libtiff's strip and RGBA raster besides
+    /// Leptonica's image; a 26 MP one peaked at 336 MiB before this was counted): 26 MP is
+    /// refused from the header, 16.8 MP is read within budget.
+    func testColourTIFFIsChargedForLibtiffsRaster() throws {
+        func tiff(_ w: Int, _ h: Int) throws -> String {
+            let path = folder.appendingPathComponent("rgb-\(w)x\(h).tif").path
+            let rgb = OCRImage(owning: pixCreate(Int32(w), Int32(h), 32))
+            pixSetAllArbitrary(rgb.pix, 0xF0E8_D000)
+            pixRasterop(rgb.pix, Int32(w / 4), Int32(h / 4), Int32(w / 2), 20, PIX_CLR, nil, 0, 0)
+            XCTAssertEqual(pixWrite(path, rgb.pix, Int32(IFF_TIFF_ZIP)), 0)
+            return path
+        }
+        let big = try tiff(5000, 5200)
+        let header = try OCRImage.header(of: big)
+        XCTAssertEqual([header.format, "\(header.samplesPerPixel)", "\(header.bitsPerSample)"], ["TIFF", "3", "8"])
+        XCTAssertEqual(header.decodeBytes, 26_000_000 * 12)
+        guard case let .failure(error) = try readWithinBudget(big) else { return XCTFail("a 312 MB decode was attempted") }
+        XCTAssertEqual(error as? OCRImage.Error, .tooLargeToDecode(big, width: 5000, height: 5200, bytes: 312_000_000, maxBytes: OCRImage.maxDecodeBytes))
+        XCTAssertNoThrow(try readWithinBudget(try tiff(4000, 4200)).get())
+    }
+
     /// A 3000 × 4000 colour phone photo of a receipt, baseline and progressive: read within
     /// budget (decoded straight to luminance) with the fields right.
     func testPhonePhotoIsReadWithinBudget() throws {
