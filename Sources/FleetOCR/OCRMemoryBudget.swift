@@ -38,15 +38,25 @@ public enum OCRMemoryBudget {
         cappedScale(1, width: pixels, height: 1, maxPixels: maxPixels)
     }
 
-    /// `factor` capped so that a `width` × `height` image scaled by it has at most `maxPixels`
-    /// (a hair under: Leptonica rounds the scaled size).
+    /// `factor` capped so that a `width` × `height` image scaled by it has at most `maxPixels`,
+    /// counted as Leptonica sizes the result (each side rounded, so a hair under the square root).
     public static func cappedScale(_ factor: Double, width: Int, height: Int, maxPixels: Int = maxWorkPixels) -> Double {
         let pixels = Double(width) * Double(height)
         guard pixels > 0, pixels * factor * factor > Double(maxPixels) else { return factor }
-        let capped = (Double(maxPixels) / pixels).squareRoot() * 0.999
+        var capped = (Double(maxPixels) / pixels).squareRoot() * 0.999
+        while capped > 0.0001 {
+            let (w, h) = scaledSize(width: width, height: height, by: capped)
+            if w * h <= maxPixels { break }
+            capped *= 0.999
+        }
         // An image already (nearly) at the cap is left as it is rather than resampled by 0.999
         // or 1.001: that would only blur it.
         return factor > 1 && capped >= 1 && capped < 1.01 ? 1 : capped
+    }
+
+    /// The size `pixScale` gives an image scaled by `factor` (Leptonica rounds in single precision).
+    public static func scaledSize(width: Int, height: Int, by factor: Double) -> (width: Int, height: Int) {
+        (Int(Float(factor) * Float(width) + 0.5), Int(Float(factor) * Float(height) + 0.5))
     }
 
     /// Bytes of a Leptonica image of this size and depth (rows padded to 32 bits).

@@ -56,6 +56,10 @@ public struct OCRPipeline: Sendable {
 
     public func read(_ image: OCRImage, engine: OCREngine) -> OCRResult {
         var gray = OCRPreprocess.grayscale(image)
+        // An image handed in bigger than the cap (not through `decode`, which already did this)
+        // is scaled down before any step makes a copy of it.
+        let shrink = OCRMemoryBudget.cappedScale(1, width: gray.width, height: gray.height, maxPixels: options.maxWorkPixels)
+        if shrink != 1 { gray = OCRPreprocess.scale(gray, by: shrink) }
         if options.normalizeBackground { gray = OCRPreprocess.normalizeBackground(gray) }
         let height = OCRPreprocess.textHeight(gray)
         var textHeight = height

@@ -182,6 +182,32 @@ final class OCRDecompressionBombTests: XCTestCase {
         XCTAssertEqual(ReceiptExtractor(defaultCurrency: "USD").extract(result).total.map { "\($0.value)" }, "46.15", result.text)
     }
 
+    /// Scaling never makes more than the work cap: text-height upscaling is cut short, a bigger
+    /// image comes down to it, an image within it is left alone.
+    func testScaleIsCappedAtTheWorkPixels() {
+        let cap = OCRMemoryBudget.maxWorkPixels
+        XCTAssertEqual(cap, 23_333_333)
+        XCTAssertEqual(OCRMemoryBudget.cappedScale(4, width: 1000, height: 1000), 4, "16 MP is within the cap")
+        XCTAssertEqual(OCRMemoryBudget.cappedScale(0.5, width: 3000, height: 4000), 0.5)
+        XCTAssertEqual(OCRMemoryBudget.cappedScale(1, width: 3000, height: 4000), 1)
+        for (w, h, f) in [(3000, 3000, 4.0), (6000, 6600, 1.0), (6000, 6600, 4.0), (60000, 60000, 0.5), (100_000, 100, 3.0)] {
+            let s = OCRMemoryBudget.cappedScale(f, width: w, height: h)
+            let size = OCRMemoryBudget.scaledSize(width: w, height: h, by: s)
+            let scaled = size.width * size.height
+            XCTAssertLessThanOrEqual(scaled, cap, "\(w) × \(h) × \(f)")
+            XCTAssertGreaterThan(scaled, cap * 99 / 100, "\(w) × \(h) × \(f): as large as the cap allows")
+        }
+        let pipeline = OCRPipeline(options: { var o = OCRPipeline.Options(); o.maxWorkPixels = 100_000; return o }())
+        let engine = try? XCTUnwrap(Self.engine)
+        let big = OCRImage(width: 2000, height: 2000)
+        XCTAssertNotNil(engine.map { pipeline.read(big, engine: $0) }, "a 4 MP blank image read under a 0.1 MP cap")
+        // What Leptonica makes is what was counted.
+        let s = OCRMemoryBudget.cappedScale(1, width: 2000, height: 2000, maxPixels: 100_000)
+        let shrunk = OCRPreprocess.scale(big, by: s)
+        XCTAssertEqual([shrunk.width, shrunk.height], [OCRMemoryBudget.scaledSize(width: 2000, height: 2000, by: s).width, OCRMemoryBudget.scaledSize(width: 2000, height: 2000, by: s).height])
+        XCTAssertLessThanOrEqual(shrunk.width * shrunk.height, 100_000)
+    }
+
     /// The memory model on headers alone: what each kind of file costs to decode.
     func testDecodeCostCountsTheDecodersOwnBuffers() {
         let oneBit = OCRImage.Header(format: "PNG", width: 6000, height: 6600, bitsPerSample: 1, samplesPerPixel: 1)
