@@ -27,6 +27,9 @@ public struct OCRResult: Sendable, Equatable {
     /// Clockwise quarter turns applied before recognition (0–3), and the skew corrected, in degrees.
     public var quarterTurns = 0
     public var skewDegrees = 0.0
+    /// Set when the image was not read: the components of ink Tesseract's binarisation found,
+    /// over `OCREngine.maxInkComponents` (noise, a halftone or dither pattern, not text).
+    public var inkComponents: Int? = nil
 
     public init(lines: [Line], meanConfidence: Double) {
         self.lines = lines

@@ -60,6 +60,8 @@ final class OCRDecompressionBombTests: XCTestCase {
     /// A reading as text: the error, or the total found and the words read.
     static func outcome(_ result: Result<OCRResult, Swift.Error>) -> String {
         switch result {
+        case let .success(r) where r.inkComponents != nil:
+            return "ink components \(r.inkComponents!)"
         case let .success(r):
             return "total " + (ReceiptExtractor(defaultCurrency: "USD").extract(r).total.map { "\($0.value)" } ?? "none") + "\n" + r.text
         case let .failure(error):
@@ -152,6 +154,28 @@ final class OCRDecompressionBombTests: XCTestCase {
         guard case let .failure(error) = try readWithinBudget(big) else { return XCTFail("a 312 MB decode was attempted") }
         XCTAssertEqual(error as? OCRImage.Error, .tooLargeToDecode(big, width: 5000, height: 5200, bytes: 312_000_000, maxBytes: OCRImage.maxDecodeBytes))
         XCTAssertNoThrow(try readWithinBudget(try tiff(4000, 4200)).get())
+    }
+
+    /// 5.8 million one-pixel specks at the work cap (8.9 KB): the text height is not estimated
+    /// (boxing them took 215 MiB) and Tesseract is not run on them (329 MiB before, in all).
+    func testDotNoiseIsNotBoxedNorRead() throws {
+        let path = hostile("png-1bit-dot-noise.png")
+        do {
+            let gray = try OCRPipeline.decode(path, options: OCRPipeline.Options())
+            XCTAssertEqual([gray.width, gray.height], [4800, 4800])
+            XCTAssertNil(OCRPreprocess.textHeight(gray), "5.8 million components are not text")
+        }
+        let result = try readWithinBudget(path).get()
+        XCTAssertEqual(result.inkComponents, 2400 * 2400)
+        XCTAssertEqual(result.lines, [])
+    }
+
+    /// The same dots at 6000 × 6600 become a moiré of 2.5 million specks when scaled down to
+    /// the cap; Tesseract took 400 MiB and 290 s on it (652 MiB in all). Now it is never run.
+    func testMoireIsRefusedBeforeTesseractBuildsOnIt() throws {
+        let result = try readWithinBudget(hostile("png-1bit-dot-moire.png")).get()
+        XCTAssertGreaterThan(result.inkComponents ?? 0, OCREngine.maxInkComponents)
+        XCTAssertEqual(result.lines, [])
     }
 
     /// A 3000 × 4000 colour phone photo of a receipt, baseline and progressive: read within

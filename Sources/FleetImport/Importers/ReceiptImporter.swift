@@ -43,6 +43,11 @@ public struct ReceiptImporter: Importer {
             throw FleetError.unreadable(file: input.path, location: nil, reason: Self.reason(error),
                                         hint: "Receipts are read from PNG, JPEG or TIFF images of at most \(OCRImage.defaultMaxPixels / 1_000_000) MP (a larger JPEG is read at a reduced size) that decode within \(OCRImage.maxDecodeBytes / 1_000_000) MB.")
         }
+        if let n = result.inkComponents {
+            throw FleetError.unreadable(file: input.path, location: nil,
+                                        reason: "the image is \(String(format: "%.1f", Double(n) / 1e6)) million separate specks of ink (noise, a halftone or dither pattern), more than the \(OCREngine.maxInkComponents / 1000),000 OCR reads within its memory budget",
+                                        hint: "Rescan the receipt in greyscale without dithering, or photograph it.")
+        }
         let fields = ReceiptExtractor(defaultCurrency: input.currency).extract(result)
         let key = "receipt:" + (try SHA256.hex(ofFile: input.url))
         do {

@@ -10,6 +10,10 @@ headers promise far more pixels than their bytes: run from this folder, `python3
   238 MB here) before it outputs a row, whatever the output size.
 - jpeg-progressive-420-big.jpg: the same at 4:2:0 (119 MB of coefficients): readable within
   the budget when decoded at a reduced size.
+- png-1bit-dot-noise.png: 4800 x 4800 (23 MP, the work cap) with a black pixel every 2 px on
+  every 2nd row: 5.8 million components. Boxing each to estimate the text height took 215 MiB.
+- png-1bit-dot-moire.png: the same pattern at 6000 x 6600; scaled down to the cap it becomes a
+  moire of 2.5 million specks on which Tesseract took 400 MiB (17 bytes a pixel) and 290 s.
 """
 import struct, zlib
 
@@ -46,6 +50,16 @@ def jpeg_progressive(path, width, height, luma_sampling):
     data = b"\xff\xd8" + dqt + sof + dht + sos + b"\x00" * 64 + b"\xff\xd9"
     open(path, "wb").write(data)
 
+def png_1bit_dots(path, width, height):
+    stride = width // 8
+    dots, blank = b"\x00" + b"\x55" * stride, b"\x00" + b"\xff" * stride
+    z = zlib.compressobj(9)
+    out = [z.compress(dots if y % 2 == 0 else blank) for y in range(height)] + [z.flush()]
+    ihdr = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)
+    open(path, "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", b"".join(out)) + chunk(b"IEND", b""))
+
 png_1bit("png-1bit-upscale-bomb.png", 6000, 6600)
+png_1bit_dots("png-1bit-dot-noise.png", 4800, 4800)
+png_1bit_dots("png-1bit-dot-moire.png", 6000, 6600)
 jpeg_progressive("jpeg-progressive-444-bomb.jpg", 6000, 6600, 0x11)
 jpeg_progressive("jpeg-progressive-420-big.jpg", 6000, 6600, 0x22)
