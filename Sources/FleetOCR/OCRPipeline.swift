@@ -81,7 +81,7 @@ public struct OCRPipeline: Sendable {
         var result = recognize(gray, textHeight: textHeight, engine: engine)
         result.quarterTurns = turns
         result.skewDegrees = skew
-        guard options.orient, result.inkComponents == nil, result.meanConfidence < options.uprightConfidence,
+        guard options.orient, !result.refused, result.meanConfidence < options.uprightConfidence,
               upsideDown(gray, textHeight: textHeight, confidence: result.meanConfidence, engine: engine) else {
             return result
         }

@@ -60,8 +60,8 @@ final class OCRDecompressionBombTests: XCTestCase {
     /// A reading as text: the error, or the total found and the words read.
     static func outcome(_ result: Result<OCRResult, Swift.Error>) -> String {
         switch result {
-        case let .success(r) where r.inkComponents != nil:
-            return "ink components \(r.inkComponents!)"
+        case let .success(r) where r.refused:
+            return "refused: ink components \(r.inkComponents ?? 0), tall edges \(r.tallEdges ?? 0)"
         case let .success(r):
             return "total " + (ReceiptExtractor(defaultCurrency: "USD").extract(r).total.map { "\($0.value)" } ?? "none") + "\n" + r.text
         case let .failure(error):
@@ -175,6 +175,16 @@ final class OCRDecompressionBombTests: XCTestCase {
     func testMoireIsRefusedBeforeTesseractBuildsOnIt() throws {
         let result = try readWithinBudget(hostile("png-1bit-dot-moire.png")).get()
         XCTAssertGreaterThan(result.inkComponents ?? 0, OCREngine.maxInkComponents)
+        XCTAssertEqual(result.lines, [])
+    }
+
+    /// One comb-shaped component of 2,400 one-pixel teeth down a 23 MP page (8.3 KB): Tesseract
+    /// held every edge step of it until it had traced the shape to the bottom (833 MiB; 864 MiB
+    /// in all). The vertical edge steps of shapes taller than a text line are counted first.
+    func testCombOfTallLinesIsRefusedBeforeTesseractTracesIt() throws {
+        let result = try readWithinBudget(hostile("png-1bit-comb.png")).get()
+        XCTAssertNil(result.inkComponents)
+        XCTAssertGreaterThan(result.tallEdges ?? 0, 20_000_000)
         XCTAssertEqual(result.lines, [])
     }
 

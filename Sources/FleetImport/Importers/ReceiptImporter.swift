@@ -45,8 +45,13 @@ public struct ReceiptImporter: Importer {
         }
         if let n = result.inkComponents {
             throw FleetError.unreadable(file: input.path, location: nil,
-                                        reason: "the image is \(String(format: "%.1f", Double(n) / 1e6)) million separate specks of ink (noise, a halftone or dither pattern), more than the \(OCREngine.maxInkComponents / 1000),000 OCR reads within its memory budget",
+                                        reason: "the image is \(Self.count(n)) separate specks of ink (noise, a halftone or dither pattern), more than the \(Self.count(OCREngine.maxInkComponents)) OCR reads within its memory budget",
                                         hint: "Rescan the receipt in greyscale without dithering, or photograph it.")
+        }
+        if let n = result.tallEdges {
+            throw FleetError.unreadable(file: input.path, location: nil,
+                                        reason: "the image has ink shapes taller than a text line with \(Self.count(n)) edge steps (a pattern of lines, not text), more than the \(Self.count(OCREngine.maxTallEdges)) OCR reads within its memory budget",
+                                        hint: "Rescan or photograph the receipt on its own, without a patterned background.")
         }
         let fields = ReceiptExtractor(defaultCurrency: input.currency).extract(result)
         let key = "receipt:" + (try SHA256.hex(ofFile: input.url))
@@ -129,6 +134,12 @@ public struct ReceiptImporter: Importer {
         if let p = f.unitPrice { parts.append("unit price \(p.value)") }
         if let c = f.computedTotal { parts.append(String(format: "price × volume %.2f", c)) }
         return parts.isEmpty ? "no receipt fields (not a receipt, or unreadable)" : parts.joined(separator: ", ")
+    }
+
+    /// "5.8 million", "300,000": a count as a person reads it in a message.
+    static func count(_ n: Int) -> String {
+        if n >= 1_000_000 { return String(format: "%.1f million", Double(n) / 1e6) }
+        return n >= 1000 ? "\(n / 1000),\(String(format: "%03d", n % 1000))" : "\(n)"
     }
 
     /// Card numbers in free text (a merchant line can carry one) keep their last four digits.

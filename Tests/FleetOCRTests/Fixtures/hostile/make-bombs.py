@@ -14,6 +14,9 @@ headers promise far more pixels than their bytes: run from this folder, `python3
   every 2nd row: 5.8 million components. Boxing each to estimate the text height took 215 MiB.
 - png-1bit-dot-moire.png: the same pattern at 6000 x 6600; scaled down to the cap it becomes a
   moire of 2.5 million specks on which Tesseract took 400 MiB (17 bytes a pixel) and 290 s.
+- png-1bit-comb.png: 4800 x 4800, 1-pixel vertical lines every 2 px joined by the top row: one
+  component, 23 million vertical edge steps that Tesseract holds until it has traced the shape
+  to the bottom (833 MiB).
 """
 import struct, zlib
 
@@ -61,5 +64,15 @@ def png_1bit_dots(path, width, height):
 png_1bit("png-1bit-upscale-bomb.png", 6000, 6600)
 png_1bit_dots("png-1bit-dot-noise.png", 4800, 4800)
 png_1bit_dots("png-1bit-dot-moire.png", 6000, 6600)
+
+def png_1bit_comb(path, width, height):
+    stride = width // 8
+    teeth, top = b"\x00" + b"\x55" * stride, b"\x00" + b"\x00" * stride
+    z = zlib.compressobj(9)
+    out = [z.compress(top if y == 0 else teeth) for y in range(height)] + [z.flush()]
+    ihdr = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)
+    open(path, "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", b"".join(out)) + chunk(b"IEND", b""))
+
+png_1bit_comb("png-1bit-comb.png", 4800, 4800)
 jpeg_progressive("jpeg-progressive-444-bomb.jpg", 6000, 6600, 0x11)
 jpeg_progressive("jpeg-progressive-420-big.jpg", 6000, 6600, 0x22)
