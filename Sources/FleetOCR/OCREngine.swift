@@ -42,6 +42,23 @@ public final class OCREngine: @unchecked Sendable {
         }
     }
 
+    /// More connected components of ink than this in the image as Tesseract binarised it, and the
+    /// image is not read (`OCRResult.inkComponents` says why). Tesseract keeps an outline and a
+    /// blob for every one, about 140 bytes each: a 23 MP moiré of 2.8 million specks took it to
+    /// 400 MiB (17 bytes a pixel, where receipt text costs 3–4). No receipt comes near: a 23 MP
+    /// page of 28 px text has about 50,000 components, the 46 fixtures at most a few thousand.
+    public static let maxInkComponents = 300_000
+    /// Ink shapes taller than this (pixels) are not letters of a text line (28 px after scaling,
+    /// 48 at most): a rule, a border, a logo, or a pattern.
+    public static let tallComponentHeight = 100
+    /// More vertical edge steps (left-right ink transitions, row by row) in tall shapes than this,
+    /// and the image is not read (`OCRResult.tallEdges`). Tesseract holds about 34 bytes for each
+    /// step of a shape it has not finished tracing: 2,400 one-pixel vertical lines down a 23 MP
+    /// page (8.3 KB as a PNG) took it to 833 MiB; 2,400 horizontal ones cost nothing extra.
+    /// Letters close within a text line, so only tall shapes can pile steps up; 1.5 million of
+    /// them is 51 MB. Receipts: a few thousand (rules and the paper's edge).
+    public static let maxTallEdges = 1_500_000
+
     /// The Tesseract library version, e.g. "5.3.0".
     public static var version: String { String(cString: TessVersion()) }
 
@@ -85,10 +102,40 @@ public final class OCREngine: @unchecked Sendable {
         TessBaseAPISetImage2(handle, image.pix)
         TessBaseAPISetSourceResolution(handle, 300)
         defer { TessBaseAPIClear(handle) }
+        // Tesseract's own binarisation, checked before it builds anything on it (Recognize reuses it).
+        if let (components, tallEdges) = inkShape(), components > Self.maxInkComponents || tallEdges > Self.maxTallEdges {
+            var refused = OCRResult(lines: [], meanConfidence: 0)
+            if components > Self.maxInkComponents { refused.inkComponents = components } else { refused.tallEdges = tallEdges }
+            return refused
+        }
         guard TessBaseAPIRecognize(handle, nil) == 0 else { return OCRResult(lines: [], meanConfidence: 0) }
         let lines = words()
         let mean = lines.isEmpty ? 0 : Double(TessBaseAPIMeanTextConf(handle))
         return OCRResult(lines: lines, meanConfidence: mean)
+    }
+
+    /// Of the image Tesseract has just thresholded: its 8-connected components, and the vertical
+    /// edge steps of those taller than `tallComponentHeight` (0 when there are too many
+    /// components to separate them; nil if it could not be thresholded).
+    private func inkShape() -> (components: Int, tallEdges: Int)? {
+        guard let binary = TessBaseAPIGetThresholdedImage(handle) else { return nil }
+        var b: UnsafeMutablePointer<PIX>? = binary
+        defer { pixDestroy(&b) }
+        var n: Int32 = 0
+        guard pixCountConnComp(binary, 8, &n) == 0 else { return nil }
+        guard Int(n) <= Self.maxInkComponents else { return (Int(n), 0) }
+        var tall = pixSelectBySize(binary, 0, Int32(Self.tallComponentHeight), 8, Int32(L_SELECT_HEIGHT), Int32(L_SELECT_IF_GTE), nil)
+        defer { pixDestroy(&tall) }
+        guard let tall else { return (Int(n), 0) }
+        // Each ink pixel whose left neighbour differs is one vertical edge step.
+        var shifted = pixCreateTemplate(tall)
+        defer { pixDestroy(&shifted) }
+        guard let shifted else { return (Int(n), 0) }
+        pixRasterop(shifted, 1, 0, pixGetWidth(tall) - 1, pixGetHeight(tall), PIX_SRC, tall, 0, 0)
+        pixXor(shifted, shifted, tall)
+        var edges: Int32 = 0
+        pixCountPixels(shifted, &edges, nil)
+        return (Int(n), Int(edges))
     }
 
     /// Every word with its confidence, grouped into the text lines Tesseract found.

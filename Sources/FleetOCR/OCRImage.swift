@@ -8,20 +8,20 @@ import CLeptonica
 /// file loading so each step can be measured and tested.
 ///
 /// Files are checked before they are decoded: the format from the first bytes (a PDF or a HEIC
-/// photo is named as such, not reported as "damaged"), and the pixel count from the header, so
-/// a 10,000 × 10,000 scan is refused without allocating the 400 MB its pixels would take.
+/// photo is named as such, not reported as "damaged"), and from the header the pixel count and
+/// the peak memory of decoding (`OCRDecodePlan`), so a 10,000 × 10,000 scan or a progressive
+/// JPEG bomb is refused without allocating what its pixels would take, and a large JPEG photo
+/// is decoded at a reduced size instead of at full size.
 public final class OCRImage {
     let pix: UnsafeMutablePointer<PIX>
 
-    /// The most pixels decoded: 40 MP covers a 5000 × 7000 flatbed scan.
+    /// The most pixels decoded (after a JPEG's reduction): 40 MP covers a 5000 × 7000 flatbed scan.
     public static let defaultMaxPixels = 40_000_000
-    /// The most memory decoding may take, so that OCR of one image stays under 300 MB (DESIGN §9)
-    /// with the Tesseract model and the rest of the process (about 64 MB). Measured peaks of a
-    /// whole `fleetkit import`: a 40 MP colour JPEG 256 MB, a 27.7 MP colour PNG 250 MB, a 40 MP
-    /// colour PNG 333 MB (libpng holds its own copy of the rows while Leptonica fills the 4-byte
-    /// pixels), hence a bound in bytes besides the pixel count. 220 MB leaves a margin for the
-    /// estimate: the largest colour PNG accepted (31 MP) peaks near 275 MB.
-    public static let maxDecodeBytes = 220_000_000
+    /// The most memory decoding may take (`OCRDecodePlan.bytes`), so that OCR of one image stays
+    /// under 300 MB with the Tesseract model and the rest of the process: `OCRMemoryBudget.imageBytes`.
+    /// Before the decoder's own buffers were counted, a 40 MP colour PNG peaked at 333 MB and a
+    /// 39.6 MP progressive colour JPEG at 442 MB.
+    public static let maxDecodeBytes = OCRMemoryBudget.imageBytes
 
     public enum Error: Swift.Error, CustomStringConvertible, Equatable {
         case unreadable(String)
@@ -44,9 +44,16 @@ public final class OCRImage {
                 return "\(path): \(w) × \(h) pixels (\(w * h / 1_000_000) MP) is over the \(limit / 1_000_000) MP FleetKit decodes for one receipt; "
                     + "scan at 300 dpi or downscale the photo"
             case let .tooLargeToDecode(path, w, h, bytes, limit):
-                return "\(path): \(w) × \(h) pixels in colour would take \(bytes / 1_000_000) MB to decode, over the \(limit / 1_000_000) MB FleetKit allows one receipt; "
-                    + "scan in greyscale or at 300 dpi, save it as JPEG, or downscale it"
+                return "\(path): " + Self.tooLargeToDecodeReason(width: w, height: h, bytes: bytes, maxBytes: limit)
             }
+        }
+
+        /// "the image is W × H pixels, which would need N MB to read, …; scale it down below … or
+        /// crop it": the size suggested is the same shape scaled to fit the budget.
+        public static func tooLargeToDecodeReason(width w: Int, height h: Int, bytes: Int, maxBytes limit: Int) -> String {
+            let f = bytes > 0 ? (Double(limit) / Double(bytes)).squareRoot() : 1
+            return "the image is \(w) × \(h) pixels, which would need \(bytes / 1_000_000) MB to read, over the \(limit / 1_000_000) MB FleetKit allows one receipt; "
+                + "scale it down below \(Int(Double(w) * f)) × \(Int(Double(h) * f)) pixels or crop it (a progressive JPEG costs most: save it as baseline JPEG)"
         }
     }
 
@@ -58,17 +65,13 @@ public final class OCRImage {
         public var bitsPerSample = 8
         public var samplesPerPixel = 1
         public var colormap = false
+        /// A JPEG's frame and first scan (whether libjpeg will buffer the whole image); nil for
+        /// other formats, or a JPEG whose markers could not be followed (charged as the worst kind).
+        public var jpeg: JPEGFrame? = nil
         public var pixels: Int { width * height }
 
-        /// The peak memory of decoding and turning grey: colour becomes 4 bytes a pixel, grey 1;
-        /// libpng also holds the file's rows (up to 8 bits a sample) while Leptonica copies them;
-        /// and the grey copy joins the colour one.
-        public var decodeBytes: Int {
-            let colour = samplesPerPixel >= 3 || colormap
-            let pix = colour ? 4 : bitsPerSample == 1 ? 0 : 1
-            let pngRows = format == "PNG" ? samplesPerPixel * min(bitsPerSample, 8) / 8 : 0
-            return pixels * (pix + max(pngRows, colour ? 1 : 0))
-        }
+        /// The peak memory of decoding and turning grey (`OCRDecodePlan`).
+        public var decodeBytes: Int { OCRDecodePlan(self).bytes }
     }
 
     /// Takes ownership of `pix` (it is destroyed with this value).
@@ -76,17 +79,28 @@ public final class OCRImage {
         self.pix = pix
     }
 
-    /// Decodes a PNG, JPEG or TIFF file after checking its format and size.
-    public convenience init(contentsOf path: String, maxPixels: Int = OCRImage.defaultMaxPixels, maxDecodeBytes: Int = OCRImage.maxDecodeBytes) throws {
+    /// Decodes a PNG, JPEG or TIFF file after checking its format, size and decoding memory
+    /// (`OCRDecodePlan`). A JPEG comes out as 8-bit luminance, at 1/2, 1/4 or 1/8 size when it
+    /// has more than `maxWorkPixels`; other formats at full size and depth.
+    public convenience init(contentsOf path: String, maxPixels: Int = OCRImage.defaultMaxPixels, maxDecodeBytes: Int = OCRImage.maxDecodeBytes,
+                            maxWorkPixels: Int = OCRMemoryBudget.maxWorkPixels) throws {
         let header = try OCRImage.header(of: path)
-        guard header.pixels <= maxPixels else {
+        let plan = OCRDecodePlan(header, maxWorkPixels: maxWorkPixels)
+        guard plan.pixels <= maxPixels else {
             throw Error.tooLarge(path, width: header.width, height: header.height, maxPixels: maxPixels)
         }
-        guard header.decodeBytes <= maxDecodeBytes else {
-            throw Error.tooLargeToDecode(path, width: header.width, height: header.height, bytes: header.decodeBytes, maxBytes: maxDecodeBytes)
+        guard plan.bytes <= maxDecodeBytes else {
+            throw Error.tooLargeToDecode(path, width: header.width, height: header.height, bytes: plan.bytes, maxBytes: maxDecodeBytes)
         }
         OCRImage.quietLeptonica
-        guard let p = pixRead(path) else { throw Error.unreadable(path) }
+        let decoded: UnsafeMutablePointer<PIX>?
+        if header.format == "JPEG" {
+            var warnings: Int32 = 0
+            decoded = pixReadJpeg(path, 0, Int32(plan.reduction), &warnings, plan.luminanceOnly ? Int32(L_JPEG_READ_LUMINANCE) : 0)
+        } else {
+            decoded = pixRead(path)
+        }
+        guard let p = decoded else { throw Error.unreadable(path) }
         self.init(owning: p)
     }
 
@@ -110,7 +124,8 @@ public final class OCRImage {
         quietLeptonica
         var f: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
         guard pixReadHeader(path, &f, &w, &h, &bps, &spp, &cmap) == 0, w > 0, h > 0 else { throw Error.unreadable(path) }
-        return Header(format: format, width: Int(w), height: Int(h), bitsPerSample: Int(bps), samplesPerPixel: Int(spp), colormap: cmap != 0)
+        return Header(format: format, width: Int(w), height: Int(h), bitsPerSample: Int(bps), samplesPerPixel: Int(spp), colormap: cmap != 0,
+                      jpeg: format == "JPEG" ? JPEGFrame.read(path: path) : nil)
     }
 
     /// PNG, JPEG or TIFF from magic bytes; nil for anything else.
@@ -159,6 +174,11 @@ public final class OCRImage {
 
     public func writePNG(to path: String) throws {
         guard pixWrite(path, pix, Int32(IFF_PNG)) == 0 else { throw Error.writeFailed(path) }
+    }
+
+    /// A JPEG (baseline, or progressive: the kind libjpeg must buffer whole to read back).
+    public func writeJPEG(to path: String, quality: Int = 90, progressive: Bool = false) throws {
+        guard pixWriteJpeg(path, pix, Int32(quality), progressive ? 1 : 0) == 0 else { throw Error.writeFailed(path) }
     }
 
     /// Leptonica prints every failed decode to stderr; fleetkit reports errors itself.

@@ -26,6 +26,9 @@ public struct OCRPipeline: Sendable {
         /// A first reading at least this confident (mean word confidence) is taken as upright.
         public var uprightConfidence = 70.0
         public var maxPixels = OCRImage.defaultMaxPixels
+        /// The most pixels any image in the pipeline has (`OCRMemoryBudget`): a bigger decoded
+        /// image is scaled down to it first, and small text is scaled up only as far as it allows.
+        public var maxWorkPixels = OCRMemoryBudget.maxWorkPixels
 
         public init() {}
     }
@@ -37,21 +40,34 @@ public struct OCRPipeline: Sendable {
     }
 
     /// Decodes and reads the image file at `path`. Throws `OCRImage.Error` for files that are
-    /// not a readable PNG, JPEG or TIFF within the pixel budget.
+    /// not a readable PNG, JPEG or TIFF within the pixel and memory budget.
     public func read(contentsOf path: String, engine: OCREngine) throws -> OCRResult {
-        // Grey at once, so the colour pixels (4 bytes each) are freed before anything else is
-        // allocated: the peak for a 40 MP photo is its colour and grey copies, about 200 MB.
-        let gray = OCRPreprocess.grayscale(try OCRImage(contentsOf: path, maxPixels: options.maxPixels))
-        return read(gray, engine: engine)
+        read(try Self.decode(path, options: options), engine: engine)
+    }
+
+    /// The file as 8-bit grey of at most `maxWorkPixels`: grey at once, so the colour pixels
+    /// (4 bytes each) are freed before anything else is allocated, then scaled down if bigger
+    /// (a 40 MP 1-bit scan or PNG photo; a JPEG is already decoded at a reduced size).
+    static func decode(_ path: String, options: Options) throws -> OCRImage {
+        let gray = OCRPreprocess.grayscale(try OCRImage(contentsOf: path, maxPixels: options.maxPixels, maxWorkPixels: options.maxWorkPixels))
+        let factor = OCRMemoryBudget.cappedScale(1, width: gray.width, height: gray.height, maxPixels: options.maxWorkPixels)
+        return OCRPreprocess.scale(gray, by: factor)
     }
 
     public func read(_ image: OCRImage, engine: OCREngine) -> OCRResult {
         var gray = OCRPreprocess.grayscale(image)
+        // An image handed in bigger than the cap (not through `decode`, which already did this)
+        // is scaled down before any step makes a copy of it.
+        let shrink = OCRMemoryBudget.cappedScale(1, width: gray.width, height: gray.height, maxPixels: options.maxWorkPixels)
+        if shrink != 1 { gray = OCRPreprocess.scale(gray, by: shrink) }
         if options.normalizeBackground { gray = OCRPreprocess.normalizeBackground(gray) }
         let height = OCRPreprocess.textHeight(gray)
         var textHeight = height
-        if options.scale {
-            let factor = OCRPreprocess.scaleFactor(textHeight: height)
+        // Scaled to the text height, never past `maxWorkPixels` (and down to it when bigger):
+        // a 1-bit bomb of 7 px specks was once scaled up 4× to 634 MP here.
+        let wanted = options.scale ? OCRPreprocess.scaleFactor(textHeight: height) : 1
+        let factor = OCRMemoryBudget.cappedScale(wanted, width: gray.width, height: gray.height, maxPixels: options.maxWorkPixels)
+        if factor != 1 {
             gray = OCRPreprocess.scale(gray, by: factor)
             textHeight = height.map { $0 * factor }
         }
@@ -65,7 +81,7 @@ public struct OCRPipeline: Sendable {
         var result = recognize(gray, textHeight: textHeight, engine: engine)
         result.quarterTurns = turns
         result.skewDegrees = skew
-        guard options.orient, result.meanConfidence < options.uprightConfidence,
+        guard options.orient, !result.refused, result.meanConfidence < options.uprightConfidence,
               upsideDown(gray, textHeight: textHeight, confidence: result.meanConfidence, engine: engine) else {
             return result
         }

@@ -27,6 +27,14 @@ public struct OCRResult: Sendable, Equatable {
     /// Clockwise quarter turns applied before recognition (0–3), and the skew corrected, in degrees.
     public var quarterTurns = 0
     public var skewDegrees = 0.0
+    /// Set when the image was not read: the components of ink Tesseract's binarisation found,
+    /// over `OCREngine.maxInkComponents` (noise, a halftone or dither pattern, not text).
+    public var inkComponents: Int? = nil
+    /// Set when the image was not read: the vertical edge steps of ink shapes taller than a text
+    /// line, over `OCREngine.maxTallEdges` (a pattern of lines, not text).
+    public var tallEdges: Int? = nil
+    /// Whether the image was refused rather than read (`inkComponents` or `tallEdges`).
+    public var refused: Bool { inkComponents != nil || tallEdges != nil }
 
     public init(lines: [Line], meanConfidence: Double) {
         self.lines = lines

@@ -74,13 +74,18 @@ final class OCRBadInputTests: XCTestCase {
         XCTAssertTrue("\(OCRImage.Error.tooLarge(path, width: 10_000, height: 10_000, maxPixels: 40_000_000))".contains("100 MP"))
     }
 
-    /// The peak memory of decoding, from the header: a 40 MP colour JPEG fits the budget, the
-    /// same pixels as a colour PNG do not (libpng's row copy), a greyscale PNG scan does.
+    /// The peak memory of decoding, from the header: a 40 MP baseline colour JPEG is decoded at
+    /// half size straight to luminance (10 MB), the same pixels as a colour PNG do not fit
+    /// (libpng's row copy), a greyscale PNG scan does.
     func testDecodeMemoryIsBoundedFromTheHeader() {
-        let jpeg = OCRImage.Header(format: "JPEG", width: 6000, height: 6600, bitsPerSample: 8, samplesPerPixel: 3)
+        let frame = JPEGFrame(width: 6000, height: 6600, progressive: false,
+                              components: [.init(horizontal: 2, vertical: 2), .init(horizontal: 1, vertical: 1), .init(horizontal: 1, vertical: 1)],
+                              firstScanComponents: 3)
+        let jpeg = OCRImage.Header(format: "JPEG", width: 6000, height: 6600, bitsPerSample: 8, samplesPerPixel: 3, jpeg: frame)
         let png = OCRImage.Header(format: "PNG", width: 6000, height: 6600, bitsPerSample: 8, samplesPerPixel: 3)
         let grey = OCRImage.Header(format: "PNG", width: 6000, height: 6600, bitsPerSample: 8, samplesPerPixel: 1)
-        XCTAssertEqual(jpeg.decodeBytes, 39_600_000 * 5)
+        XCTAssertEqual(OCRDecodePlan(jpeg).reduction, 2)
+        XCTAssertEqual(jpeg.decodeBytes, 3000 * 3300 + 6000 * 3 * 64, "half-size luminance and libjpeg's strip buffers")
         XCTAssertEqual(png.decodeBytes, 39_600_000 * 7)
         XCTAssertLessThanOrEqual(jpeg.decodeBytes, OCRImage.maxDecodeBytes)
         XCTAssertGreaterThan(png.decodeBytes, OCRImage.maxDecodeBytes)

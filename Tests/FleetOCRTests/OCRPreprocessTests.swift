@@ -1,4 +1,5 @@
 import XCTest
+import CLeptonica
 @testable import FleetOCR
 
 /// Each Leptonica step on its own, on the generated fixtures.
@@ -8,7 +9,9 @@ final class OCRPreprocessTests: XCTestCase {
     }
 
     func testGrayscaleMakesEightBitGreyFromColour() throws {
-        let photo = try OCRImage(contentsOf: ReceiptTruth.folder.deletingLastPathComponent().appendingPathComponent("not-a-receipt/landscape.jpg").path)
+        let jpeg = try OCRImage(contentsOf: ReceiptTruth.folder.deletingLastPathComponent().appendingPathComponent("not-a-receipt/landscape.jpg").path)
+        XCTAssertEqual(jpeg.depth, 8, "a colour JPEG is decoded straight to luminance")
+        let photo = OCRImage(owning: pixConvertTo32(jpeg.pix))
         XCTAssertEqual(photo.depth, 32)
         let gray = OCRPreprocess.grayscale(photo)
         XCTAssertEqual([gray.depth, gray.width, gray.height], [8, photo.width, photo.height])

@@ -41,7 +41,17 @@ public struct ReceiptImporter: Importer {
             result = try OCRPool.shared.withEngine { try OCRPipeline().read(contentsOf: input.path, engine: $0) }
         } catch let error as OCRImage.Error {
             throw FleetError.unreadable(file: input.path, location: nil, reason: Self.reason(error),
-                                        hint: "Receipts are read from PNG, JPEG or TIFF images of at most \(OCRImage.defaultMaxPixels / 1_000_000) MP.")
+                                        hint: "Receipts are read from PNG, JPEG or TIFF images of at most \(OCRImage.defaultMaxPixels / 1_000_000) MP (a larger JPEG is read at a reduced size) that decode within \(OCRImage.maxDecodeBytes / 1_000_000) MB.")
+        }
+        if let n = result.inkComponents {
+            throw FleetError.unreadable(file: input.path, location: nil,
+                                        reason: "the image is \(Self.count(n)) separate specks of ink (noise, a halftone or dither pattern), more than the \(Self.count(OCREngine.maxInkComponents)) OCR reads within its memory budget",
+                                        hint: "Rescan the receipt in greyscale without dithering, or photograph it.")
+        }
+        if let n = result.tallEdges {
+            throw FleetError.unreadable(file: input.path, location: nil,
+                                        reason: "the image has ink shapes taller than a text line with \(Self.count(n)) edge steps (a pattern of lines, not text), more than the \(Self.count(OCREngine.maxTallEdges)) OCR reads within its memory budget",
+                                        hint: "Rescan or photograph the receipt on its own, without a patterned background.")
         }
         let fields = ReceiptExtractor(defaultCurrency: input.currency).extract(result)
         let key = "receipt:" + (try SHA256.hex(ofFile: input.url))
@@ -126,6 +136,12 @@ public struct ReceiptImporter: Importer {
         return parts.isEmpty ? "no receipt fields (not a receipt, or unreadable)" : parts.joined(separator: ", ")
     }
 
+    /// "5.8 million", "300,000": a count as a person reads it in a message.
+    static func count(_ n: Int) -> String {
+        if n >= 1_000_000 { return String(format: "%.1f million", Double(n) / 1e6) }
+        return n >= 1000 ? "\(n / 1000),\(String(format: "%03d", n % 1000))" : "\(n)"
+    }
+
     /// Card numbers in free text (a merchant line can carry one) keep their last four digits.
     static func masked(_ text: String) -> String { FuelCardImporter.maskCardNumbers(text) }
 
@@ -135,7 +151,7 @@ public struct ReceiptImporter: Importer {
         case let .unsupported(_, format): return "a \(format) file, not a PNG, JPEG or TIFF image" + (format == "PDF" ? "; export the page as PNG or JPEG (e.g. `pdftoppm -r 300 -png`)" : "; save it as JPEG or PNG")
         case let .tooLarge(_, w, h, limit): return "\(w) × \(h) pixels is over the \(limit / 1_000_000) MP limit for one receipt (memory stays bounded); scan at 300 dpi or downscale it"
         case let .tooLargeToDecode(_, w, h, bytes, limit):
-            return "\(w) × \(h) colour pixels would take \(bytes / 1_000_000) MB to decode, over the \(limit / 1_000_000) MB allowed for one receipt; scan in greyscale or at 300 dpi, save it as JPEG, or downscale it"
+            return OCRImage.Error.tooLargeToDecodeReason(width: w, height: h, bytes: bytes, maxBytes: limit)
         case .unreadable, .writeFailed: return "not a PNG, JPEG or TIFF image that can be decoded, or the file is damaged"
         }
     }
