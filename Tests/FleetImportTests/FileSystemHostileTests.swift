@@ -78,6 +78,27 @@ final class FileSystemHostileTests: XCTestCase {
         XCTAssertEqual(try tw.count("asset"), 0)
     }
 
+    /// The same race for a receipt image: OCR and the receipt's key read the checked
+    /// descriptor, not the path (they opened the path before, so Leptonica blocked on the FIFO).
+    func testAReceiptSwappedForAFIFOAfterTheCheckIsNeitherOpenedNorImported() throws {
+        let url = dir.appendingPathComponent("receipt.png")
+        try FileManager.default.copyItem(at: ReceiptImporterTests.shell, to: url)
+        fifos.append(url)
+        let tw = try TestWarehouse()
+        let moved = dir.appendingPathComponent("moved-away.png").path
+        let outcome = try withDeadline(60, "a receipt import whose image was swapped for a FIFO") {
+            try ImportSession(warehouse: tw.warehouse).importFile(url, options: ImportOptions(), runID: nil, expect: { _ in
+                rename(url.path, moved)
+                mkfifo(url.path, 0o600)
+                return nil
+            })
+        }
+        XCTAssertEqual(outcome.format, "receipt")
+        XCTAssertEqual(outcome.changedWhileRead, true)
+        XCTAssertEqual(try tw.count("source_file"), 0)
+        XCTAssertEqual(try tw.count("fuel_purchase") + tw.count("expense"), 0)
+    }
+
     func testSymbolicLinkLoopsEndAndEveryFileComesOnce() throws {
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
         try Self.assets.write(to: dir.appendingPathComponent("sub/assets.csv"), atomically: true, encoding: .utf8)

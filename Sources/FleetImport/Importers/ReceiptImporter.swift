@@ -38,7 +38,7 @@ public struct ReceiptImporter: Importer {
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
         let result: OCRResult
         do {
-            result = try OCRPool.shared.withEngine { try OCRPipeline().read(contentsOf: input.path, engine: $0) }
+            result = try OCRPool.shared.withEngine { try OCRPipeline().read(contentsOf: input.source.path, engine: $0) }
         } catch let error as OCRImage.Error {
             throw FleetError.unreadable(file: input.path, location: nil, reason: Self.reason(error),
                                         hint: "Receipts are read from PNG, JPEG or TIFF images of at most \(OCRImage.defaultMaxPixels / 1_000_000) MP (a larger JPEG is read at a reduced size) that decode within \(OCRImage.maxDecodeBytes / 1_000_000) MB.")
@@ -54,7 +54,7 @@ public struct ReceiptImporter: Importer {
                                         hint: "Rescan or photograph the receipt on its own, without a patterned background.")
         }
         let fields = ReceiptExtractor(defaultCurrency: input.currency).extract(result)
-        let key = "receipt:" + (try SHA256.hex(ofFile: input.url))
+        let key = "receipt:" + (try SHA256.hex(ofFile: input.source))
         do {
             try sink.atomically { sink in try Self.load(fields, key: key, input: input, into: &sink) }
         } catch let error as RowError {
