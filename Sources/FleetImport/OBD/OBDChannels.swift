@@ -23,7 +23,7 @@ enum OBDChannels {
             (0x21, ["Distance travelled with MIL/CEL lit", "Distance traveled with MIL on", "Distance travelled with MIL on"]),
             (0x2F, ["Fuel Level (From Engine ECU)", "Fuel level input", "Fuel tank level input", "Fuel level"]),
             (0x31, ["Distance travelled since codes cleared", "Distance traveled since codes cleared"]),
-            (0x33, ["Barometric pressure (from vehicle)", "Absolute barometric pressure"]),
+            (0x33, ["Barometric pressure (from vehicle)", "Absolute barometric pressure", "Barometric pressure"]),
             (0x42, ["Voltage (Control Module)", "Control module voltage"]),
             (0x46, ["Ambient air temp", "Ambient air temperature"]),
             (0x5C, ["Engine Oil Temperature"]),
