@@ -13,7 +13,7 @@ final class TorqueImporterTests: XCTestCase {
         let o = try t.importFile(fixture("obd/torque-basic.csv"), options: t12)
         XCTAssertEqual(o.format, "torque")
         XCTAssertEqual(OBDRows.counts(o), [23, 0, 0, 2])
-        XCTAssertEqual(o.notes, ["7 columns that are not J1979 PID readings were not stored: CO₂ in g/km (Instantaneous)(g/km), G(calibrated), G(x), G(y), G(z), Horizontal Dilution of Precision, Trip average KPL(kpl)"])
+        XCTAssertEqual(o.notes, ["7 columns FleetKit does not store (GPS and sensor extras, values the app computes, PIDs outside FleetKit's table): CO₂ in g/km (Instantaneous)(g/km), G(calibrated), G(x), G(y), G(z), Horizontal Dilution of Precision, Trip average KPL(kpl)"])
         // 08:00 CDT is 13:00 UTC; '-' is no value; GPS only once it has a fix.
         XCTAssertEqual(try OBDRows.samples(t), [
             "T-12|1790859600000|05|88.000000", "T-12|1790859600000|0C|812.500000", "T-12|1790859600000|0D|0.000000", "T-12|1790859600000|2F|62.500000",
@@ -45,6 +45,21 @@ final class TorqueImporterTests: XCTestCase {
             "1793512740000|700.0", "1793514600000|710.0", "1793516340000|720.0",
             "1793517300000|730.0", "1793519100000|740.0", "1793520600000|750.0",
         ])
+    }
+
+    /// A log that starts after the clocks went back (01:10 on 2026-11-01, America/Chicago): file
+    /// order alone takes the first pass (CDT, 06:10Z); GPS Time names CST, so it is 07:10Z. The
+    /// row without a GPS fix falls back to the fleet zone and file order (07:12Z after 07:11Z).
+    func testGPSTimeZoneDecidesTheRepeatedHourOverTheFleetZone() throws {
+        let t = try TestWarehouse()
+        var options = t12
+        options.zone = FleetZone(identifier: "America/Chicago")!
+        let o = try t.importFile(fixture("obd/torque-dst-gps-zone.csv"), options: options)
+        XCTAssertEqual(o.rejected, 0)
+        XCTAssertEqual(try t.rows("SELECT at || '|' || value FROM obd_sample ORDER BY at").map { $0[0] as String },
+                       ["1793517000000|800.0", "1793517060000|900.0", "1793517120000|1000.0"])
+        XCTAssertEqual(o.notes, ["Device Time of 2 rows placed by the zone GPS Time names, CST (UTC−06:00), not the fleet zone America/Chicago",
+                                 "Device Time of 1 rows without a GPS Time that agrees with it placed in the fleet zone America/Chicago"])
     }
 
     func testUnitConversionsAndARepeatedHeader() throws {
