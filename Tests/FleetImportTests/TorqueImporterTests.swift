@@ -77,10 +77,32 @@ final class TorqueImporterTests: XCTestCase {
 
     func testOtherLayoutsFailNamingTheSupportedOnes() throws {
         let t = try TestWarehouse()
-        for name in ["other-empty-units.csv", "other-pid-dump.txt"] {
-            let o = try t.importFile(fixture("obd/\(name)"), options: t12)
-            XCTAssertEqual(o.status, .failed, name)
-            XCTAssertTrue(o.error?.contains("FleetKit reads OBD-II logs in three layouts: Torque Pro CSV") == true, o.error ?? name)
+        let o = try t.importFile(fixture("obd/other-pid-dump.txt"), options: t12)
+        XCTAssertEqual(o.status, .failed)
+        XCTAssertTrue(o.error?.contains("FleetKit reads OBD-II logs in three layouts: Torque Pro CSV") == true, o.error ?? "")
+        // `INDEX,ENGINE_RPM (),SPEED ()`: a timeless 1 Hz logger, said as such.
+        let indexed = try t.importFile(fixture("obd/other-empty-units.csv"), options: t12)
+        XCTAssertEqual(indexed.status, .failed)
+        XCTAssertTrue(indexed.error?.contains("with no clock column") == true, indexed.error ?? "")
+        XCTAssertEqual(try t.count("source_file"), 0)
+    }
+
+    /// A 1 Hz logger's CSV with no clock column (Carloop-style `NAME ()` headers) and a
+    /// `seconds:hex` dump: the error says what the file is and why it cannot be placed in time,
+    /// with or without --asset, never "which vehicle".
+    func testTimelessLoggersAreRefusedForWhatTheyAreBeforeAnyAsset() throws {
+        let t = try TestWarehouse()
+        for options in [ImportOptions(), t12] {
+            let carloop = try t.importFile(fixture("obd/obd-carloop-1hz.csv"), options: options)
+            XCTAssertEqual(carloop.status, .failed)
+            XCTAssertTrue(carloop.error!.contains("a CSV from a logger that samples once a second (Carloop-style columns such as 'ENGINE_RUN_TINE ()', 'ENGINE_RPM ()') with no clock column"), carloop.error!)
+            XCTAssertTrue(carloop.error!.contains("cannot be placed in time"), carloop.error!)
+            XCTAssertFalse(carloop.error!.contains("which vehicle"), carloop.error!)
+            let dump = try t.importFile(fixture("obd/obd-seconds-hex.txt"), options: options)
+            XCTAssertEqual(dump.status, .failed)
+            XCTAssertTrue(dump.error!.contains("a dump of 'seconds:hex' OBD answers"), dump.error!)
+            XCTAssertTrue(dump.error!.contains("nothing in the file says when that was"), dump.error!)
+            XCTAssertFalse(dump.error!.contains("which vehicle"), dump.error!)
         }
         XCTAssertEqual(try t.count("source_file"), 0)
     }

@@ -25,6 +25,9 @@ public struct ELM327Importer: Importer {
     public init() {}
 
     public static func sniff(_ head: Data, filename: String) -> Confidence {
+        // `1:410C1AF8` reads like the ELM's numbered multi-frame lines, but it is a timeless
+        // dump: left to the Torque importer's refusal, which says so (OBDLayouts).
+        if OBDLayouts.isSecondsHexDump(head) { return .no }
         let text = String(decoding: head.prefix(16 * 1024), as: UTF8.self)
         var adapter = 0, answers = 0, unknown = 0
         var time: Int64? = nil

@@ -76,6 +76,12 @@ public struct TorqueImporter: Importer {
     }
 
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
+        // A file claimed only because it looks like some OBD log is refused for what it is
+        // before any question of which vehicle: --asset would not make it importable.
+        if let fields = CSVReader.firstRecord(input.head), Layout(fields) == nil {
+            let (reason, hint) = OBDLayouts.refusal(input.head)
+            throw FleetError.unreadable(file: input.path, location: "line 1", reason: reason, hint: hint)
+        }
         let asset = try OBDAttribution.asset(input, vin: nil, format: Self.format, into: &sink)
         var reader: CSVReader
         var layout: Layout
@@ -84,7 +90,8 @@ public struct TorqueImporter: Importer {
             reader = try CSVReader(url: input.url, delimiter: UInt8(ascii: ","))
             guard let first = try reader.next() else { throw FleetError.emptyFile(file: input.path) }
             guard let l = Layout(first.fields) else {
-                throw FleetError.unreadable(file: input.path, location: "line 1", reason: "the header has no 'Device Time' column: this is not a Torque Pro log, nor another OBD layout FleetKit reads", hint: OBDLayouts.supported)
+                let (reason, hint) = OBDLayouts.refusal(input.head)
+                throw FleetError.unreadable(file: input.path, location: "line 1", reason: reason, hint: hint)
             }
             layout = l
             headerKey = OBDChannels.key(first.fields.first ?? "")
