@@ -59,6 +59,9 @@ final class ELMWrapperTests: XCTestCase {
         let o = try t.importFile(url)
         XCTAssertEqual(o.status, .imported, o.error ?? "")
         XCTAssertEqual(OBDRows.counts(o), [0, 0, 0, 0])
+        // An `ATZ` alone, and requests met by silence, are transcripts too.
+        XCTAssertEqual(ImporterRegistry.detect(Data("ATZ\r\n".utf8), filename: "a.txt").map { $0.format }, "elm327")
+        XCTAssertEqual(ImporterRegistry.detect(Data(">010C\r\n>010D\r\n>\r\n".utf8), filename: "a.txt").map { $0.format }, "elm327")
         XCTAssertEqual(o.notes, ["an ELM327 transcript with nothing to store: 6 AT commands and requests, and no answer from the vehicle; the adapter said: 1 ELM327, 2 OK, 2 SEARCHING, 2 UNABLE TO CONNECT"])
     }
 

@@ -29,7 +29,7 @@ public struct ELM327Importer: Importer {
         // dump: left to the Torque importer's refusal, which says so (OBDLayouts).
         if OBDLayouts.isSecondsHexDump(head) { return .no }
         let text = String(decoding: head.prefix(16 * 1024), as: UTF8.self)
-        var adapter = 0, answers = 0, unknown = 0
+        var adapter = 0, answers = 0, unknown = 0, requests = 0
         var time: Int64? = nil
         for (n, line) in text.split(whereSeparator: { $0.isNewline }).prefix(200).enumerated() {
             for piece in ELMLineParser.pieces(of: String(line), line: n + 1, lastTime: &time, zone: TimeZone(identifier: "UTC")!) {
@@ -37,12 +37,16 @@ public struct ELM327Importer: Importer {
                 case .at, .status(.searching), .status(.noData), .status(.banner), .status(.unableToConnect), .byteCount, .indexed: adapter += 1
                 case .frame(_, let bytes) where bytes.count >= 2: answers += 1
                 case .unknown: unknown += 1
+                case .request: requests += 1
                 default: break
                 }
             }
         }
         if adapter >= 2 && adapter + answers > unknown { return Confidence(95) }
         if adapter >= 1 && answers >= 1 { return .high }
+        // Nothing but the adapter's side (`ATZ` alone, requests met by silence): still a
+        // transcript, imported as one with nothing to store, not "format not recognised".
+        if unknown == 0, answers == 0, adapter >= 1 || requests >= 2 { return .medium }
         let named = filename.lowercased().contains("elm")
         return named && answers > 0 ? .medium : .no
     }

@@ -79,10 +79,12 @@ enum ELMWrapper {
         guard start < line.count else { return false }
         let first = line[start]
         // `[name]`, `DEBUG…`, `INFO…`, `RECEIVED…`, `SENT…`, `TRACE…`, `VERBOSE…`, `WARNING:`, `ERROR:`, `CRITICAL:`,
-        // or python-OBD's verbs anywhere (`read:`/`write:` after a custom prefix).
+        // or python-OBD's verbs and level words anywhere (`obd.obd - INFO - …`, `x read: b'…'`):
+        // every line `payload` or `isLogText` accepts passes here, so both parsers agree.
         if first == 0x5B || first == 0x44 || first == 0x49 || first == 0x52 || first == 0x53 || first == 0x54 || first == 0x56
             || first == 0x57 || first == 0x45 || first == 0x43 { return true }
-        return contains(line, start, "read:") || contains(line, start, "write:")
+        return contains(line, start, "read:") || contains(line, start, "write:") || contains(line, start, "DEBUG")
+            || contains(line, start, "INFO") || contains(line, start, "WARN") || contains(line, start, "CRITICAL")
     }
 
     private static func contains(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ word: StaticString) -> Bool {
