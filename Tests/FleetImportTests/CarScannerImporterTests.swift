@@ -12,7 +12,7 @@ final class CarScannerImporterTests: XCTestCase {
         let o = try t.importFile(fixture("obd/car-scanner 2026-10-01 08-00-00.csv"), options: t12)
         XCTAssertEqual(o.format, "car-scanner")
         XCTAssertEqual(OBDRows.counts(o), [9, 0, 0, 2])
-        XCTAssertEqual(o.notes, ["1 readings of 1 names FleetKit does not store (values the app computes, or PIDs outside FleetKit's table) were not stored: Boost pressure",
+        XCTAssertEqual(o.notes, ["1 readings of 1 names were not stored (values the app computes, or PIDs outside FleetKit's table): Boost pressure",
                                  "SECONDS read as seconds since the start time in the file name (its first value is far below that time of day), in UTC",
                                  "1 readings without a value ('-' or empty) were skipped"])
         // Mixed line endings, a PID name with a trailing space, rows of one SECONDS are one instant.

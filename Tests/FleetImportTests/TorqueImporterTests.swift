@@ -13,7 +13,7 @@ final class TorqueImporterTests: XCTestCase {
         let o = try t.importFile(fixture("obd/torque-basic.csv"), options: t12)
         XCTAssertEqual(o.format, "torque")
         XCTAssertEqual(OBDRows.counts(o), [23, 0, 0, 2])
-        XCTAssertEqual(o.notes, ["7 columns FleetKit does not store (GPS and sensor extras, values the app computes, PIDs outside FleetKit's table): CO₂ in g/km (Instantaneous)(g/km), G(calibrated), G(x), G(y), G(z), Horizontal Dilution of Precision, Trip average KPL(kpl)"])
+        XCTAssertEqual(o.notes, ["7 columns were not stored (GPS and sensor extras, values the app computes, PIDs outside FleetKit's table): CO₂ in g/km (Instantaneous)(g/km), G(calibrated), G(x), G(y), G(z), Horizontal Dilution of Precision, Trip average KPL(kpl)"])
         // 08:00 CDT is 13:00 UTC; '-' is no value; GPS only once it has a fix.
         XCTAssertEqual(try OBDRows.samples(t), [
             "T-12|1790859600000|05|88.000000", "T-12|1790859600000|0C|812.500000", "T-12|1790859600000|0D|0.000000", "T-12|1790859600000|2F|62.500000",

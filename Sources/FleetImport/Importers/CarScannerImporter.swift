@@ -107,7 +107,7 @@ public struct CarScannerImporter: Importer {
         if !unknown.isEmpty {
             let names = unknown.keys.sorted()
             let total = unknown.values.reduce(0, +) + otherUnknown, distinct = otherUnknown > 0 ? "more than \(names.count)" : "\(names.count)"
-            sink.note("\(total) readings of \(distinct) names FleetKit does not store (values the app computes, or PIDs outside FleetKit's table) were not stored: \(names.prefix(8).joined(separator: ", "))\(names.count > 8 ? ", …" : "")")
+            sink.note("\(total) readings of \(distinct) names were not stored (values the app computes, or PIDs outside FleetKit's table): \(names.prefix(8).joined(separator: ", "))\(names.count > 8 ? ", …" : "")")
         }
         if let how = clock.description { sink.note(how) }
         if empty > 0 { sink.note("\(empty) readings without a value ('-' or empty) were skipped") }

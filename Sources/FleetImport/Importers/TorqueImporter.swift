@@ -138,7 +138,7 @@ public struct TorqueImporter: Importer {
         }
         if !ignored.isEmpty {
             let list = ignored.sorted()
-            sink.note("\(list.count) columns FleetKit does not store (GPS and sensor extras, values the app computes, PIDs outside FleetKit's table): \(list.prefix(8).joined(separator: ", "))\(list.count > 8 ? ", …" : "")")
+            sink.note("\(list.count) columns were not stored (GPS and sensor extras, values the app computes, PIDs outside FleetKit's table): \(list.prefix(8).joined(separator: ", "))\(list.count > 8 ? ", …" : "")")
         }
     }
 
