@@ -205,6 +205,11 @@ private struct Pass {
         switch service {
         case 0x41, 0x43, 0x47, 0x4A:
             guard let at = m.time else {
+                // A support bitmap (`41 00 BE 3F A8 13`, what every tool asks first) holds no
+                // value to place: nothing is lost by skipping it, where a reject would fail a
+                // timeless debug log that only served to read the VIN.
+                if service == 0x41, let values = try? OBDDecoder.mode01(m.payload.dropFirst()), !values.isEmpty,
+                   values.allSatisfy({ if case .bitmap = $0 { return true } else { return false } }) { return }
                 try sink.reject(Issue(.missingTime, at: location, "the answer has no time: neither its line nor any line before it starts with one, so it cannot be placed on the timeline", raw: m.raw))
                 return
             }
