@@ -44,10 +44,13 @@ final class RealDataOBDTests: XCTestCase {
     /// Car Scanner, 57 730 readings, `"2025-11-20 16-05-09.csv"` renamed with a source prefix.
     /// SECONDS counts from local midnight: first 57975.062117 = 16:06:15 PST = 2025-11-21T00:06:15.062Z.
     /// Expected, by `python3`: csv.reader(delimiter=';'), rows whose PID is one of Barometric
-    /// pressure, Calculated engine load value, Engine RPM, Intake air temperature, Intake manifold
-    /// absolute pressure, MAF air flow rate, Timing advance, Vehicle speed; at =
-    /// datetime(2025,11,20,tzinfo=ZoneInfo('America/Los_Angeles')).timestamp()*1000 + round(SECONDS*1000);
-    /// distinct (at, pid): 10 131, first 1763683575062 (load), last 1763684814990 (MAF).
+    /// pressure (33), Calculated engine load value (04), Engine RPM (0C), Intake air temperature
+    /// (0F), Intake manifold absolute pressure (0B), MAF air flow rate (10), Timing advance (0E),
+    /// Vehicle speed (0D), Short/Long term fuel % trim - Bank 1 (06/07), Commanded evaporative
+    /// purge (2E), Absolute Evap system Vapor pressure (53), Relative accelerator pedal position
+    /// (5A); at = datetime(2025,11,20,tzinfo=ZoneInfo('America/Los_Angeles')).timestamp()*1000 +
+    /// round(SECONDS*1000); distinct (at, pid): 17 359, first 1763683575062 (load), last
+    /// 1763684815052 (purge).
     func testCarScannerWithTheDateInItsName() throws {
         let t = try TestWarehouse()
         let url = try Self.corpus("carscanner__sauprankul_2025-11-20_16-05-09.csv")
@@ -55,8 +58,11 @@ final class RealDataOBDTests: XCTestCase {
         XCTAssertEqual(o.format, "car-scanner")
         XCTAssertEqual(o.status, .imported)
         XCTAssertEqual(o.rejected, 0)
-        XCTAssertEqual(try t.count("obd_sample"), 10_131)
-        XCTAssertEqual(try span(t, "obd_sample"), [1_763_683_575_062, 1_763_684_814_990])
+        XCTAssertEqual(try t.count("obd_sample"), 17_359)
+        XCTAssertEqual(try span(t, "obd_sample"), [1_763_683_575_062, 1_763_684_815_052])
+        // Line 3: Short term fuel % trim - Bank 1 1.5625 %; line 20: Absolute Evap system Vapor pressure 101.285 kPa.
+        XCTAssertEqual(try sample(t, at: 1_763_683_575_115, pid: 0x06), 1.5625)
+        XCTAssertEqual(try sample(t, at: 1_763_683_575_766, pid: 0x53), 101.285)
         // Line 7: "57975.269117";"Engine RPM";"709";"rpm".
         XCTAssertEqual(try sample(t, at: 1_763_683_575_269, pid: 0x0C), 709)
         // Line 49567: "59073.296117";"Vehicle speed";"39.146385110952";"mph" = 63.0 km/h, the fastest.
@@ -67,13 +73,13 @@ final class RealDataOBDTests: XCTestCase {
         XCTAssertFalse((o.notes ?? []).contains { $0.contains("not J1979") }, "\(o.notes ?? [])")
         // Nothing doubled: the same bytes again change nothing.
         XCTAssertEqual(try t.importFile(url, options: options).status, .unchanged)
-        XCTAssertEqual(try t.count("obd_sample"), 10_131)
+        XCTAssertEqual(try t.count("obd_sample"), 17_359)
     }
 
     /// Car Scanner, `Car_scanner_nov_4.csv`: a month and a day, no year. As published it fails
     /// with that reason and the rename; renamed as the message says (the year 2025 is the
     /// recording's: the same user's other logs and the repository are of November 2025), it
-    /// imports. Expected, same one-liner with datetime(2025,11,4,…): 3 692 distinct (at, pid),
+    /// imports. Expected, same one-liner with datetime(2025,11,4,…): 6 340 distinct (at, pid),
     /// first 1762316864344 = 2025-11-05T04:27:44.344Z (20:27:44 PST), last 1762317249329.
     func testCarScannerWithoutAYearInItsName() throws {
         let t = try TestWarehouse()
@@ -89,7 +95,7 @@ final class RealDataOBDTests: XCTestCase {
         let fixed = try t.importFile(renamed, options: options)
         XCTAssertEqual(fixed.status, .imported)
         XCTAssertEqual(fixed.rejected, 0)
-        XCTAssertEqual(try t.count("obd_sample"), 3_692)
+        XCTAssertEqual(try t.count("obd_sample"), 6_340)
         XCTAssertEqual(try span(t, "obd_sample"), [1_762_316_864_344, 1_762_317_249_329])
         // Line 7: Engine RPM 718; line 11479: Vehicle speed 43.4959834566134 mph = 70.0 km/h.
         XCTAssertEqual(try sample(t, at: 1_762_316_864_648, pid: 0x0C), 718)
