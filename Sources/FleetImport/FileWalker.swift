@@ -14,61 +14,74 @@ enum FileWalker {
 
     private static func expand(_ paths: [String]) -> [(URL, String?)] {
         var out: [(URL, String?)] = []
-        let fm = FileManager.default
+        var visited: Set<DirectoryListing.Identity> = []
         for path in paths {
-            var isDir: ObjCBool = false
-            guard fm.fileExists(atPath: path, isDirectory: &isDir) else {
-                out.append((URL(fileURLWithPath: path), "\(path): no such file or folder"))
+            let raw = Array(path.utf8)
+            guard let st = DirectoryListing.status(raw, follow: true) else {
+                let problem = DirectoryListing.status(raw, follow: false) != nil ? "a link to nothing (the file it points at is gone)" : "no such file or folder"
+                out.append((URL(fileURLWithPath: path), "\(path): \(problem)"))
                 continue
             }
-            if !isDir.boolValue { out.append((URL(fileURLWithPath: path), regularFileProblem(URL(fileURLWithPath: path)))); continue }
-            out += walk(URL(fileURLWithPath: path, isDirectory: true))
+            if st.st_mode & S_IFMT != S_IFDIR { out.append((URL(fileURLWithPath: path), regularFileProblem(path, st))); continue }
+            visited.insert(DirectoryListing.Identity(st))
+            out += walk(raw, visited: &visited)
         }
         return out
     }
 
-    private static func walk(_ dir: URL) -> [(URL, String?)] {
-        let fm = FileManager.default
-        let names: [String]
-        do { names = try fm.contentsOfDirectory(atPath: dir.path).sorted() } catch {
-            return [(dir, "\(dir.path): the folder cannot be read (\(error.localizedDescription)); check its permissions")]
+    /// Walks on raw names (`DirectoryListing`): a name that is not UTF-8 is reported, escaped,
+    /// instead of vanishing; a folder reached twice (`a/loop -> ..`, two links to one folder)
+    /// is recognised by device and inode and not walked again, so a link loop cannot make the
+    /// walk endless.
+    private static func walk(_ dir: [UInt8], visited: inout Set<DirectoryListing.Identity>) -> [(URL, String?)] {
+        let shown = DirectoryListing.escaped(dir)
+        let names: [[UInt8]]
+        switch DirectoryListing.names(dir) {
+        case let .success(n): names = n
+        case let .failure(e):
+            return [(URL(fileURLWithPath: shown), "\(shown): the folder cannot be read (\(e.reason)); check its permissions")]
         }
         var out: [(URL, String?)] = []
-        for name in names where !name.hasPrefix(".") && !isNote(name) {
-            let url = dir.appendingPathComponent(name)
-            var isDir: ObjCBool = false
-            guard fm.fileExists(atPath: url.path, isDirectory: &isDir) else {
-                out.append((url, "\(url.path): a link to nothing (the file it points at is gone)"))
+        for name in names where name.first != 0x2E {
+            if let text = DirectoryListing.text(name), isNote(text) { continue }
+            let path = dir + [0x2F] + name
+            let display = DirectoryListing.escaped(path)
+            guard let st = DirectoryListing.status(path, follow: true) else {
+                out.append((URL(fileURLWithPath: display), "\(display): a link to nothing (the file it points at is gone)"))
                 continue
             }
-            if isDir.boolValue { out += walk(url); continue }
-            out.append((url, regularFileProblem(url)))
+            guard let text = DirectoryListing.text(path) else {
+                out.append((URL(fileURLWithPath: display), "\(display): the name is not valid UTF-8 (bytes that are not are shown as \\xNN); "
+                            + "rename it to a UTF-8 name and import it again"))
+                continue
+            }
+            if st.st_mode & S_IFMT == S_IFDIR {
+                guard visited.insert(DirectoryListing.Identity(st)).inserted else {
+                    out.append((URL(fileURLWithPath: text), "\(text): leads to a folder already walked (a symbolic link loop or a second link to it); not walked again"))
+                    continue
+                }
+                out += walk(path, visited: &visited)
+                continue
+            }
+            out.append((URL(fileURLWithPath: text), regularFileProblem(text, st)))
         }
         return out
     }
 
     /// Pipes, sockets and devices are refused before anything opens them: reading a FIFO would
-    /// block the nightly job forever.
-    static func regularFileProblem(_ url: URL) -> String? {
-        guard let type = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)[.type] as? FileAttributeType else {
-            return "\(url.path): cannot read the file's attributes; check its permissions"
-        }
-        if type == .typeRegular { return nil }
-        return "\(url.path): not a regular file (\(type.rawValue)); only files are imported"
+    /// block the nightly job forever. (`ImportSession` checks again on the opened descriptor.)
+    static func regularFileProblem(_ path: String, _ st: stat) -> String? {
+        if st.st_mode & S_IFMT == S_IFREG { return nil }
+        return "\(path): \(DirectoryListing.kind(st.st_mode)), not a regular file; only regular files are imported"
     }
 
     static func isNote(_ name: String) -> Bool {
         name.hasPrefix("README") || name.hasSuffix(".md") || name.hasSuffix(".reason.txt")
     }
 
+    /// The sniffing head, read through `OpenedFile` (non-blocking open, regular files only).
     static func head(of url: URL) throws -> Data {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
-            throw FleetError.io(path: url.path, reason: "cannot open the file for reading; check that it exists and its permissions allow reading")
-        }
-        defer { try? handle.close() }
-        do { return try handle.read(upToCount: InputFile.headLength) ?? Data() } catch {
-            throw FleetError.io(path: url.path, reason: "read failed: \(error.localizedDescription)")
-        }
+        try OpenedFile(path: url.path).head()
     }
 
     /// The unit a folder names: `…/T-12/trip.gpx` is attributed to T-12 when T-12 is a known

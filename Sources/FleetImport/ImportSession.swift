@@ -40,6 +40,10 @@ public struct FileOutcome: Codable, Sendable, Equatable {
     public var error: String?
     public var notes: [String]?
     public var sourceFileID: Int64?
+    /// True when the file changed while it was read (or since the listing the caller checked
+    /// it against): nothing of it was kept, and it should be tried again once complete rather
+    /// than quarantined.
+    public var changedWhileRead: Bool?
 
     public init(path: String, format: String? = nil, status: Status, loaded: Int = 0, updated: Int = 0, unchanged: Int = 0,
                 rejected: Int = 0, error: String? = nil, notes: [String]? = nil, sourceFileID: Int64? = nil) {
@@ -58,6 +62,7 @@ public struct FileOutcome: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case path, format, status, loaded, updated, unchanged, rejected, error, notes
         case sourceFileID = "source_file_id"
+        case changedWhileRead = "changed_while_read"
     }
 }
 
@@ -160,13 +165,25 @@ public struct ImportSession {
     }
 
     /// Imports one file in one transaction.
-    public func importFile(_ url: URL, options: ImportOptions, runID: Int64?, importer forced: (any Importer.Type)? = nil) throws -> FileOutcome {
+    ///
+    /// The file is opened once, by `OpenedFile` (regular files only, never blocking). `expect`
+    /// may refuse it on its descriptor before anything is read (the nightly job compares it with
+    /// its listing); a file that changes while it is read is rolled back, `changedWhileRead`.
+    public func importFile(_ url: URL, options: ImportOptions, runID: Int64?, importer forced: (any Importer.Type)? = nil,
+                           expect: ((OpenedFile) -> String?)? = nil) throws -> FileOutcome {
         var outcome = FileOutcome(path: url.path, status: .failed)
         let head: Data
         let bytes: Int64
+        let opened: OpenedFile
         do {
-            head = try FileWalker.head(of: url)
-            bytes = Int64((try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0)
+            opened = try OpenedFile(path: url.path)
+            if let expect, let difference = expect(opened) {
+                outcome.error = "\(url.path): \(difference) since the inbox was listed; still being written? Nothing was read; it is tried again next run"
+                outcome.changedWhileRead = true
+                return outcome
+            }
+            head = try opened.head()
+            bytes = opened.size
             guard bytes > 0 else { throw FleetError.emptyFile(file: url.path) }
         } catch {
             outcome.error = String(describing: error)
@@ -184,10 +201,12 @@ public struct ImportSession {
         }
         outcome.format = importerType.format
         var input = InputFile(url: url, head: head, zone: options.zone, currency: options.currency)
+        input.source = opened.descriptorURL
         if let unit = options.asset { input.asset = AssetRef(unitNumber: unit) }
         // Hashed beside the import (FileDigest); stopped and joined however the import ends.
-        let digest = FileDigest(url)
-        defer { digest.finish() }
+        let digest = FileDigest(opened.descriptorURL)
+        defer { digest.finish(); withExtendedLifetime(opened) {} }
+        var changed: String?
         do {
             try warehouse.pool.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
@@ -213,6 +232,11 @@ public struct ImportSession {
                     try importerType.init().read(input, into: &sink)
                     try Derivations.refresh(db, touched: sink.touched, settings: derive, streams: sink.tripStreams)
                     file.sha256 = try digest.value()
+                    // Read in part while it grew, shrank or was rewritten: keep none of it.
+                    if let change = opened.change() {
+                        changed = change
+                        return .rollback
+                    }
                     // Same size as no stored file, yet the same digest: the file changed size while it
                     // was read. The stored import stands; this one is undone.
                     if let existing = try Self.storedFile(db, sha256: file.sha256) {
@@ -231,10 +255,17 @@ public struct ImportSession {
                     return options.dryRun ? .rollback : .commit
                 }
             }
+            if let changed {
+                outcome = FileOutcome(path: url.path, format: importerType.format, status: .failed,
+                                      error: "\(url.path): \(changed); nothing of it was kept. Import it again once it is complete")
+                outcome.changedWhileRead = true
+            }
         } catch let error as DatabaseError where ImportSession.stopsTheRun(error) {
             throw Warehouse.explain(error, path: warehouse.path, doing: "import \(url.path)")
         } catch {
-            outcome = FileOutcome(path: url.path, format: importerType.format, status: .failed, error: String(describing: error))
+            // A reader names the file it opened: the descriptor's path, which means nothing to a person.
+            let message = String(describing: error).replacingOccurrences(of: opened.descriptorURL.path, with: url.path)
+            outcome = FileOutcome(path: url.path, format: importerType.format, status: .failed, error: message)
         }
         return outcome
     }

@@ -40,7 +40,12 @@ public struct Confidence: Comparable, Sendable, CustomStringConvertible {
 
 /// A file to import, with what the command line and configuration say about it.
 public struct InputFile: Sendable {
+    /// The file's name: for messages, folder attribution and provenance.
     public var url: URL
+    /// What readers open: `ImportSession` sets the descriptor it checked (`/proc/self/fd/N`,
+    /// `OpenedFile`), so what is read is the regular file that was checked, even if the path
+    /// names something else (a FIFO) by then. Equal to `url` elsewhere.
+    public var source: URL
     /// The first bytes (64 KiB at most), already read for sniffing.
     public var head: Data
     /// The asset for files without built-in identity: `--asset`, or the folder the file is in.
@@ -52,6 +57,7 @@ public struct InputFile: Sendable {
 
     public init(url: URL, head: Data, asset: AssetRef? = nil, zone: FleetZone = .utc, currency: String = "USD") {
         self.url = url
+        self.source = url
         self.head = head
         self.asset = asset
         self.zone = zone

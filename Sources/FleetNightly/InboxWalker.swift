@@ -1,59 +1,114 @@
 import Foundation
+import FleetImport
 
 /// The files of the inbox, in a stable order, without leaving it: a symbolic link is imported
-/// only when it resolves inside the inbox, so a link to /etc/shadow or another customer's
-/// folder is never read.
+/// only when it resolves inside the inbox to a regular file, so a link to /etc/shadow, another
+/// customer's folder or a FIFO is never opened.
+///
+/// Names are read as bytes (`DirectoryListing`): one that is not UTF-8 comes back with a problem
+/// and its raw path, so the job quarantines it under an escaped name instead of leaving it
+/// unseen in the inbox forever.
 enum InboxWalker {
     struct Entry {
         var url: URL
         /// The path below the inbox, kept when the file moves to the archive or quarantine.
         var relative: String
         var problem: String?
-        var settling: Bool
+        /// The path's bytes, when they are not UTF-8 (`url` then holds the escaped text).
+        var raw: [UInt8]? = nil
+        /// What the walk saw: size, modification time and identity (of the link's target for a
+        /// link), compared with the previous run's look and with the descriptor at import.
+        var look: Look? = nil
+        /// `name.done` or `name.ok` beside the file: the uploader says the file is complete.
+        var marker: URL? = nil
+        /// A `.done`/`.ok` file whose data file is not beside it: never imported as data.
+        var orphanMarker = false
     }
 
-    static func entries(inbox: String, settleSeconds: Double, now: Date) -> [Entry] {
-        let root = URL(fileURLWithPath: inbox).standardizedFileURL.resolvingSymlinksInPath()
+    struct Look: Equatable, Codable {
+        var size: Int64
+        /// Nanoseconds since 1970.
+        var mtime: Int64
+        var device: UInt64
+        var inode: UInt64
+
+        init(_ st: stat) {
+            size = Int64(st.st_size)
+            mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+            device = UInt64(st.st_dev)
+            inode = UInt64(st.st_ino)
+        }
+
+        var modified: Date { Date(timeIntervalSince1970: Double(mtime) / 1e9) }
+    }
+
+    /// The suffixes of done-markers (docs/OPERATIONS.md, "When a file is imported").
+    static let markerSuffixes = [".done", ".ok"]
+
+    static func entries(inbox: String) -> [Entry] {
+        let root = Array(URL(fileURLWithPath: inbox).standardizedFileURL.resolvingSymlinksInPath().path.utf8)
         var out: [Entry] = []
-        walk(root, relative: "", root: root, settle: settleSeconds, now: now, into: &out)
+        walk(root, relative: [], root: root, into: &out)
         return out
     }
 
-    private static func walk(_ dir: URL, relative: String, root: URL, settle: Double, now: Date, into out: inout [Entry]) {
-        let fm = FileManager.default
-        guard let names = try? fm.contentsOfDirectory(atPath: dir.path).sorted() else {
-            out.append(Entry(url: dir, relative: relative, problem: "the folder cannot be read; check its permissions", settling: false))
+    private static func walk(_ dir: [UInt8], relative: [UInt8], root: [UInt8], into out: inout [Entry]) {
+        let names: [[UInt8]]
+        switch DirectoryListing.names(dir) {
+        case let .success(n): names = n
+        case let .failure(e):
+            out.append(entry(dir, relative, problem: "the folder cannot be read (\(e.reason)); check its permissions"))
             return
         }
-        for name in names where !name.hasPrefix(".") && !name.hasPrefix("README") && !name.hasSuffix(".md") && !name.hasSuffix(".reason.txt") {
-            let url = dir.appendingPathComponent(name)
-            let rel = relative.isEmpty ? name : relative + "/" + name
-            guard let attrs = try? fm.attributesOfItem(atPath: url.path), let type = attrs[.type] as? FileAttributeType else { continue }
-            if type == .typeSymbolicLink {
-                let target = url.resolvingSymlinksInPath()
-                guard target.path.hasPrefix(root.path + "/") else {
-                    out.append(Entry(url: url, relative: rel, problem: "a symbolic link that leads outside the inbox (to \(target.path)); not followed", settling: false))
-                    continue
-                }
-                var isDir: ObjCBool = false
-                guard fm.fileExists(atPath: target.path, isDirectory: &isDir) else {
-                    out.append(Entry(url: url, relative: rel, problem: "a link to nothing", settling: false))
-                    continue
-                }
-                if isDir.boolValue { continue }   // linked folders would walk parts of the inbox twice
-                out.append(entry(url, rel, attrs: (try? fm.attributesOfItem(atPath: target.path)) ?? attrs, settle: settle, now: now))
-            } else if type == .typeDirectory {
-                walk(url, relative: rel, root: root, settle: settle, now: now, into: &out)
-            } else if type == .typeRegular {
-                out.append(entry(url, rel, attrs: attrs, settle: settle, now: now))
-            } else {
-                out.append(Entry(url: url, relative: rel, problem: "not a regular file (\(type.rawValue)); only files are imported", settling: false))
+        let present = Set(names)
+        for name in names where name.first != 0x2E {
+            if let text = DirectoryListing.text(name) {
+                if text.hasPrefix("README") || text.hasSuffix(".md") || text.hasSuffix(".reason.txt") { continue }
+                // A marker is not data: it travels with the file it marks.
+                if markerSuffixes.contains(where: { text.hasSuffix($0) && present.contains(Array(text.utf8.dropLast($0.utf8.count))) }) { continue }
             }
+            let path = dir + [0x2F] + name
+            let rel = relative.isEmpty ? name : relative + [0x2F] + name
+            guard let lst = DirectoryListing.status(path, follow: false) else { continue }   // gone since the listing
+            if DirectoryListing.text(path) == nil {
+                out.append(entry(path, rel, problem: "the file name is not valid UTF-8 (shown with \\xNN for the bytes that are not); "
+                                 + "rename it to a UTF-8 name and put it back in the inbox"))
+                continue
+            }
+            var st = lst
+            if lst.st_mode & S_IFMT == S_IFLNK {
+                let target = URL(fileURLWithPath: String(decoding: path, as: UTF8.self)).resolvingSymlinksInPath().path
+                guard target.hasPrefix(String(decoding: root, as: UTF8.self) + "/") else {
+                    out.append(entry(path, rel, problem: "a symbolic link that leads outside the inbox (to \(target)); not followed"))
+                    continue
+                }
+                guard let followed = DirectoryListing.status(path, follow: true) else {
+                    out.append(entry(path, rel, problem: "a link to nothing"))
+                    continue
+                }
+                if followed.st_mode & S_IFMT == S_IFDIR { continue }   // linked folders would walk parts of the inbox twice
+                st = followed
+            } else if lst.st_mode & S_IFMT == S_IFDIR {
+                walk(path, relative: rel, root: root, into: &out)
+                continue
+            }
+            guard st.st_mode & S_IFMT == S_IFREG else {
+                out.append(entry(path, rel, problem: "\(DirectoryListing.kind(st.st_mode)), not a regular file; only regular files are imported"))
+                continue
+            }
+            var e = entry(path, rel, problem: nil)
+            e.look = Look(st)
+            e.orphanMarker = markerSuffixes.contains { e.relative.hasSuffix($0) }
+            e.marker = markerSuffixes.lazy.map { Array($0.utf8) }.first { present.contains(name + $0) }
+                .map { URL(fileURLWithPath: String(decoding: path + $0, as: UTF8.self)) }
+            out.append(e)
         }
     }
 
-    private static func entry(_ url: URL, _ rel: String, attrs: [FileAttributeKey: Any], settle: Double, now: Date) -> Entry {
-        let modified = attrs[.modificationDate] as? Date ?? .distantPast
-        return Entry(url: url, relative: rel, problem: nil, settling: now.timeIntervalSince(modified) < settle)
+    private static func entry(_ path: [UInt8], _ rel: [UInt8], problem: String?) -> Entry {
+        if let text = DirectoryListing.text(path), let relText = DirectoryListing.text(rel) {
+            return Entry(url: URL(fileURLWithPath: text), relative: relText, problem: problem)
+        }
+        return Entry(url: URL(fileURLWithPath: DirectoryListing.escaped(path)), relative: DirectoryListing.escaped(rel), problem: problem, raw: path)
     }
 }

@@ -13,6 +13,8 @@ public struct NightlyConfig: Decodable, Sendable {
     public var quarantine: String
     public var reports: String
     public var settleSeconds: Double = 60
+    /// Import only files with a `name.done` or `name.ok` beside them (SettleRule).
+    public var requireDoneMarker = false
     public var timezone: String = "UTC"
     public var currency: String = "USD"
     public var units: Units.System = .metric
@@ -35,7 +37,7 @@ public struct NightlyConfig: Decodable, Sendable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case warehouse, inbox, archive, quarantine, reports, timezone, currency, units, periods, formats, attribution, trips
-        case settleSeconds = "settle_seconds", dvirPolicy = "dvir_policy", reportsToRefresh = "reports_to_refresh"
+        case settleSeconds = "settle_seconds", requireDoneMarker = "require_done_marker", dvirPolicy = "dvir_policy", reportsToRefresh = "reports_to_refresh"
     }
 
     public init(from decoder: Decoder) throws {
@@ -46,6 +48,7 @@ public struct NightlyConfig: Decodable, Sendable {
         quarantine = try c.decode(String.self, forKey: .quarantine)
         reports = try c.decode(String.self, forKey: .reports)
         settleSeconds = try c.decodeIfPresent(Double.self, forKey: .settleSeconds) ?? settleSeconds
+        requireDoneMarker = try c.decodeIfPresent(Bool.self, forKey: .requireDoneMarker) ?? requireDoneMarker
         timezone = try c.decodeIfPresent(String.self, forKey: .timezone) ?? timezone
         currency = try c.decodeIfPresent(String.self, forKey: .currency) ?? currency
         units = try c.decodeIfPresent(Units.System.self, forKey: .units) ?? units
@@ -82,7 +85,7 @@ public struct NightlyConfig: Decodable, Sendable {
             throw FleetError.invalidArgument(name: "--config", value: path, hint: Self.describe(e))
         }
         let base = url.deletingLastPathComponent()
-        func resolve(_ p: String) -> String { p.hasPrefix("/") ? p : base.appendingPathComponent(p).standardizedFileURL.path }
+        func resolve(_ p: String) -> String { NightlyPaths.canonical(p.hasPrefix("/") ? p : base.appendingPathComponent(p).path) }
         config.warehouse = resolve(config.warehouse)
         config.inbox = resolve(config.inbox)
         config.archive = resolve(config.archive)
@@ -105,8 +108,8 @@ public struct NightlyConfig: Decodable, Sendable {
         guard FileManager.default.fileExists(atPath: inbox, isDirectory: &isDir), isDir.boolValue else {
             throw bad("inbox", inbox, "the folder does not exist; create it or fix the path")
         }
-        for (key, folder) in [("archive", archive), ("quarantine", quarantine)] where folder.hasPrefix(inbox + "/") {
-            throw bad(key, folder, "must not be inside the inbox, or archived files would be imported again")
+        if let overlap = NightlyPaths.overlap(inbox: inbox, archive: archive, quarantine: quarantine, reports: reports, warehouse: warehouse) {
+            throw bad(overlap.key, overlap.value, overlap.hint)
         }
     }
 

@@ -28,6 +28,8 @@ public struct NightlyJob {
         public var destination: String?
         public var outcome: FileOutcome?
         public var reason: String?
+        /// Imported, but something about it needs a look (a modification time in the future).
+        public var warning: String? = nil
     }
 
     public struct Summary: Codable, Sendable {
@@ -38,6 +40,8 @@ public struct NightlyJob {
         public var quarantined: Int
         public var skipped: Int
         public var reports: [String]
+        /// Reports (or formats of one) that could not be written; the others were (exit code 1).
+        public var report_failures: [ReportFailure]
         public var exit_code: Int32
     }
 
@@ -61,13 +65,27 @@ public struct NightlyJob {
 
         var results: [FileResult] = []
         var outcomes: [FileOutcome] = []
-        // Settling is about the real clock, whatever day the run reports as.
-        let entries = InboxWalker.entries(inbox: config.inbox, settleSeconds: config.settleSeconds, now: Date())
-        let byURL = Dictionary(entries.map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
-        let ordered = session.ordered(entries.filter { !$0.settling }.map { ($0.url, $0.problem) }, options: options)
-        for e in entries where e.settling {
-            results.append(FileResult(path: e.url.path, action: "skipped", reason: "modified less than \(Int(config.settleSeconds)) s ago; still being written?"))
+        // Settling is about the real clock, whatever day the run reports as (SettleRule).
+        let entries = InboxWalker.entries(inbox: config.inbox)
+        let clock = Date()
+        let rule = SettleRule(settleSeconds: config.settleSeconds, requireMarker: config.requireDoneMarker,
+                              previous: SettleRule.decode(try warehouse.setting(SettleRule.settingKey)))
+        var waiting: [String: SettleRule.Observation] = [:]
+        var warnings: [URL: String] = [:]
+        var ready: [InboxWalker.Entry] = []
+        for e in entries {
+            switch e.problem == nil ? rule.judge(e, now: clock) : .ready(warning: nil) {
+            case let .waiting(reason):
+                results.append(FileResult(path: e.url.path, action: "skipped", reason: reason))
+                let before = rule.previous[e.relative]
+                if let look = e.look { waiting[e.relative] = before?.look == look ? before : SettleRule.Observation(look: look, seen: clock.timeIntervalSince1970) }
+            case let .ready(warning):
+                warnings[e.url] = warning
+                ready.append(e)
+            }
         }
+        let byURL = Dictionary(ready.map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
+        let ordered = session.ordered(ready.map { ($0.url, $0.problem) }, options: options)
         for (url, problem) in ordered {
             let entry = byURL[url]!
             if let problem {
@@ -76,12 +94,20 @@ public struct NightlyJob {
                 results.append(try quarantine(entry, reason: problem, outcome: outcome))
                 continue
             }
-            let outcome = try session.importFile(url, options: options, runID: runID)
+            // The descriptor must still be the file the listing judged settled.
+            let outcome = try session.importFile(url, options: options, runID: runID, expect: { opened in
+                entry.look.flatMap { opened.differs(size: $0.size, mtimeNanoseconds: $0.mtime, device: $0.device, inode: $0.inode) }
+            })
+            if outcome.changedWhileRead == true {
+                results.append(FileResult(path: url.path, action: "skipped", reason: outcome.error))
+                continue
+            }
             outcomes.append(outcome)
             if outcome.status == .failed {
                 results.append(try quarantine(entry, reason: outcome.error ?? "the import failed", outcome: outcome))
             } else {
-                let result = try archive(entry, day: today, outcome: outcome)
+                var result = try archive(entry, day: today, outcome: outcome)
+                result.warning = warnings[url]
                 results.append(result)
                 // Provenance points at where the file now lives, so `fleetkit rejects` leads to it.
                 if outcome.status == .imported, let id = outcome.sourceFileID, let destination = result.destination {
@@ -89,14 +115,16 @@ public struct NightlyJob {
                 }
             }
         }
+        try warehouse.setSetting(SettleRule.settingKey, SettleRule.encode(waiting))
         var summary = try session.finish(runID, outcomes: outcomes)
         summary.files = outcomes
 
-        let written = try refreshReports(warehouse, zone: zone, today: today)
+        let (written, reportFailures) = try refreshReports(warehouse, zone: zone, today: today)
         let quarantined = results.filter { $0.action == "quarantined" }.count
         let result = Summary(run_id: runID, as_of: today.description, files: results, totals: summary.totals, quarantined: quarantined,
                              skipped: results.filter { $0.action == "skipped" }.count, reports: written.map(\.path),
-                             exit_code: quarantined > 0 || summary.totals.rejected > 0 ? 1 : 0)
+                             report_failures: reportFailures,
+                             exit_code: quarantined > 0 || summary.totals.failed > 0 || summary.totals.rejected > 0 || !reportFailures.isEmpty ? 1 : 0)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try AtomicWrite.write(try encoder.encode(result), to: URL(fileURLWithPath: config.reports).appendingPathComponent("nightly-last-run.json"))
@@ -118,42 +146,87 @@ public struct NightlyJob {
     private func archive(_ entry: InboxWalker.Entry, day: CivilDate, outcome: FileOutcome) throws -> FileResult {
         let folder = URL(fileURLWithPath: config.archive)
             .appendingPathComponent(String(format: "%04d/%02d/%02d", day.year, day.month, day.day))
-        let destination = try move(entry.url, to: folder.appendingPathComponent(entry.relative))
+        let destination = try move(entry, to: folder.appendingPathComponent(entry.relative))
         return FileResult(path: entry.url.path, action: "archived", destination: destination.path, outcome: outcome)
     }
 
     private func quarantine(_ entry: InboxWalker.Entry, reason: String, outcome: FileOutcome) throws -> FileResult {
-        let destination = try move(entry.url, to: URL(fileURLWithPath: config.quarantine).appendingPathComponent(entry.relative))
+        let destination: URL
+        do { destination = try move(entry, to: URL(fileURLWithPath: config.quarantine).appendingPathComponent(entry.relative)) } catch where entry.look == nil {
+            // Refused unread (a pipe, a name that is not UTF-8…): it stays where it is, named, and the run goes on.
+            return FileResult(path: entry.url.path, action: "skipped", outcome: outcome,
+                              reason: "\(reason); and it cannot be moved to the quarantine (\(error)); move or remove it by hand")
+        }
         let note = "\(reason)\n\nfile: \(entry.url.path)\nquarantined: \(ISO8601DateFormatter().string(from: now))\n"
             + "Fix the file (or pass the right --format to `fleetkit import`) and put it back in the inbox.\n"
         try AtomicWrite.write(Data(note.utf8), to: URL(fileURLWithPath: destination.path + ".reason.txt"))
         return FileResult(path: entry.url.path, action: "quarantined", destination: destination.path, outcome: outcome, reason: reason)
     }
 
+    /// Moves an entry and its done-marker, if any. A name that is not UTF-8 moves by its raw
+    /// bytes (`rename`) to its escaped name, so what the reason file says is what is there.
+    private func move(_ entry: InboxWalker.Entry, to target: URL) throws -> URL {
+        let destination: URL
+        if let raw = entry.raw {
+            try OwnerOnlyFolders.create(target.deletingLastPathComponent())
+            destination = freeName(target)
+            let rc = DirectoryListing.withCString(raw) { rename($0, destination.path) }
+            guard rc == 0 else { throw FleetError.io(path: entry.url.path, reason: "cannot move it to \(destination.path): \(String(cString: strerror(errno)))") }
+        } else {
+            destination = try move(entry.url, to: target)
+        }
+        if let marker = entry.marker {
+            _ = try move(marker, to: URL(fileURLWithPath: destination.path + "." + marker.pathExtension))
+        }
+        return destination
+    }
+
+    /// `target`, or `stem.1.ext`, `stem.2.ext`… for the first name not taken.
+    private func freeName(_ target: URL) -> URL {
+        let fm = FileManager.default
+        var destination = target
+        var n = 0
+        while fm.fileExists(atPath: destination.path) || (try? fm.destinationOfSymbolicLink(atPath: destination.path)) != nil {
+            n += 1
+            let ext = target.pathExtension
+            let stem = target.deletingPathExtension().lastPathComponent
+            destination = target.deletingLastPathComponent().appendingPathComponent(ext.isEmpty ? "\(stem).\(n)" : "\(stem).\(n).\(ext)")
+        }
+        return destination
+    }
+
     /// Moves a file, never overwriting: a name already taken gets `.1`, `.2`… before its extension.
     private func move(_ source: URL, to target: URL) throws -> URL {
         let fm = FileManager.default
         do {
-            try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            var destination = target
-            var n = 0
-            while fm.fileExists(atPath: destination.path) || (try? fm.destinationOfSymbolicLink(atPath: destination.path)) != nil {
-                n += 1
-                let ext = target.pathExtension
-                let stem = target.deletingPathExtension().lastPathComponent
-                destination = target.deletingLastPathComponent().appendingPathComponent(ext.isEmpty ? "\(stem).\(n)" : "\(stem).\(n).\(ext)")
+            try OwnerOnlyFolders.create(target.deletingLastPathComponent())
+            let destination = freeName(target)
+            // Anything but a regular file, folder or link is only ever renamed: across file
+            // systems FileManager copies, and copying a FIFO reads it, which blocks forever.
+            var st = stat()
+            if lstat(source.path, &st) == 0, ![S_IFREG, S_IFDIR, S_IFLNK].contains(st.st_mode & S_IFMT) {
+                guard rename(source.path, destination.path) == 0 else {
+                    throw FleetError.io(path: source.path, reason: "\(DirectoryListing.kind(st.st_mode)) can only be renamed, and rename failed (\(String(cString: strerror(errno))))")
+                }
+                return destination
             }
             try fm.moveItem(at: source, to: destination)
             return destination
+        } catch let error as FleetError {
+            throw error
         } catch {
             throw FleetError.io(path: source.path, reason: "cannot move it to \(target.path): \(error.localizedDescription)")
         }
     }
 
-    private func refreshReports(_ warehouse: Warehouse, zone: FleetZone, today: CivilDate) throws -> [URL] {
+    /// Every configured report for every configured period. Each report (and format) is written
+    /// or fails alone (`ReportWriter`): a failure is recorded and the run goes on, so one bad
+    /// value can no longer cost the night's other reports after the files were already archived.
+    private func refreshReports(_ warehouse: Warehouse, zone: FleetZone, today: CivilDate) throws -> ([URL], [ReportFailure]) {
         let reports = config.reportsToRefresh.compactMap { ReportRegistry.named($0) }
         let formats = config.formats.compactMap { ReportFormats.named($0) }
-        guard !reports.isEmpty, !formats.isEmpty else { return [] }
+        guard !reports.isEmpty, !formats.isEmpty else { return ([], []) }
+        var failures: [ReportFailure] = []
         let writer = ReportWriter(warehouse: warehouse, formats: formats)
         let directory = URL(fileURLWithPath: config.reports, isDirectory: true)
         var files: [URL] = []
@@ -166,25 +239,20 @@ public struct NightlyJob {
             let written = try writer.write(reports, request: request, to: directory, index: false)
             files += written.files
             outputs += written.outputs
+            failures += written.failures.map { f in
+                var f = f
+                f.reason = "\(request.period.label): " + f.reason
+                return f
+            }
             lastRequest = lastRequest ?? request
         }
         if let request = lastRequest {
-            files.append(try writer.writeIndex(outputs, title: "FleetKit reports, as of \(today)", request: request, to: directory))
+            do {
+                files.append(try writer.writeIndex(outputs, title: "FleetKit reports, as of \(today)", request: request, to: directory))
+            } catch {
+                failures.append(ReportFailure(report: "index", format: "html", reason: "\(error)"))
+            }
         }
-        return files
-    }
-}
-
-/// Write to a temporary file beside the target, then rename: readers never see half a file.
-enum AtomicWrite {
-    static func write(_ data: Data, to url: URL) throws {
-        let tmp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        do {
-            try data.write(to: tmp)
-            if rename(tmp.path, url.path) != 0 { throw FleetError.io(path: url.path, reason: String(cString: strerror(errno))) }
-        } catch {
-            try? FileManager.default.removeItem(at: tmp)
-            throw FleetError.io(path: url.path, reason: "cannot write: \(error)")
-        }
+        return (files, failures)
     }
 }

@@ -15,6 +15,12 @@ public final class Workbook {
     private var closed = false
     /// C strings handed to libxlsxwriter that must outlive `workbook_close`.
     private var retained: [UnsafeMutablePointer<CChar>] = []
+    private let cut = CutCounter()
+    /// Text cells written so far that were cut to fit Excel's 32,767-character limit (`XLSXCellText`).
+    public var truncatedCells: Int { cut.count }
+
+    /// Shared by the workbook's sheets, which are value types.
+    final class CutCounter { var count = 0 }
 
     public enum Error: Swift.Error, CustomStringConvertible {
         case create(String)
@@ -59,7 +65,7 @@ public final class Workbook {
         guard rc == LXW_NO_ERROR, let sheet = workbook_add_worksheet(workbook, name) else {
             throw Error.sheetName(name, code: Int32(rc.rawValue))
         }
-        return Sheet(sheet)
+        return Sheet(sheet, cut: cut)
     }
 
     public func addFormat(_ style: Style) -> Format {
@@ -136,14 +142,26 @@ public final class Workbook {
     /// One worksheet.
     public struct Sheet {
         let sheet: UnsafeMutablePointer<lxw_worksheet>
-        init(_ sheet: UnsafeMutablePointer<lxw_worksheet>) { self.sheet = sheet }
+        let cut: CutCounter
+        init(_ sheet: UnsafeMutablePointer<lxw_worksheet>, cut: CutCounter) {
+            self.sheet = sheet
+            self.cut = cut
+        }
+
+        /// The text as Excel can hold it: one value longer than a cell is cut (and counted), never
+        /// refused, so one description cannot fail the workbook (`XLSXCellText`).
+        private func fitted(_ text: String) -> String {
+            let (fitted, truncated) = XLSXCellText.fit(text)
+            if truncated { cut.count += 1 }
+            return fitted
+        }
 
         public func write(_ value: Double, row: Int, column: Int) {
             worksheet_write_number(sheet, lxw_row_t(row), lxw_col_t(column), value, nil)
         }
 
         public func write(_ text: String, row: Int, column: Int) {
-            worksheet_write_string(sheet, lxw_row_t(row), lxw_col_t(column), text, nil)
+            worksheet_write_string(sheet, lxw_row_t(row), lxw_col_t(column), fitted(text), nil)
         }
 
         public func write(_ value: Double, row: Int, column: Int, format: Format?) throws {
@@ -151,8 +169,9 @@ public final class Workbook {
         }
 
         /// A string cell (shared string, or inline string in constant-memory mode); never a formula.
+        /// Text longer than a cell holds is cut at 32,767 UTF-16 units with "…" and counted.
         public func write(_ text: String, row: Int, column: Int, format: Format?) throws {
-            try check(worksheet_write_string(sheet, lxw_row_t(row), lxw_col_t(column), text, format?.pointer), row, column)
+            try check(worksheet_write_string(sheet, lxw_row_t(row), lxw_col_t(column), fitted(text), format?.pointer), row, column)
         }
 
         /// An Excel serial date-time from wall-clock fields (Excel has no time zones).

@@ -38,7 +38,8 @@ public final class Warehouse: Sendable {
             // database file's mode, so they never exist readable by others, even after a kill.
             FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
-        if FileManager.default.fileExists(atPath: path) { try Warehouse.refuseForeign(path, busyTimeout: busyTimeout) }
+        var identity = WarehouseIdentity.empty
+        if FileManager.default.fileExists(atPath: path) { identity = try Warehouse.refuseForeign(path, busyTimeout: busyTimeout) }
         do {
             pool = try DatabasePool(path: path, configuration: config)
         } catch {
@@ -49,6 +50,11 @@ public final class Warehouse: Sendable {
                 try pool.writeWithoutTransaction { db in
                     // Set after open: GRDB's WAL setup resets `synchronous` after prepareDatabase.
                     try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                    // A new file is stamped before the first migration: a kill part-way through
+                    // creating it then leaves a file that is recognisably FleetKit's (and is
+                    // completed on the next open), never an unstamped half schema that the next
+                    // run would have to refuse as another application's database.
+                    if identity == .empty { try Warehouse.stampApplicationID(db) }
                 }
                 try WarehouseMigrator.migrator.migrate(pool)
                 try pool.writeWithoutTransaction { db in try Warehouse.stampApplicationID(db) }
@@ -68,7 +74,8 @@ public final class Warehouse: Sendable {
     /// Refuses any SQLite file that is neither empty nor a FleetKit warehouse, before the pool
     /// opens it: opening would switch it to WAL, migrating would add FleetKit's tables, and the
     /// chmod would take it from its owner. The probe is a read-only connection, which writes nothing.
-    static func refuseForeign(_ path: String, busyTimeout: TimeInterval) throws {
+    @discardableResult
+    static func refuseForeign(_ path: String, busyTimeout: TimeInterval) throws -> WarehouseIdentity {
         var probe = Configuration()
         probe.readonly = true
         probe.busyMode = .timeout(busyTimeout)
@@ -84,10 +91,12 @@ public final class Warehouse: Sendable {
             throw FleetError.warehouse(path: path, reason: reason,
                                        hint: "Point --db at a FleetKit warehouse or a new file; FleetKit never changes an unknown file.")
         }
+        return identity
     }
 
     /// Stamps FleetKit's application id on a warehouse that lacks it (new, or made before the
-    /// stamp existed); after the migration, so that a refused file is never written.
+    /// stamp existed): a new (empty) file before its first migration, an older warehouse after
+    /// its migration; a refused file is never written.
     static func stampApplicationID(_ db: Database) throws {
         guard try Int32.fetchOne(db, sql: "PRAGMA application_id") != applicationID else { return }
         try db.execute(sql: "PRAGMA application_id = \(applicationID)")

@@ -42,6 +42,7 @@ struct NightlyCommand: ParsableCommand {
                     let o = f.outcome!
                     Console.out(o.status == .unchanged ? "unchanged   \(f.path): already imported; archived" :
                             "imported    \(f.path) [\(o.format ?? "?")]: \(o.loaded) loaded, \(o.updated) updated, \(o.unchanged) unchanged, \(o.rejected) rejected")
+                    if let warning = f.warning { Console.out("            \(warning)") }
                 case "quarantined":
                     var reason = f.reason ?? ""
                     if reason.hasPrefix(f.path + ": ") { reason.removeFirst(f.path.count + 2) }
@@ -51,6 +52,8 @@ struct NightlyCommand: ParsableCommand {
                     Console.out("skipped     \(f.path): \(f.reason ?? "")")
                 }
             }
+            if !summary.report_failures.isEmpty { fflush(nil) }
+            for f in summary.report_failures { Console.err("error: \(f); the other reports were written") }
             let t = summary.totals
             Console.out("run #\(summary.run_id ?? 0) as of \(summary.as_of): \(t.files) files (\(t.imported) imported, \(t.unchanged_files) unchanged, \(summary.quarantined) quarantined, \(summary.skipped) skipped); rows \(t.loaded) loaded, \(t.updated) updated, \(t.rejected) rejected; \(summary.reports.count) report files refreshed")
         }

@@ -80,6 +80,7 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
+        var failures: [ReportFailure] = []
         do {
             let w = try warehouse.open(readOnly: true)
             let settings = try FleetSettings.load(w)
@@ -94,6 +95,12 @@ struct ReportCommand: ParsableCommand {
                 .write(reports, request: request, to: directory, index: name == "all")
             for file in written.files { Console.out("wrote \(file.path)") }
             for entry in written.headlines { Console.out(entry.0 + ": " + entry.1.map { $0.0 + " " + $0.1 }.joined(separator: ", ")) }
+            failures = written.failures
         } catch { throw fail(error) }
+        // Each report is written or fails alone: the others above were written (exit 1, like a failed file).
+        guard !failures.isEmpty else { return }
+        fflush(nil)
+        for f in failures { Console.err("error: \(f)") }
+        throw Exit.rowsRejected
     }
 }

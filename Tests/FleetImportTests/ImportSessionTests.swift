@@ -125,7 +125,7 @@ final class ImportSessionTests: XCTestCase {
         XCTAssertEqual(summary.exitCode, 1)
         let errors = summary.files.compactMap(\.error).joined(separator: "\n")
         XCTAssertTrue(errors.contains("gone.csv: a link to nothing"), errors)
-        XCTAssertTrue(errors.contains("pipe.csv: not a regular file"), errors)
+        XCTAssertTrue(errors.contains("pipe.csv: a named pipe (FIFO), not a regular file"), errors)
         XCTAssertEqual(try t.count("asset"), 2)
     }
 

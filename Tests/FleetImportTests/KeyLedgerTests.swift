@@ -22,6 +22,36 @@ final class KeyLedgerTests: XCTestCase {
         XCTAssertFalse(KeyLedger(memoryLimit: 3).spilled)
     }
 
+    /// Issue 18 item 15: the spilled keys live in a file that is owner-only (0600) and already
+    /// unlinked while in use, so neither another user nor a SIGKILL can leave them readable in
+    /// TMPDIR. 60,000 keys of 300 bytes (18 MB) overflow SQLite's 8 MB page cache, so the file
+    /// really exists.
+    func testSpilledKeysLiveInAnUnlinkedOwnerOnlyFile() throws {
+        let before = Self.temporaryFilesOpen()
+        let ledger = KeyLedger(memoryLimit: 10)
+        let payload = String(repeating: "x", count: 300)
+        for i in 0..<60_000 { try ledger.set("key-\(i)", KeyLedger.Entry(line: i, payload: payload)) }
+        XCTAssertEqual(try ledger.entry("key-59999")?.line, 59_999)
+        let opened = Self.temporaryFilesOpen().filter { !before.keys.contains($0.key) }
+        XCTAssertFalse(opened.isEmpty, "the ledger should have a temporary file open")
+        for (target, mode) in opened {
+            XCTAssertTrue(target.hasSuffix(" (deleted)"), "\(target) is still linked in the file system")
+            XCTAssertEqual(mode, 0o600, "\(target) has mode \(String(mode, radix: 8))")
+        }
+    }
+
+    /// SQLite temporary files this process has open: /proc/self/fd link target → permission bits.
+    static func temporaryFilesOpen() -> [String: mode_t] {
+        var out: [String: mode_t] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
+            guard let fd = Int32(name), let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"),
+                  target.contains("etilqs_") else { continue }
+            var st = stat()
+            if fstat(fd, &st) == 0 { out[target] = st.st_mode & 0o777 }
+        }
+        return out
+    }
+
     func testPackedPartsComeBackExactly() {
         let parts = ["", "12:34", "3:abc", "Ünïcødé ✓", "a\u{1F}b", "line\nbreak", "0:", ":"]
         XCTAssertEqual(KeyLedger.unpack(KeyLedger.pack(parts)), parts)

@@ -9,8 +9,8 @@ final class HTMLFormatTests: XCTestCase {
         Golden.assertMatches(try String(contentsOf: urls[0], encoding: .utf8), "cost-2026-10.html")
     }
 
-    func testHostileNamesAreEscapedEverywhere() {
-        let html = HTMLFormat.render(ReportFixture.output())
+    func testHostileNamesAreEscapedEverywhere() throws {
+        let html = try HTMLFormat.render(ReportFixture.output())
         XCTAssertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
         XCTAssertFalse(html.lowercased().contains("<script"))
         XCTAssertTrue(html.contains("O&#39;Brien &amp; &quot;Sons&quot;"))
@@ -20,9 +20,9 @@ final class HTMLFormatTests: XCTestCase {
         XCTAssertTrue(html.contains("<title>&lt;script&gt;alert(1)&lt;/script&gt; · Utilization: 0</title>"), html)
     }
 
-    func testSelfContained() {
+    func testSelfContained() throws {
         // The SVG namespace is a name, not a fetch; everything else must be local.
-        let html = HTMLFormat.render(ReportFixture.output()).lowercased()
+        let html = try HTMLFormat.render(ReportFixture.output()).lowercased()
             .replacingOccurrences(of: "xmlns=\"http://www.w3.org/2000/svg\"", with: "")
         for forbidden in ["<link", "src=", "@import", "url(", "<script", "http://www", "https://"] {
             XCTAssertFalse(html.contains(forbidden), forbidden)
@@ -31,8 +31,8 @@ final class HTMLFormatTests: XCTestCase {
         XCTAssertEqual(html.components(separatedBy: "<svg class=\"chart\"").count - 1, 2)
     }
 
-    func testNumbersAreFormattedAndRightAligned() {
-        let html = HTMLFormat.render(ReportFixture.output())
+    func testNumbersAreFormattedAndRightAligned() throws {
+        let html = try HTMLFormat.render(ReportFixture.output())
         XCTAssertTrue(html.contains("<td class=\"num\">$9,876,543.21</td>"))
         XCTAssertTrue(html.contains("<td class=\"num\">-$25.00</td>"))
         XCTAssertTrue(html.contains("<td class=\"num\">73.4%</td>"))
@@ -43,12 +43,12 @@ final class HTMLFormatTests: XCTestCase {
         XCTAssertTrue(html.contains("<tfoot>\n<tr><td>Total</td>"))
     }
 
-    func testTimelineChartAndEmptyTables() {
+    func testTimelineChartAndEmptyTables() throws {
         var output = ReportFixture.output()
         output.charts = [ReportFixture.dueChart]
         output.dataQuality.rows = []
         output.dataQuality.note = nil
-        let html = HTMLFormat.render(output)
+        let html = try HTMLFormat.render(output)
         XCTAssertTrue(html.contains(">today</text>"))
         XCTAssertTrue(html.contains("<title>overdue</title>"))
         XCTAssertTrue(html.contains("Nothing to report"))

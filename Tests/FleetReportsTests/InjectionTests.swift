@@ -48,8 +48,8 @@ final class InjectionTests: XCTestCase {
         }
     }
 
-    func testAttributeBreakoutsAreEscapedInHTMLAndSVG() {
-        let html = HTMLFormat.render(output(Self.breakout))
+    func testAttributeBreakoutsAreEscapedInHTMLAndSVG() throws {
+        let html = try HTMLFormat.render(output(Self.breakout))
         XCTAssertFalse(html.contains(Self.breakout))
         XCTAssertFalse(html.contains("\" onmouseover=\""), "an attribute was broken out of")
         XCTAssertFalse(html.lowercased().contains("<svg onload"))
@@ -59,7 +59,7 @@ final class InjectionTests: XCTestCase {
         let svg = html.components(separatedBy: "<svg class=\"chart\"").dropFirst().joined()
         XCTAssertGreaterThanOrEqual(svg.components(separatedBy: escaped).count - 1, 2, "the chart does not show the name")
         for lead in Self.leads {
-            let h = HTMLFormat.render(output(lead + "<b>"))
+            let h = try HTMLFormat.render(output(lead + "<b>"))
             XCTAssertTrue(h.contains("&lt;b&gt;"), lead.debugDescription)
             XCTAssertFalse(h.contains(lead + "<b>"), lead.debugDescription)
         }

@@ -10,7 +10,7 @@ final class JSONFormatTests: XCTestCase {
     }
 
     func testShapeIsDesignSection5() throws {
-        let text = JSONFormat.document(ReportFixture.output()).rendered()
+        let text = try JSONFormat.document(ReportFixture.output()).rendered()
         let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         XCTAssertEqual(Set(doc.keys), ["report", "period", "parameters", "totals", "tables", "data_quality", "sources", "generated_at"])
         XCTAssertEqual(doc["period"] as? [String: String], ["from": "2026-10-01", "to": "2026-10-31", "label": "2026-10"])
@@ -35,7 +35,7 @@ final class JSONFormatTests: XCTestCase {
     }
 
     func testNumbersAreStableLiterals() throws {
-        let text = JSONFormat.document(ReportFixture.output()).rendered()
+        let text = try JSONFormat.document(ReportFixture.output()).rendered()
         // Money exactly from minor units; doubles rounded to six decimals; dates and datetimes as strings.
         XCTAssertTrue(text.contains("[\"TRK-101\", 42, 1234.50, 73.4, \"2026-10-03\", \"2026-10-31T17:15:00-05:00\", 1234.5678, 12.5]"), text)
         XCTAssertTrue(text.contains(", 0.04, 0.333333]"), text)
@@ -45,8 +45,8 @@ final class JSONFormatTests: XCTestCase {
     }
 
     func testTwoRunsDifferOnlyInGeneratedAt() throws {
-        let a = JSONFormat.document(ReportFixture.output()).rendered().split(separator: "\n")
-        let b = JSONFormat.document(ReportFixture.output(generatedAt: ReportFixture.generatedAt + 86_400_000)).rendered().split(separator: "\n")
+        let a = try JSONFormat.document(ReportFixture.output()).rendered().split(separator: "\n")
+        let b = try JSONFormat.document(ReportFixture.output(generatedAt: ReportFixture.generatedAt + 86_400_000)).rendered().split(separator: "\n")
         XCTAssertEqual(a.count, b.count)
         let differing = zip(a, b).filter { $0 != $1 }
         XCTAssertEqual(differing.count, 1)

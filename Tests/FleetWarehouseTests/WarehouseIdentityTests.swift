@@ -52,4 +52,28 @@ final class WarehouseIdentityTests: XCTestCase {
         }
         XCTAssertEqual(try opened.pool.read { db in try WarehouseIdentity.of(db) }, .fleetKit)
     }
+
+    /// A kill part-way through creating a warehouse leaves a stamped file with FleetKit's
+    /// bookkeeping table and no migration yet; the next open must finish it, not refuse it as
+    /// another application's database (it did, 2 runs in 7 of the nightly kill test).
+    func testAWarehouseKilledWhileBeingCreatedIsCompletedOnTheNextOpen() throws {
+        let t = try TestWarehouse()
+        let path = t.directory.appendingPathComponent("half-created.sqlite").path
+        let half = try DatabaseQueue(path: path)
+        try half.write { db in
+            try db.execute(sql: "PRAGMA application_id = \(Warehouse.applicationID)")
+            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        }
+        try half.close()
+        let opened = try Warehouse(path: path)
+        try opened.pool.read { db in
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"), known.sorted())
+        }
+        // The stamp comes first: a new warehouse carries it before any table exists.
+        let fresh = t.directory.appendingPathComponent("fresh.sqlite").path
+        _ = try Warehouse(path: fresh)
+        let q = try DatabaseQueue(path: fresh)
+        XCTAssertEqual(try q.read { db in try WarehouseIdentity.of(db) }, .fleetKit)
+        try q.close()
+    }
 }

@@ -20,7 +20,7 @@ struct CSVRows {
         self.input = input
         self.format = format
         do {
-            reader = try CSVReader(url: input.url)
+            reader = try CSVReader(url: input.source)
             guard let first = try reader.next() else { throw FleetError.emptyFile(file: input.path) }
             header = CSVHeader(first.fields, aliases: columns)
             headerCount = first.fields.count

@@ -4,9 +4,14 @@ import FleetCore
 
 /// What the rows of one file have claimed so far: the natural keys `Row.unique` has seen, the
 /// first row of each DVIR. Kept in a dictionary up to `memoryLimit` entries, then moved to a
-/// private temporary SQLite file that is deleted with the ledger, so that a file of any length
+/// private temporary SQLite file, so that a file of any length
 /// imports in bounded memory. Without it a 48 MB DVIR export (245,000 DVIRs) held 224 MB of
 /// dictionaries, and the 150 MB bound for a 1 GB input could not hold.
+///
+/// The file is SQLite's anonymous temporary database (path ""): SQLite creates it 0600 in
+/// SQLITE_TMPDIR/TMPDIR and unlinks it right after opening, so no other user can read the keys
+/// (card transactions, DVIRs) and a killed import leaves nothing behind. It used to be a named
+/// `fleetkit-keys-*.sqlite` that followed the umask and survived a SIGKILL.
 ///
 /// A class: the row loop and each `Row` share one ledger; a dictionary copied into every row
 /// was also copied whole on the next insert, which made large files quadratic.
@@ -19,7 +24,7 @@ final class KeyLedger {
 
     let memoryLimit: Int
     private var memory: [String: Entry] = [:]
-    private var spill: (queue: DatabaseQueue, path: String)?
+    private var spill: DatabaseQueue?
     /// Once on disk, most lookups are for keys never seen (a new DVIR, a new transaction): a
     /// Bloom filter of fixed size (4 MB, 2^25 bits, 3 probes; about 1 % false positives at 5
     /// million keys) answers those without a query, and keeps memory bounded.
@@ -33,19 +38,12 @@ final class KeyLedger {
         self.memoryLimit = memoryLimit
     }
 
-    deinit {
-        if let path = spill?.path {
-            spill = nil   // closes the connection before the file goes
-            for suffix in ["", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        }
-    }
-
     /// Whether the ledger has moved to disk (for tests).
     var spilled: Bool { spill != nil }
 
     func entry(_ key: String) throws -> Entry? {
         if let e = memory[key] { return e }
-        guard let queue = spill?.queue, mightContain(key) else { return nil }
+        guard let queue = spill, mightContain(key) else { return nil }
         return try queue.inDatabase { db in
             try GRDB.Row.fetchOne(db.cachedStatement(sql: "SELECT line, payload FROM ledger WHERE key = ?"), arguments: [key])
                 .map { Entry(line: $0[0], payload: $0[1]) }
@@ -62,19 +60,19 @@ final class KeyLedger {
     static let flushSize = 4096
 
     private func flush() throws {
-        let path = spill?.path ?? FileManager.default.temporaryDirectory.appendingPathComponent("fleetkit-keys-\(getpid())-\(UUID().uuidString).sqlite").path
         do {
-            let queue = try spill?.queue ?? {
+            let queue = try spill ?? {
                 var config = Configuration()
                 config.prepareDatabase { db in
-                    // Scratch data for one import, deleted after: no journal, no fsync, a small page cache.
+                    // Scratch data for one import: no journal, no fsync, a small page cache.
                     try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -8000")
                 }
-                let queue = try DatabaseQueue(path: path, configuration: config)
+                // "" = an anonymous temporary file, unlinked by SQLite as soon as it is open.
+                let queue = try DatabaseQueue(path: "", configuration: config)
                 try queue.inDatabase { db in
                     try db.execute(sql: "CREATE TABLE ledger(key TEXT PRIMARY KEY, line INTEGER NOT NULL, payload TEXT NOT NULL) WITHOUT ROWID")
                 }
-                spill = (queue, path)
+                spill = queue
                 return queue
             }()
             try queue.inTransaction { db in
@@ -86,8 +84,7 @@ final class KeyLedger {
             for key in memory.keys { remember(key) }
             memory = [:]
         } catch {
-            if spill == nil { try? FileManager.default.removeItem(atPath: path) }
-            throw FleetError.io(path: path, reason: "cannot keep the keys of a large file on disk (\(error)); check that the temporary folder (TMPDIR) is writable and has space")
+            throw FleetError.io(path: "(temporary file in TMPDIR)", reason: "cannot keep the keys of a large file on disk (\(error)); check that the temporary folder (TMPDIR) is writable and has space")
         }
     }
 

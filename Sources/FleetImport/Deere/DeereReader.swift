@@ -43,7 +43,7 @@ final class DeereReader<S: RecordSink> {
 
     init(_ input: InputFile) throws {
         self.input = input
-        parser = try JSONPullParser(url: input.url)
+        parser = try JSONPullParser(url: input.source)
     }
 
     func run(into sink: inout S) throws {

@@ -32,7 +32,7 @@ public struct CarScannerImporter: Importer {
         var reader: CSVReader
         var columns: [String: Int] = [:]
         do {
-            reader = try CSVReader(url: input.url)
+            reader = try CSVReader(url: input.source)
             guard let first = try reader.next() else { throw FleetError.emptyFile(file: input.path) }
             for (i, f) in first.fields.enumerated() {
                 let k = OBDChannels.key(f)

@@ -77,7 +77,7 @@ public struct ELM327Importer: Importer {
     /// Runs every line through the parser and assembler; returns how many answers the VIN-only
     /// parser left out.
     private func scan(_ input: InputFile, vinOnly: Bool = false, _ body: (ELMEvent) throws -> Void) throws -> Int {
-        var reader = try TextLineReader(url: input.url)
+        var reader = try TextLineReader(url: input.source)
         var assembler = ELMAssembler()
         var parser = ELMByteParser(zone: input.zone.timeZone)
         parser.vinOnly = vinOnly

@@ -34,7 +34,7 @@ public struct GPXImporter: Importer {
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
         do {
             let asset = try attribute(input, &sink)
-            let scanner = try GPXScanner(url: input.url)
+            let scanner = try GPXScanner(url: input.source)
             // The scanner runs on a second thread while this one loads (GPXPipeline): the same
             // sink calls in the same order as a one-thread scan, batches of `batchSize` points
             // (multi-row INSERTs) flushed before each reject and at the end of the file.
@@ -51,7 +51,7 @@ public struct GPXImporter: Importer {
     /// an asset: a phone app's "Morning drive" must not become a vehicle.
     private func attribute(_ input: InputFile, _ sink: inout some RecordSink) throws -> Int64 {
         if let ref = input.asset { return try sink.asset(ref) }
-        let header = try GPXScanner(url: input.url)
+        let header = try GPXScanner(url: input.source)
         try header.scan(headerOnly: true) { _ in }
         let names = [header.fileName, header.trackName].compactMap { $0 }.filter { !$0.isEmpty }
         for name in names {

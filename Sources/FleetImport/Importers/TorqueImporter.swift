@@ -87,7 +87,7 @@ public struct TorqueImporter: Importer {
         var layout: Layout
         var headerKey: String
         do {
-            reader = try CSVReader(url: input.url, delimiter: UInt8(ascii: ","))
+            reader = try CSVReader(url: input.source, delimiter: UInt8(ascii: ","))
             guard let first = try reader.next() else { throw FleetError.emptyFile(file: input.path) }
             guard let l = Layout(first.fields) else {
                 let (reason, hint) = OBDLayouts.refusal(input.head)

@@ -24,7 +24,7 @@ final class SamsaraReader<S: RecordSink> {
 
     init(_ input: InputFile) throws {
         self.input = input
-        parser = try JSONPullParser(url: input.url)
+        parser = try JSONPullParser(url: input.source)
     }
 
     func run(into sink: inout S) throws {

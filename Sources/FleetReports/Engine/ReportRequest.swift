@@ -28,6 +28,10 @@ public struct ReportRequest: Sendable {
     public var assets: [String]?
     public var dvirPolicy: DVIRPolicy
     public var generatedAt: Int64
+    /// A detail table with more rows than this is streamed from the warehouse per format
+    /// (`ReportRowStream`) instead of held; at or under it, rows are held and outputs are the
+    /// same as they always were. Tests lower it to run the streamed path on small data.
+    public var heldRowLimit: Int = 50_000
 
     public init(period: ReportPeriod, zone: FleetZone = .utc, units: Units.System = .metric, currency: String = "USD",
                 groupBy: GroupBy = .asset, assets: [String]? = nil, dvirPolicy: DVIRPolicy = .everyDay, generatedAt: Int64 = Timestamp.now()) {

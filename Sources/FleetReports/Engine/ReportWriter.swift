@@ -19,25 +19,69 @@ public struct ReportWriter {
         public var outputs: [ReportOutput] = []
         /// Per report, its headline totals formatted for people: ("cost", [("total", "12,345.67 USD")]).
         public var headlines: [(String, [(String, String)])] = []
+        /// Reports, or single formats of a report, that could not be written; the rest were.
+        public var failures: [ReportFailure] = []
     }
 
     /// Runs `reports` in one read transaction (so a concurrent import cannot make two reports
-    /// disagree) and writes them under `directory`.
+    /// disagree) and writes them under `directory`, rendering inside that transaction so that
+    /// streamed tables (`ReportRowStream`) read the very snapshot their totals came from.
+    ///
+    /// Each report, and each format of it, is written or fails alone: one value libxlsxwriter
+    /// refuses, one file that cannot be renamed, one report that throws, is recorded in
+    /// `failures` and the others are still written (the CLI exits 1, the nightly run records
+    /// it). Only an error reading the warehouse stops everything, since no report can be trusted
+    /// then (`Warehouse.explain`, exit 2).
     public func write(_ reports: [any Report.Type], request: ReportRequest, to directory: URL, index: Bool) throws -> Written {
-        let outputs: [ReportOutput]
+        var written = Written()
         do {
-            outputs = try warehouse.pool.read { db in try Self.run(reports, db, request) }
+            written = try warehouse.pool.read { db in try Self.runAndWrite(reports, db, request, formats: formats, to: directory) }
         } catch let e as DatabaseError {
             throw Warehouse.explain(e, path: warehouse.path, doing: "read for the report")
         }
-        var written = Written(outputs: outputs)
-        for output in outputs {
-            for format in formats { written.files += try format.write(output, to: directory) }
+        if index {
+            do {
+                written.files.append(try writeIndex(written.outputs, title: "FleetKit reports, \(request.period.label)", request: request, to: directory))
+            } catch {
+                written.failures.append(ReportFailure(report: "index", format: "html", reason: "\(error)"))
+            }
+        }
+        return written
+    }
+
+    static func runAndWrite(_ reports: [any Report.Type], _ db: Database, _ request: ReportRequest,
+                            formats: [any ReportFormat], to directory: URL) throws -> Written {
+        var written = Written()
+        var done: [String: ReportOutput] = [:]
+        var failed: [String: String] = [:]
+        for report in reports where report.name != SummaryReport.name {
+            do { done[report.name] = try report.init().run(db, request) } catch let e as DatabaseError { throw e } catch {
+                failed[report.name] = "\(error)"
+            }
+        }
+        for report in reports {
+            let output: ReportOutput
+            if let o = done[report.name] {
+                output = o
+            } else if let reason = failed[report.name] {
+                written.failures.append(ReportFailure(report: report.name, format: nil, reason: reason))
+                continue
+            } else {
+                do { output = try SummaryReport().run(db, request, reusing: done) } catch let e as DatabaseError { throw e } catch {
+                    written.failures.append(ReportFailure(report: report.name, format: nil, reason: "\(error)"))
+                    continue
+                }
+            }
+            for format in formats {
+                do { written.files += try format.write(output, to: directory) } catch let e as DatabaseError { throw e } catch {
+                    written.failures.append(ReportFailure(report: report.name, format: format.name, reason: "\(error)"))
+                }
+            }
+            written.outputs.append(output)
             written.headlines.append((output.metadata.report, output.metadata.totals.map { ($0.0, Self.headline($0.0, $0.1, output.metadata)) }))
         }
-        if index {
-            written.files.append(try writeIndex(outputs, title: "FleetKit reports, \(request.period.label)", request: request, to: directory))
-        }
+        // Streamed rows read through this transaction's connection: nothing may walk them after it.
+        for output in done.values { for t in output.tables + [output.dataQuality] { t.stream?.close() } }
         return written
     }
 

@@ -25,13 +25,21 @@ public struct CSVFormat: ReportFormat {
         var written: [URL] = []
         for table in output.tables + [output.dataQuality, metadata.parametersTable()] {
             let url = directory.appendingPathComponent(ReportFileName.file(metadata, table: table.name, ext: "csv"))
-            try AtomicFile.write(Self.render(table, zone: zone), to: url)
+            try TextFileStream.produce(url) { out in try Self.write(table, zone: zone, to: out) }
             written.append(url)
         }
         return written
     }
 
-    /// The CSV text of one table: header, rows, then the totals row when there is one.
+    /// The CSV text of one table: header, rows, then the totals row when there is one. Written
+    /// row by row, so a streamed table (`ReportRowStream`) is never held in memory.
+    static func write(_ table: ReportTable, zone: TimeZone, to out: TextFileStream) throws {
+        try out.write(CSVWriter.line(table.columns.map { CSVWriter.text($0.name) }))
+        try table.forEachRow { row in try out.write(CSVWriter.line(row.map { cell($0, zone: zone) })) }
+        if let totals = table.totals { try out.write(CSVWriter.line(totals.map { cell($0, zone: zone) })) }
+    }
+
+    /// The CSV text of a table whose rows are held (`rows`), for tests and small tables.
     static func render(_ table: ReportTable, zone: TimeZone) -> String {
         var out = CSVWriter.line(table.columns.map { CSVWriter.text($0.name) })
         for row in table.rows { out += CSVWriter.line(row.map { cell($0, zone: zone) }) }

@@ -13,7 +13,8 @@ import FleetCore
 /// literal from minor units (`1234.50`); dates are `"YYYY-MM-DD"`; datetimes are ISO 8601 strings
 /// in the report zone with the offset. A table's `totals` key is present only when it has a
 /// totals row; a column without a unit has `"unit": null`. Keys are sorted and the layout fixed,
-/// so two runs over the same data differ only in `generated_at`.
+/// so two runs over the same data differ only in `generated_at`. The file is written in chunks
+/// and table rows are walked while writing (`JSONValue.rows`), so memory does not grow with rows.
 public struct JSONFormat: ReportFormat {
     public var name: String { "json" }
 
@@ -22,7 +23,7 @@ public struct JSONFormat: ReportFormat {
     public func write(_ output: ReportOutput, to directory: URL) throws -> [URL] {
         try AtomicFile.prepare(directory)
         let url = directory.appendingPathComponent(ReportFileName.file(output.metadata, ext: "json"))
-        try AtomicFile.write(Self.document(output).rendered(), to: url)
+        try TextFileStream.produce(url) { file in try Self.document(output).write(to: file) }
         return [url]
     }
 
@@ -58,7 +59,7 @@ public struct JSONFormat: ReportFormat {
             "columns": .array(t.columns.map {
                 .object(["name": .string($0.name), "type": .string($0.type.rawValue), "unit": $0.unit.map(JSONValue.string) ?? .null])
             }),
-            "rows": .array(t.rows.map { .array($0.map { value($0, zone: zone) }) }),
+            "rows": .rows(JSONRows(t, zone: zone)),
         ]
         if let totals = t.totals { members["totals"] = .array(totals.map { value($0, zone: zone) }) }
         return .object(members)

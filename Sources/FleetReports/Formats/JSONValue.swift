@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON document with a fixed layout, for output that diffs cleanly between runs.
 ///
 /// JSONSerialization prints doubles with all their binary noise and (on Linux) does not promise a
@@ -12,20 +14,31 @@ enum JSONValue: Equatable {
     case number(String)
     case array([JSONValue])
     case object([String: JSONValue])
+    /// A table's rows, walked while writing (`ReportTable.forEachRow`) so a streamed table is
+    /// never held: printed exactly as `.array` of its rows would be.
+    case rows(JSONRows)
 
     /// Objects with at most this many scalar members print on one line (columns, sources, period).
     static let inlineObjectLimit = 4
 
-    func rendered() -> String {
-        var out = ""
-        write(to: &out, indent: 0)
-        out += "\n"
-        return out
+    func rendered() throws -> String {
+        var out = JSONOutput()
+        try write(to: &out, indent: 0)
+        out.append("\n")
+        return out.text
+    }
+
+    /// Writes the document to `file` in chunks (`TextFileStream`), never holding all of it.
+    func write(to file: TextFileStream) throws {
+        var out = JSONOutput()
+        try write(to: &out, indent: 0) { try file.write($0) }
+        out.append("\n")
+        try file.write(out.text)
     }
 
     private var isScalar: Bool {
         switch self {
-        case .array, .object: return false
+        case .array, .object, .rows: return false
         default: return true
         }
     }
@@ -42,19 +55,31 @@ enum JSONValue: Equatable {
         members.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }
 
-    private func write(to out: inout String, indent: Int) {
+    /// `flush` takes the text written so far when it grows past a chunk (nil: keep it all).
+    private func write(to out: inout JSONOutput, indent: Int, flush: ((String) throws -> Void)? = nil) throws {
         switch self {
         case .null: out += "null"
         case let .bool(b): out += b ? "true" : "false"
         case let .string(s): out += Self.quote(s)
         case let .number(n): out += n
+        case let .rows(rows):
+            var first = true
+            let pad = String(repeating: " ", count: indent + 2)
+            try rows.table.forEachRow { row in
+                out += first ? "[\n" : ",\n"
+                first = false
+                out += pad
+                try JSONValue.array(row.map { JSONFormat.value($0, zone: rows.zone) }).write(to: &out, indent: indent + 2, flush: flush)
+                if let flush, out.text.utf8.count >= TextFileStream.chunk { try flush(out.text); out.text = "" }
+            }
+            out += first ? "[]" : "\n" + String(repeating: " ", count: indent) + "]"
         case let .array(items):
             if items.isEmpty { out += "[]"; return }
             if isInline {
                 out += "["
                 for (i, item) in items.enumerated() {
                     if i > 0 { out += ", " }
-                    item.write(to: &out, indent: indent)
+                    try item.write(to: &out, indent: indent, flush: flush)
                 }
                 out += "]"
                 return
@@ -63,7 +88,7 @@ enum JSONValue: Equatable {
             out += "[\n"
             for (i, item) in items.enumerated() {
                 out += pad
-                item.write(to: &out, indent: indent + 2)
+                try item.write(to: &out, indent: indent + 2, flush: flush)
                 out += i == items.count - 1 ? "\n" : ",\n"
             }
             out += String(repeating: " ", count: indent) + "]"
@@ -75,7 +100,7 @@ enum JSONValue: Equatable {
                 for (i, key) in keys.enumerated() {
                     if i > 0 { out += ", " }
                     out += Self.quote(key) + ": "
-                    members[key]!.write(to: &out, indent: indent)
+                    try members[key]!.write(to: &out, indent: indent, flush: flush)
                 }
                 out += "}"
                 return
@@ -84,7 +109,7 @@ enum JSONValue: Equatable {
             out += "{\n"
             for (i, key) in keys.enumerated() {
                 out += pad + Self.quote(key) + ": "
-                members[key]!.write(to: &out, indent: indent + 2)
+                try members[key]!.write(to: &out, indent: indent + 2, flush: flush)
                 out += i == keys.count - 1 ? "\n" : ",\n"
             }
             out += String(repeating: " ", count: indent) + "}"
@@ -113,4 +138,24 @@ enum JSONValue: Equatable {
         let h = String(v, radix: 16)
         return String(repeating: "0", count: 4 - h.count) + h
     }
+}
+
+/// The text `JSONValue.write` appends to.
+struct JSONOutput {
+    var text = ""
+    mutating func append(_ s: String) { text += s }
+    static func += (out: inout JSONOutput, s: String) { out.text += s }
+}
+
+/// The rows of one table for `JSONValue.rows`; equal only to itself.
+final class JSONRows: Equatable {
+    let table: ReportTable
+    let zone: TimeZone
+
+    init(_ table: ReportTable, zone: TimeZone) {
+        self.table = table
+        self.zone = zone
+    }
+
+    static func == (a: JSONRows, b: JSONRows) -> Bool { a === b }
 }

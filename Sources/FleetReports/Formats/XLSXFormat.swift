@@ -12,8 +12,11 @@ import FleetCore
 /// row that is frozen, an autofilter and a bold totals row; column widths follow the content.
 ///
 /// Text is always a string cell, never a formula, so `=HYPERLINK(…)` from an imported file
-/// stays inert. A table over `constantMemoryRows` rows switches the workbook to libxlsxwriter's
-/// constant-memory mode, which is why every sheet here is written strictly top to bottom.
+/// stays inert. A table over `constantMemoryRows` rows, or whose rows are streamed from the
+/// warehouse (`ReportRowStream`), switches the workbook to libxlsxwriter's constant-memory mode,
+/// which is why every sheet here is written strictly top to bottom. A text longer than a cell
+/// holds is cut (`XLSXCellText`) and counted on the "Data quality" sheet instead of failing
+/// the workbook.
 public struct XLSXFormat: ReportFormat {
     public var name: String { "xlsx" }
     /// Above this many rows in any table, rows are streamed to disk instead of held in memory.
@@ -41,14 +44,14 @@ public struct XLSXFormat: ReportFormat {
     public func write(_ output: ReportOutput, to directory: URL) throws -> [URL] {
         try AtomicFile.prepare(directory)
         let url = directory.appendingPathComponent(ReportFileName.file(output.metadata, ext: "xlsx"))
-        let large = (output.tables + [output.dataQuality]).contains { $0.rows.count > constantMemoryRows }
+        let large = (output.tables + [output.dataQuality]).contains { $0.rowCount > constantMemoryRows || $0.stream != nil }
         try AtomicFile.produce(url) { temporary in try Self.build(output, path: temporary.path, constantMemory: large) }
         return [url]
     }
 
     static func build(_ output: ReportOutput, path: String, constantMemory: Bool) throws {
-        for t in output.tables + [output.dataQuality] where t.rows.count + 32 > maxRows {
-            throw Error.tooManyRows(table: t.name, rows: t.rows.count)
+        for t in output.tables + [output.dataQuality] where t.rowCount + 32 > maxRows {
+            throw Error.tooManyRows(table: t.name, rows: t.rowCount)
         }
         let m = output.metadata
         let book = try Workbook(path: path, constantMemory: constantMemory)
@@ -60,18 +63,23 @@ public struct XLSXFormat: ReportFormat {
         try writeSummary(output, sheet: book.addSheet("Summary"), styles: styles, zone: zone)
         for t in output.tables.dropFirst() {
             let sheet = try book.addSheet(names.make(t.title))
-            let end = try writeTable(t, sheet: sheet, top: 0, styles: styles, zone: zone)
+            let (end, w) = try writeTable(t, sheet: sheet, top: 0, styles: styles, zone: zone)
             if let note = t.note { try sheet.write(note, row: end + 1, column: 0, format: styles.note) }
-            setWidths(sheet, widths(t, zone: zone))
+            setWidths(sheet, w)
         }
         if !output.charts.isEmpty {
             try XLSXCharts.write(output.charts, sheetName: "Charts", book: book, styles: styles)
         }
         let quality = try book.addSheet("Data quality")
-        let end = try writeTable(output.dataQuality, sheet: quality, top: 0, styles: styles, zone: zone)
-        let qualityNote = output.dataQuality.rows.isEmpty ? "Nothing to report: no rows were excluded or flagged." : output.dataQuality.note
+        var dataQuality = output.dataQuality
+        if book.truncatedCells > 0 {
+            dataQuality.rows.append([.text("Cells cut to 32,767 characters in this workbook"), .integer(Int64(book.truncatedCells)),
+                                     .text("Excel holds at most 32,767 characters (UTF-16 units) in a cell; each cut cell ends in …; the CSV and JSON have the full text")])
+        }
+        let (end, qualityWidths) = try writeTable(dataQuality, sheet: quality, top: 0, styles: styles, zone: zone)
+        let qualityNote = dataQuality.rowCount == 0 ? "Nothing to report: no rows were excluded or flagged." : dataQuality.note
         if let qualityNote { try quality.write(qualityNote, row: end + 1, column: 0, format: styles.note) }
-        setWidths(quality, widths(output.dataQuality, zone: zone))
+        setWidths(quality, qualityWidths)
         try writeParameters(m, sheet: book.addSheet("Parameters"), styles: styles, zone: zone)
         try book.close()
     }
@@ -96,8 +104,9 @@ public struct XLSXFormat: ReportFormat {
                 try sheet.write(note, row: row, column: 0, format: styles.note)
                 row += 1
             }
-            row = try writeTable(first, sheet: sheet, top: row, styles: styles, zone: zone)
-            w = merged(w, widths(first, zone: zone))
+            let (end, firstWidths) = try writeTable(first, sheet: sheet, top: row, styles: styles, zone: zone)
+            row = end
+            w = merged(w, firstWidths)
         }
         if !m.totals.isEmpty {
             row += 1
@@ -114,8 +123,7 @@ public struct XLSXFormat: ReportFormat {
 
     private static func writeParameters(_ m: ReportMetadata, sheet: Workbook.Sheet, styles: XLSXStyles, zone: TimeZone) throws {
         let parameters = m.parametersTable(includingSources: false)
-        var row = try writeTable(parameters, sheet: sheet, top: 0, styles: styles, zone: zone)
-        var w = widths(parameters, zone: zone)
+        var (row, w) = try writeTable(parameters, sheet: sheet, top: 0, styles: styles, zone: zone)
         let sources = m.sourcesTable
         row += 1
         try sheet.write(sources.title, row: row, column: 0, format: styles.heading)
@@ -123,24 +131,27 @@ public struct XLSXFormat: ReportFormat {
         if sources.rows.isEmpty {
             try sheet.write("No source files.", row: row, column: 0, format: styles.note)
         } else {
-            _ = try writeTable(sources, sheet: sheet, top: row, styles: styles, zone: zone, filterAndFreeze: false)
-            w = merged(w, widths(sources, zone: zone))
+            w = merged(w, try writeTable(sources, sheet: sheet, top: row, styles: styles, zone: zone, filterAndFreeze: false).widths)
         }
         setWidths(sheet, w.map { min($0, 100) })
     }
 
-    /// Writes the header at `top`, the rows and the totals row; returns the row after the last one.
+    /// Writes the header at `top`, the rows and the totals row; returns the row after the last one
+    /// and the column widths measured on the way (one walk, so a streamed table is read once).
     /// Excel allows one autofilter per sheet, so a second table on a sheet passes `filterAndFreeze: false`.
     static func writeTable(_ t: ReportTable, sheet: Workbook.Sheet, top: Int, styles: XLSXStyles, zone: TimeZone,
-                           filterAndFreeze: Bool = true) throws -> Int {
+                           filterAndFreeze: Bool = true) throws -> (end: Int, widths: [Double]) {
         for (c, column) in t.columns.enumerated() {
             try sheet.write(headerText(column, zone: zone), row: top, column: c, format: styles.header)
         }
         var row = top + 1
-        for values in t.rows {
+        var w = headerWidths(t, zone: zone)
+        try t.forEachRow { values in
             try writeRow(values, columns: t.columns, sheet: sheet, row: row, styles: styles, zone: zone, totals: false)
+            if row - top <= widthSampleRows { measure(values, t, into: &w) }
             row += 1
         }
+        if let totals = t.totals { measure(totals, t, into: &w) }
         if filterAndFreeze, !t.columns.isEmpty {
             try sheet.autofilter(firstRow: top, firstColumn: 0, lastRow: max(top, row - 1), lastColumn: t.columns.count - 1)
             sheet.freezePanes(row: top + 1)
@@ -149,7 +160,7 @@ public struct XLSXFormat: ReportFormat {
             try writeRow(totals, columns: t.columns, sheet: sheet, row: row, styles: styles, zone: zone, totals: true)
             row += 1
         }
-        return row
+        return (row, finished(w))
     }
 
     private static func writeRow(_ values: [ReportValue], columns: [ReportColumn], sheet: Workbook.Sheet, row: Int,
@@ -167,8 +178,8 @@ public struct XLSXFormat: ReportFormat {
         case .null:
             if let format { try sheet.writeBlank(row: row, column: column, format: format) }
         case let .text(s):
-            // Excel's cell limit is 32,767 characters; libxlsxwriter refuses longer strings.
-            try sheet.write(s.count > 32_767 ? String(s.prefix(32_766)) + "…" : s, row: row, column: column, format: format)
+            // Cut to Excel's cell limit by the sheet, and counted (XLSXCellText).
+            try sheet.write(s, row: row, column: column, format: format)
         case let .integer(i):
             try sheet.write(Double(i), row: row, column: column, format: format)
         case let .number(d):
@@ -200,16 +211,20 @@ public struct XLSXFormat: ReportFormat {
         return column.title
     }
 
-    /// Column widths in characters from the header and the displayed values, capped at 60.
-    static func widths(_ t: ReportTable, zone: TimeZone) -> [Double] {
-        var w = t.columns.map { Double(min(headerText($0, zone: zone).count, 24)) }
-        for values in t.rows.prefix(widthSampleRows) + (t.totals.map { [$0] } ?? []) {
-            for (c, v) in values.enumerated() where c < w.count {
-                w[c] = max(w[c], Double(displayLength(v, type: t.columns[c].type)))
-            }
-        }
-        return w.map { min(60, max(6, $0 + 2)) }
+    /// Column widths in characters from the header and the displayed values of the first
+    /// `widthSampleRows` rows and the totals, capped at 60: `headerWidths`, `measure` each row,
+    /// then `finished`.
+    static func headerWidths(_ t: ReportTable, zone: TimeZone) -> [Double] {
+        t.columns.map { Double(min(headerText($0, zone: zone).count, 24)) }
     }
+
+    static func measure(_ values: [ReportValue], _ t: ReportTable, into w: inout [Double]) {
+        for (c, v) in values.enumerated() where c < w.count {
+            w[c] = max(w[c], Double(displayLength(v, type: t.columns[c].type)))
+        }
+    }
+
+    static func finished(_ w: [Double]) -> [Double] { w.map { min(60, max(6, $0 + 2)) } }
 
     static func displayLength(_ v: ReportValue, type: ReportColumnType) -> Int {
         switch v {

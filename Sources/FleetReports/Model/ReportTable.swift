@@ -16,8 +16,21 @@ public struct ReportTable: Sendable, Equatable {
     public var totals: [ReportValue]?
     /// A sentence under the title: what a row is and how to read it.
     public var note: String?
+    /// Set instead of `rows` when the rows are too many to hold: renderers walk it (`forEachRow`).
+    public var stream: ReportRowStream?
 
-    public init(name: String, title: String, columns: [ReportColumn], rows: [[ReportValue]] = [], totals: [ReportValue]? = nil, note: String? = nil) {
+    /// The number of rows, held or streamed.
+    public var rowCount: Int { stream?.count ?? rows.count }
+
+    /// Calls `body` with each row in order, held or streamed; the first `limit` rows when given.
+    public func forEachRow(limit: Int? = nil, _ body: ([ReportValue]) throws -> Void) throws {
+        if let stream { return try stream.forEach(limit: limit, body) }
+        for row in limit.map({ rows.prefix($0) }) ?? rows[...] { try body(row) }
+    }
+
+    public init(name: String, title: String, columns: [ReportColumn], rows: [[ReportValue]] = [], totals: [ReportValue]? = nil, note: String? = nil,
+                stream: ReportRowStream? = nil) {
+        self.stream = stream
         self.name = name
         self.title = title
         self.columns = columns

@@ -27,50 +27,51 @@ struct CostLine {
     /// (`linked_to`) is not a cost of its own, and a purchase whose total was not read is listed
     /// in data quality but not summed. Maintenance records whose service type starts with
     /// `repair` are repairs; the rest are maintenance.
-    static func fetch(_ db: Database, _ request: ReportRequest, converter: CurrencyConverter) throws -> (lines: [CostLine], withoutTotal: Int) {
+    ///
+    /// One query in report order (time, source, key), read through a cursor: the cost report
+    /// walks it once for its totals and again per format for the detail rows of a large month,
+    /// so no more than one line is in memory at a time (`ReportRowStream`).
+    static func cursor(_ db: Database, _ request: ReportRequest, converter: CurrencyConverter) throws -> MapCursor<RowCursor, CostLine> {
         let filter = request.assetFilter()
         let assetJoin = "LEFT JOIN asset a ON a.id = x.asset_id"
         let restrict = filter.arguments.isEmpty ? "" : " AND \(filter.sql)"
-        let values: [(any DatabaseValueConvertible)?] = [request.start, request.end] + filter.arguments
-        let args = StatementArguments(values)
-        var lines: [CostLine] = []
-        func add(_ row: Row, source: String, category: String) {
+        let range: [(any DatabaseValueConvertible)?] = [request.start, request.end] + filter.arguments
+        let arguments = StatementArguments(range + range + [converter.base] + range)
+        let sql = """
+            SELECT * FROM (
+              SELECT x.at AS at, x.asset_id AS asset_id, x.category AS category, 'expense' AS source, x.amount_minor AS amount,
+                     x.currency AS currency, x.vendor AS vendor, x.description AS description, x.source_key AS source_key,
+                     x.source_file_id AS source_file_id, NULL AS volume_ml, 0 AS needs_review
+              FROM expense x \(assetJoin) WHERE x.at >= ? AND x.at < ?\(restrict)
+              UNION ALL
+              SELECT x.at, x.asset_id, 'fuel', 'fuel_' || COALESCE(x.origin, ''), x.total_minor, x.currency, x.merchant, x.fuel_grade,
+                     x.source_key, x.source_file_id, x.volume_ml, x.needs_review
+              FROM fuel_purchase x \(assetJoin) WHERE x.at >= ? AND x.at < ? AND x.linked_to IS NULL AND x.total_minor IS NOT NULL\(restrict)
+              UNION ALL
+              SELECT x.performed_at, x.asset_id, CASE WHEN substr(x.service_type, 1, 6) = 'repair' THEN 'repair' ELSE 'maintenance' END,
+                     'maintenance', x.cost_minor, COALESCE(x.currency, ?), x.vendor, x.service_type, x.source_key, x.source_file_id, NULL, 0
+              FROM maintenance_record x \(assetJoin) WHERE x.performed_at >= ? AND x.performed_at < ? AND x.cost_minor IS NOT NULL\(restrict)
+            ) ORDER BY at, source, source_key
+            """
+        return try Row.fetchCursor(db, sql: sql, arguments: arguments).map { row in
             let at: Int64 = row["at"], currency: String = row["currency"]
             let day = request.zone.day(of: at)
             let minor: Int64 = row["amount"]
-            lines.append(CostLine(at: at, day: day, assetID: row["asset_id"], category: category, source: source, sourceKey: row["source_key"],
-                                  vendor: row["vendor"], description: row["description"], amountMinor: minor, currency: currency,
-                                  rate: converter.rate(currency, on: day), reportMinor: converter.convert(minor: minor, currency: currency, on: day),
-                                  volumeML: row["volume_ml"], needsReview: row["needs_review"] ?? false, sourceFileID: row["source_file_id"]))
+            return CostLine(at: at, day: day, assetID: row["asset_id"], category: row["category"], source: row["source"], sourceKey: row["source_key"],
+                            vendor: row["vendor"], description: row["description"], amountMinor: minor, currency: currency,
+                            rate: converter.rate(currency, on: day), reportMinor: converter.convert(minor: minor, currency: currency, on: day),
+                            volumeML: row["volume_ml"], needsReview: row["needs_review"] ?? false, sourceFileID: row["source_file_id"])
         }
-        for row in try Row.fetchAll(db, sql: """
-            SELECT x.at, x.asset_id, x.category, x.amount_minor AS amount, x.currency, x.vendor, x.description, x.source_key, x.source_file_id,
-                   NULL AS volume_ml, 0 AS needs_review
-            FROM expense x \(assetJoin) WHERE x.at >= ? AND x.at < ?\(restrict) ORDER BY x.at, x.source_key
-            """, arguments: args) {
-            add(row, source: "expense", category: row["category"])
-        }
-        for row in try Row.fetchAll(db, sql: """
-            SELECT x.at, x.asset_id, x.total_minor AS amount, x.currency, x.merchant AS vendor, x.fuel_grade AS description, x.source_key,
-                   x.source_file_id, x.volume_ml, x.needs_review, x.origin
-            FROM fuel_purchase x \(assetJoin) WHERE x.at >= ? AND x.at < ? AND x.linked_to IS NULL AND x.total_minor IS NOT NULL\(restrict)
-            ORDER BY x.at, x.source_key
-            """, arguments: args) {
-            add(row, source: "fuel_" + (row["origin"] as String), category: "fuel")
-        }
-        let withoutTotal = try Int.fetchOne(db, sql: """
-            SELECT COUNT(*) FROM fuel_purchase x \(assetJoin) WHERE x.at >= ? AND x.at < ? AND x.linked_to IS NULL AND x.total_minor IS NULL\(restrict)
-            """, arguments: args) ?? 0
-        for row in try Row.fetchAll(db, sql: """
-            SELECT x.performed_at AS at, x.asset_id, x.cost_minor AS amount, COALESCE(x.currency, ?) AS currency, x.vendor,
-                   x.service_type AS description, x.source_key, x.source_file_id, NULL AS volume_ml, 0 AS needs_review
-            FROM maintenance_record x \(assetJoin) WHERE x.performed_at >= ? AND x.performed_at < ? AND x.cost_minor IS NOT NULL\(restrict)
-            ORDER BY x.performed_at, x.source_key
-            """, arguments: StatementArguments([converter.base]) + args) {
-            let service: String = row["description"]
-            add(row, source: "maintenance", category: service.hasPrefix("repair") ? "repair" : "maintenance")
-        }
-        lines.sort { ($0.at, $0.source, $0.sourceKey) < ($1.at, $1.source, $1.sourceKey) }
-        return (lines, withoutTotal)
+    }
+
+    /// Fuel purchases whose total was not read: listed in data quality, never summed.
+    static func withoutTotal(_ db: Database, _ request: ReportRequest) throws -> Int {
+        let filter = request.assetFilter()
+        let restrict = filter.arguments.isEmpty ? "" : " AND \(filter.sql)"
+        let values: [(any DatabaseValueConvertible)?] = [request.start, request.end] + filter.arguments
+        return try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM fuel_purchase x LEFT JOIN asset a ON a.id = x.asset_id
+            WHERE x.at >= ? AND x.at < ? AND x.linked_to IS NULL AND x.total_minor IS NULL\(restrict)
+            """, arguments: StatementArguments(values)) ?? 0
     }
 }

@@ -5,6 +5,12 @@ import FleetCore
 /// centre, the fleet total, cost per distance and per engine hour, and fuel economy. Every total
 /// is a sum of the `detail` rows, which list each source row, so the report reconciles to the
 /// cent (docs/METRICS.md, "Cost").
+///
+/// Memory does not grow with the number of cost rows: every figure is accumulated in one pass
+/// over a cursor (`CostLine.cursor`), and the detail rows are held only up to
+/// `ReportRequest.heldRowLimit`; past that the detail table is a `ReportRowStream` that runs the
+/// same query again, in the same read transaction, for each format, and checks on a full walk
+/// that the rows still give the count and total computed here.
 public struct CostReport: Report {
     public static let name = "cost"
     public static let title = "Cost report"
@@ -14,16 +20,54 @@ public struct CostReport: Report {
     public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {
         let base = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'currency'") ?? "USD"
         let converter = try CurrencyConverter(db, base: base, target: request.currency)
-        let (lines, withoutTotal) = try CostLine.fetch(db, request, converter: converter)
+        let withoutTotal = try CostLine.withoutTotal(db, request)
         let assets = try AssetInfo.fetchAll(db, request)
+        let assetByID = Dictionary(uniqueKeysWithValues: assets.map { ($0.id, $0) })
         let usage = try AssetUsage.fetch(db, request)
         let cur = request.currency
         func money(_ minor: Int64) -> ReportValue { .money(minor: minor, currency: cur) }
-        let counted = lines.filter { $0.reportMinor != nil }
 
-        // Per asset (nil = unassigned) and category.
+        // One pass over every cost line: per asset (nil = unassigned) and category, fuel bought
+        // per asset, month × unit × category, and what data quality lists.
         var byAsset: [Int64?: [String: Int64]] = [:]
-        for l in counted { byAsset[l.assetID, default: [:]][l.category, default: 0] += l.reportMinor! }
+        var fuelBought: [Int64?: Double] = [:]
+        var monthly: [String: [String: Int64]] = [:]
+        var longRows: [String: Int64] = [:]
+        var missing: [String: (rows: Int, minor: Int64)] = [:]
+        var missingRows = 0
+        var unassignedRows = 0
+        var unassignedMinor: Int64 = 0
+        var reviewRows = 0
+        var reviewFirst: [String] = []
+        var lineCount = 0
+        var countedMinor: Int64 = 0
+        var held: [CostLine]? = []
+        let lines = try CostLine.cursor(db, request, converter: converter)
+        while let l = try lines.next() {
+            lineCount += 1
+            if held != nil { if lineCount <= request.heldRowLimit { held!.append(l) } else { held = nil } }
+            guard let minor = l.reportMinor else {
+                missingRows += 1
+                missing[l.currency, default: (0, 0)].rows += 1
+                missing[l.currency, default: (0, 0)].minor += l.amountMinor
+                continue
+            }
+            countedMinor += minor
+            byAsset[l.assetID, default: [:]][l.category, default: 0] += minor
+            if l.category == "fuel", let v = l.volumeML { fuelBought[l.assetID, default: 0] += v }
+            let month = String(l.day.description.prefix(7))
+            monthly[month, default: [:]][l.category, default: 0] += minor
+            let unit = l.assetID.flatMap { assetByID[$0]?.unit } ?? "Unassigned"
+            longRows["\(month)\u{1F}\(unit)\u{1F}\(l.category)", default: 0] += minor
+            if l.assetID == nil {
+                unassignedRows += 1
+                unassignedMinor += minor
+            }
+            if l.needsReview {
+                reviewRows += 1
+                if reviewFirst.count < 10 { reviewFirst.append("\(l.day) \(l.sourceKey)") }
+            }
+        }
         let categoryColumns = CostLine.categories.map { ReportColumn($0, $0.capitalized, .money, unit: cur) }
         var assetRows: [[ReportValue]] = []
         var totalsByCategory: [String: Int64] = [:]
@@ -31,7 +75,7 @@ public struct CostReport: Report {
             let sums = byAsset[a.id] ?? [:]
             let total = sums.values.reduce(0, +)
             let u = usage[a.id] ?? AssetUsage()
-            let fuelML = u.fuelML > 0 ? u.fuelML : counted.filter { $0.assetID == a.id && $0.category == "fuel" }.compactMap(\.volumeML).reduce(0, +)
+            let fuelML = u.fuelML > 0 ? u.fuelML : fuelBought[a.id] ?? 0
             var row: [ReportValue] = [.text(a.unit), .text(a.name ?? ""), .text(a.group ?? ""), .text(a.costCenter ?? ""), .text(a.department ?? "")]
             row += CostLine.categories.map { money(sums[$0] ?? 0) }
             let known = usage[a.id] != nil
@@ -71,12 +115,11 @@ public struct CostReport: Report {
         var tables = [byAssetTable]
         var groupings: [(String, String, (AssetInfo) -> String?)] = [("group", "Group", { $0.group }), ("cost_center", "Cost centre", { $0.costCenter })]
         if request.groupBy == .department { groupings.append(("department", "Department", { $0.department })) }
-        let assetByID = Dictionary(uniqueKeysWithValues: assets.map { ($0.id, $0) })
         for (key, title, pick) in groupings {
             var sums: [String: [String: Int64]] = [:]
-            for l in counted {
-                let k = l.assetID.flatMap { assetByID[$0] }.map { pick($0) ?? "(none)" } ?? "Unassigned"
-                sums[k, default: [:]][l.category, default: 0] += l.reportMinor!
+            for (assetID, categories) in byAsset {
+                let k = assetID.flatMap { assetByID[$0] }.map { pick($0) ?? "(none)" } ?? "Unassigned"
+                for (category, minor) in categories { sums[k, default: [:]][category, default: 0] += minor }
             }
             let rows = sums.keys.sorted { ($0 == "Unassigned" ? 1 : 0, $0) < ($1 == "Unassigned" ? 1 : 0, $1) }.map { k -> [ReportValue] in
                 [.text(k)] + CostLine.categories.map { money(sums[k]![$0] ?? 0) } + [money(sums[k]!.values.reduce(0, +))]
@@ -87,14 +130,6 @@ public struct CostReport: Report {
         }
 
         // Month × asset × category, and the chart of month × category.
-        var monthly: [String: [String: Int64]] = [:]
-        var longRows: [String: Int64] = [:]
-        for l in counted {
-            let month = String(l.day.description.prefix(7))
-            monthly[month, default: [:]][l.category, default: 0] += l.reportMinor!
-            let unit = l.assetID.flatMap { assetByID[$0]?.unit } ?? "Unassigned"
-            longRows["\(month)\u{1F}\(unit)\u{1F}\(l.category)", default: 0] += l.reportMinor!
-        }
         tables.append(ReportTable(
             name: "by_month", title: "Cost by month, asset and category",
             columns: [ReportColumn("month", "Month", .text), ReportColumn("unit", "Unit", .text), ReportColumn("category", "Category", .text),
@@ -109,6 +144,26 @@ public struct CostReport: Report {
                                     (name: c.capitalized, values: months.map { Double(monthly[$0]?[c] ?? 0) / pow10(Money.minorDigits(cur)) })
                                 }, valueLabel: cur)
 
+        func detailRow(_ l: CostLine) -> [ReportValue] {
+            [.date(l.day), .text(l.assetID.flatMap { assetByID[$0]?.unit } ?? "Unassigned"), .text(l.category), .text(l.source),
+             .text(l.vendor ?? ""), .text(l.description ?? ""),
+             .number(DecimalNumber(mantissa: l.amountMinor, scale: Money.minorDigits(l.currency)).double), .text(l.currency),
+             l.rate.map { .number($0) } ?? .null, l.reportMinor.map(money) ?? .null, .text(l.needsReview ? "yes" : ""), .integer(l.sourceFileID)]
+        }
+        // A large month's rows are read again per format instead of held (about 0.5 KB per row held).
+        let stream = held != nil ? nil : ReportRowStream(table: "detail", count: lineCount) { limit, body in
+            let again = try CostLine.cursor(db, request, converter: converter)
+            var rows = 0
+            var sum: Int64 = 0
+            while limit.map({ rows < $0 }) ?? true, let l = try again.next() {
+                rows += 1
+                sum += l.reportMinor ?? 0
+                try body(detailRow(l))
+            }
+            if limit == nil, rows != lineCount || sum != countedMinor {
+                throw ReportRowStream.Error.changed(table: "detail", detail: "\(rows) rows summing to \(sum) minor units, expected \(lineCount) and \(countedMinor)")
+            }
+        }
         tables.append(ReportTable(
             name: "detail", title: "Every cost row",
             columns: [ReportColumn("date", "Date", .date), ReportColumn("unit", "Unit", .text), ReportColumn("category", "Category", .text),
@@ -116,13 +171,9 @@ public struct CostReport: Report {
                       ReportColumn("amount", "Amount", .decimal), ReportColumn("currency", "Currency", .text),
                       ReportColumn("rate", "Rate to \(cur)", .decimal), ReportColumn("amount_report", "Amount", .money, unit: cur),
                       ReportColumn("needs_review", "Needs review", .text), ReportColumn("source_file", "Source file", .integer)],
-            rows: lines.map { l in
-                [.date(l.day), .text(l.assetID.flatMap { assetByID[$0]?.unit } ?? "Unassigned"), .text(l.category), .text(l.source),
-                 .text(l.vendor ?? ""), .text(l.description ?? ""),
-                 .number(DecimalNumber(mantissa: l.amountMinor, scale: Money.minorDigits(l.currency)).double), .text(l.currency),
-                 l.rate.map { .number($0) } ?? .null, l.reportMinor.map(money) ?? .null, .text(l.needsReview ? "yes" : ""), .integer(l.sourceFileID)]
-            }, totals: [.text("Total"), .null, .null, .null, .null, .null, .null, .null, .null, money(grandTotal), .null, .null],
-            note: "One row per expense, fuel purchase and maintenance record in the period; the totals above are sums of the Amount (\(cur)) column."))
+            rows: held?.map(detailRow) ?? [], totals: [.text("Total"), .null, .null, .null, .null, .null, .null, .null, .null, money(grandTotal), .null, .null],
+            note: "One row per expense, fuel purchase and maintenance record in the period; the totals above are sums of the Amount (\(cur)) column.",
+            stream: stream))
 
         let sources = try ReportSource.fetch(db, union: [
             "SELECT DISTINCT source_file_id FROM expense WHERE at >= ?1 AND at < ?2",
@@ -131,17 +182,14 @@ public struct CostReport: Report {
             "SELECT DISTINCT source_file_id FROM fx_rate WHERE day <= ?3",
         ], arguments: [request.start, request.end, request.period.to.description])
         var quality = DataQuality()
-        let missing = lines.filter { $0.reportMinor == nil }
-        quality.add("Costs without an exchange rate (excluded from totals)", missing.count,
-                    missing.isEmpty ? "none" : Set(missing.map(\.currency)).sorted().map { c in
-                        "\(c): \(missing.filter { $0.currency == c }.count) rows, \(Money(minor: missing.filter { $0.currency == c }.map(\.amountMinor).reduce(0, +), currency: c))"
+        quality.add("Costs without an exchange rate (excluded from totals)", missingRows,
+                    missing.isEmpty ? "none" : missing.keys.sorted().map { c in
+                        "\(c): \(missing[c]!.rows) rows, \(Money(minor: missing[c]!.minor, currency: c))"
                     }.joined(separator: "; ") + "; import an fx-rates file")
-        let unassigned = counted.filter { $0.assetID == nil }
-        quality.add("Costs with no asset (on the Unassigned row)", unassigned.count,
-                    unassigned.isEmpty ? "none" : "\(Money(minor: unassigned.map { $0.reportMinor! }.reduce(0, +), currency: cur))")
-        let review = counted.filter(\.needsReview)
-        quality.add("Fuel purchases needing review (counted)", review.count,
-                    review.isEmpty ? "none" : review.prefix(10).map { "\($0.day) \($0.sourceKey)" }.joined(separator: "; "))
+        quality.add("Costs with no asset (on the Unassigned row)", unassignedRows,
+                    unassignedRows == 0 ? "none" : "\(Money(minor: unassignedMinor, currency: cur))")
+        quality.add("Fuel purchases needing review (counted)", reviewRows,
+                    reviewRows == 0 ? "none" : reviewFirst.joined(separator: "; "))
         quality.add("Fuel purchases without a readable total (not counted)", withoutTotal, withoutTotal == 0 ? "none" : "see `fleetkit rejects` and the review listing")
         try quality.addCommon(db, request, sources: sources)
 

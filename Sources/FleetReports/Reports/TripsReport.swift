@@ -3,6 +3,10 @@ import FleetCore
 
 /// Every trip in the period with its times, places, distance, moving and idle time, speeds,
 /// driver and why it started and ended (docs/METRICS.md, "Trips").
+///
+/// Like the cost report's detail, the trips are read through a cursor: totals in one pass, rows
+/// held up to `ReportRequest.heldRowLimit` and streamed per format past it (`ReportRowStream`),
+/// so a fleet's month of GPS-derived trips does not have to fit in memory.
 public struct TripsReport: Report {
     public static let name = "trips"
     public static let title = "Trips"
@@ -11,7 +15,7 @@ public struct TripsReport: Report {
 
     public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {
         let filter = request.assetFilter()
-        let rows = try Row.fetchAll(db, sql: """
+        let sql = """
             SELECT COALESCE(a.unit_number, a.vin, a.pin, 'asset #' || a.id), t.start_at, t.end_at, t.start_lat, t.start_lon, t.end_lat, t.end_lon,
                    t.distance_m, t.duration_s, t.moving_s, t.idle_s, t.max_speed_mps, t.start_reason, t.end_reason, t.source,
                    COALESCE(d.name, (SELECT dr.name FROM assignment s JOIN driver dr ON dr.id = s.driver_id
@@ -20,10 +24,47 @@ public struct TripsReport: Report {
             FROM trip t JOIN asset a ON a.id = t.asset_id LEFT JOIN driver d ON d.id = t.driver_id
             WHERE t.start_at >= ? AND t.start_at < ? AND \(filter.sql)
             ORDER BY t.start_at, 1
-            """, arguments: StatementArguments([request.start, request.end] + filter.arguments.map { $0 as (any DatabaseValueConvertible)? }))
+            """
+        let values: [(any DatabaseValueConvertible)?] = [request.start, request.end] + filter.arguments.map { $0 as (any DatabaseValueConvertible)? }
+        let arguments = StatementArguments(values)
         let speedUnit = request.units == .metric ? "km/h" : "mph"
         func speed(_ mps: Double) -> Double { request.units == .metric ? mps * 3.6 : mps * 3600 / Units.metresPerMile }
-        var distance = 0.0, duration = 0.0
+        func place(_ lat: Double?, _ lon: Double?) -> ReportValue {
+            guard let lat, let lon else { return .null }
+            return .text(String(format: "%.5f, %.5f", lat, lon))
+        }
+        func tableRow(_ r: Row) -> [ReportValue] {
+            let d: Double? = r[7], moving: Double? = r[9]
+            return [.text(r[0]), .text(r[15] as String? ?? ""), .datetime(r[1]), .datetime(r[2]), place(r[3], r[4]), place(r[5], r[6]),
+                    d.map { .number(request.distance($0)) } ?? .null, (r[8] as Double?).map { .number($0 / 3600) } ?? .null,
+                    moving.map { .number($0 / 3600) } ?? .null, (r[10] as Double?).map { .number($0 / 3600) } ?? .null,
+                    (r[11] as Double?).map { .number(speed($0)) } ?? .null,
+                    d.flatMap { d in moving.flatMap { $0 > 0 ? .number(speed(d / $0)) : nil } } ?? .null,
+                    .text(r[12] as String? ?? ""), .text(r[13] as String? ?? ""), .text(r[14])]
+        }
+        // One pass for the totals; the rows are held only up to the limit.
+        var distance = 0.0, duration = 0.0, count = 0, open = 0
+        var held: [[ReportValue]]? = []
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let r = try cursor.next() {
+            count += 1
+            distance += (r[7] as Double?) ?? 0
+            duration += (r[8] as Double?) ?? 0
+            if (r[13] as String?) == "end_of_data" { open += 1 }
+            if held != nil { if count <= request.heldRowLimit { held!.append(tableRow(r)) } else { held = nil } }
+        }
+        let stream = held != nil ? nil : ReportRowStream(table: "trips", count: count) { limit, body in
+            let again = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            var rows = 0, sum = 0.0
+            while limit.map({ rows < $0 }) ?? true, let r = try again.next() {
+                rows += 1
+                sum += (r[7] as Double?) ?? 0
+                try body(tableRow(r))
+            }
+            if limit == nil, rows != count || sum != distance {
+                throw ReportRowStream.Error.changed(table: "trips", detail: "\(rows) trips over \(sum) m, expected \(count) over \(distance) m")
+            }
+        }
         let table = ReportTable(
             name: "trips", title: "Trips",
             columns: [ReportColumn("unit", "Unit", .text), ReportColumn("driver", "Driver", .text), ReportColumn("start", "Start", .datetime),
@@ -32,28 +73,14 @@ public struct TripsReport: Report {
                       ReportColumn("moving", "Moving", .duration, unit: "h"), ReportColumn("idle", "Idle", .duration, unit: "h"),
                       ReportColumn("max_speed", "Max speed", .decimal, unit: speedUnit), ReportColumn("average_speed", "Average speed", .decimal, unit: speedUnit),
                       ReportColumn("start_reason", "Started by", .text), ReportColumn("end_reason", "Ended by", .text), ReportColumn("source", "Source", .text)],
-            rows: rows.map { r in
-                let d: Double? = r[7], dur: Double? = r[8], moving: Double? = r[9]
-                distance += d ?? 0
-                duration += dur ?? 0
-                func place(_ lat: Double?, _ lon: Double?) -> ReportValue {
-                    guard let lat, let lon else { return .null }
-                    return .text(String(format: "%.5f, %.5f", lat, lon))
-                }
-                return [.text(r[0]), .text(r[15] as String? ?? ""), .datetime(r[1]), .datetime(r[2]), place(r[3], r[4]), place(r[5], r[6]),
-                        d.map { .number(request.distance($0)) } ?? .null, dur.map { .number($0 / 3600) } ?? .null,
-                        moving.map { .number($0 / 3600) } ?? .null, (r[10] as Double?).map { .number($0 / 3600) } ?? .null,
-                        (r[11] as Double?).map { .number(speed($0)) } ?? .null,
-                        d.flatMap { d in moving.flatMap { $0 > 0 ? .number(speed(d / $0)) : nil } } ?? .null,
-                        .text(r[12] as String? ?? ""), .text(r[13] as String? ?? ""), .text(r[14])]
-            },
-            note: "Average speed = distance ÷ moving time. The driver is the trip's own, else the asset's assignment when the trip started.")
+            rows: held ?? [],
+            note: "Average speed = distance ÷ moving time. The driver is the trip's own, else the asset's assignment when the trip started.",
+            stream: stream)
         let sources = try ReportSource.fetch(db, union: [
             "SELECT DISTINCT source_file_id FROM trip WHERE start_at >= ?1 AND start_at < ?2 AND source_file_id IS NOT NULL",
             "SELECT DISTINCT source_file_id FROM position WHERE at >= ?1 AND at < ?2",
         ], arguments: [request.start, request.end])
         var quality = DataQuality()
-        let open = rows.filter { ($0[13] as String?) == "end_of_data" }.count
         quality.add("Trips cut off by the end of the data (may continue in a later file)", open, open == 0 ? "none" : "their distance and duration are partial")
         try quality.addCommon(db, request, sources: sources)
         let metadata = ReportMetadata(
@@ -61,7 +88,7 @@ public struct TripsReport: Report {
             parameters: [("assets", request.assets?.joined(separator: ",") ?? "all")],
             methods: ["Trips from vendors are listed as they came; trips derived from positions follow the trip rules in docs/METRICS.md.",
                       "A trip belongs to the period of the local day it started on."],
-            totals: [("trips", Double(rows.count)), ("distance", (request.distance(distance) * 10).rounded() / 10), ("hours", (duration / 36).rounded() / 100)],
+            totals: [("trips", Double(count)), ("distance", (request.distance(distance) * 10).rounded() / 10), ("hours", (duration / 36).rounded() / 100)],
             generatedAt: request.generatedAt, sources: sources)
         return ReportOutput(metadata: metadata, tables: [table], dataQuality: quality.table)
     }
