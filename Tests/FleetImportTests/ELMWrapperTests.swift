@@ -67,6 +67,19 @@ final class ELMWrapperTests: XCTestCase {
         XCTAssertEqual(o.notes, ["an ELM327 transcript with nothing to store: 6 AT commands and requests, and no answer from the vehicle; the adapter said: 1 ELM327, 2 OK, 2 SEARCHING, 2 UNABLE TO CONNECT"])
     }
 
+    /// `[RX] 41 0C 1A F8`: a tag before traffic is a wrapper, not a logger's chatter; the answer
+    /// is stored. `[obd.obd] Connected` (a dotted logger name) stays chatter.
+    func testATagBeforeTrafficIsReadNotSkipped() throws {
+        let t = try TestWarehouse()
+        let log = t.directory.appendingPathComponent("tagged.log")
+        try Data("2026-10-01T08:00:00Z [TX] ATZ\n2026-10-01T08:00:00Z [RX] ELM327 v1.5\n2026-10-01T08:00:01Z [TX] 010C\n2026-10-01T08:00:01Z [RX] 41 0C 1A F8\n2026-10-01T08:00:02Z [obd.obd] Connected\n".utf8).write(to: log)
+        let o = try t.importFile(log, options: ImportOptions(asset: "T-12"))
+        XCTAssertEqual(o.format, "elm327")
+        XCTAssertEqual(o.rejected, 0)
+        XCTAssertEqual(try OBDRows.samples(t), ["T-12|1790841601000|0C|1726.000000"])
+        XCTAssertTrue((o.notes ?? []).contains("1 lines of the logging program's own messages (not adapter traffic) were skipped"), "\(o.notes ?? [])")
+    }
+
     /// A VIN answer that cannot be read must not be reported as no VIN answer.
     func testAnUnreadableVINAnswerIsNamedInTheAttributionError() throws {
         let t = try TestWarehouse()

@@ -18,7 +18,20 @@ enum ELMWrapper {
     /// The traffic a wrapped line carries, nil when the line is no wrapper line.
     static func payload(_ text: Substring) -> Substring? {
         if let p = pythonOBD(text) { return p }
-        return debugPrint(text)
+        if let p = debugPrint(text) { return p }
+        return bracketed(text)
+    }
+
+    /// `[RX] 41 0C 1A F8`, `[ECU] 7E8 03 41 0D 32`: a tag without a dot (logger names have one,
+    /// `obd.elm327`) before traffic the line parser recognises. Such a line is traffic, never
+    /// chatter: counting it as a log message would drop its data without a reject.
+    private static func bracketed(_ text: Substring) -> Substring? {
+        guard text.hasPrefix("["), let close = text.firstIndex(of: "]"), text.distance(from: text.startIndex, to: close) <= 40,
+              !text[..<close].contains(".") else { return nil }
+        let rest = text[text.index(after: close)...].drop { $0 == " " || $0 == "\t" || $0 == ":" }
+        let first = rest.split(whereSeparator: { $0 == "\r" || $0 == "\n" || $0 == ">" }).first.map { String($0).trimmingCharacters(in: .whitespaces) } ?? ""
+        guard !first.isEmpty, ELMLineParser.classify(ELMLineParser.stripDirection(first)) != .unknown else { return nil }
+        return rest
     }
 
     /// A logger's line about something else than traffic: `[name] text` or `LEVEL:name:text`.
