@@ -72,11 +72,12 @@ final class ELMWrapperTests: XCTestCase {
     func testATagBeforeTrafficIsReadNotSkipped() throws {
         let t = try TestWarehouse()
         let log = t.directory.appendingPathComponent("tagged.log")
-        try Data("2026-10-01T08:00:00Z [TX] ATZ\n2026-10-01T08:00:00Z [RX] ELM327 v1.5\n2026-10-01T08:00:01Z [TX] 010C\n2026-10-01T08:00:01Z [RX] 41 0C 1A F8\n2026-10-01T08:00:02Z [obd.obd] Connected\n".utf8).write(to: log)
+        try Data("2026-10-01T08:00:00Z [TX] ATZ\n2026-10-01T08:00:00Z [RX] ELM327 v1.5\n2026-10-01T08:00:01Z [TX] 010C\n2026-10-01T08:00:01Z [RX] 41 0C 1A F8\n2026-10-01T08:00:02Z [obd.obd] Connected\n2026-10-01T08:00:03Z DEBUG 41 0D 32\n2026-10-01T08:00:04Z obd - INFO - 7E8 03 41 0D 14\n".utf8).write(to: log)
         let o = try t.importFile(log, options: ImportOptions(asset: "T-12"))
         XCTAssertEqual(o.format, "elm327")
         XCTAssertEqual(o.rejected, 0)
-        XCTAssertEqual(try OBDRows.samples(t), ["T-12|1790841601000|0C|1726.000000"])
+        // Traffic after a level word is read too: 0x32 = 50 km/h, 0x14 = 20 km/h.
+        XCTAssertEqual(try OBDRows.samples(t), ["T-12|1790841601000|0C|1726.000000", "T-12|1790841603000|0D|50.000000", "T-12|1790841604000|0D|20.000000"])
         XCTAssertTrue((o.notes ?? []).contains("1 lines of the logging program's own messages (not adapter traffic) were skipped"), "\(o.notes ?? [])")
     }
 

@@ -19,7 +19,32 @@ enum ELMWrapper {
     static func payload(_ text: Substring) -> Substring? {
         if let p = pythonOBD(text) { return p }
         if let p = debugPrint(text) { return p }
-        return bracketed(text)
+        if let p = bracketed(text) { return p }
+        return afterLevel(text)
+    }
+
+    /// `DEBUG 41 0C 1A F8`, `obd - DEBUG - 7E8 03 41 0D 32`: traffic after a level word, read,
+    /// so that `isLogText` (which takes any line with a level word for chatter) never drops it.
+    private static func afterLevel(_ text: Substring) -> Substring? {
+        var rest = text
+        for _ in 0..<4 {
+            rest = rest.drop { $0 == " " || $0 == "-" || $0 == ":" || $0 == "|" }
+            guard let end = rest.firstIndex(where: { $0 == " " || $0 == ":" || $0 == "|" }) else { return nil }
+            let word = rest[..<end]
+            rest = rest[end...]
+            guard levelWords.contains(String(word)) else { continue }
+            rest = rest.drop { $0 == " " || $0 == "-" || $0 == ":" || $0 == "|" }
+            return recognised(rest) ? rest : nil
+        }
+        return nil
+    }
+
+    private static let levelWords: Set<String> = ["DEBUG", "INFO", "WARNING", "WARN", "CRITICAL"]
+
+    /// Whether the first piece of a text is something the line parser recognises.
+    private static func recognised(_ rest: Substring) -> Bool {
+        let first = rest.split(whereSeparator: { $0 == "\r" || $0 == "\n" || $0 == ">" }).first.map { String($0).trimmingCharacters(in: .whitespaces) } ?? ""
+        return !first.isEmpty && ELMLineParser.classify(ELMLineParser.stripDirection(first)) != .unknown
     }
 
     /// `[RX] 41 0C 1A F8`, `[ECU] 7E8 03 41 0D 32`: a tag without a dot (logger names have one,
@@ -29,9 +54,7 @@ enum ELMWrapper {
         guard text.hasPrefix("["), let close = text.firstIndex(of: "]"), text.distance(from: text.startIndex, to: close) <= 40,
               !text[..<close].contains(".") else { return nil }
         let rest = text[text.index(after: close)...].drop { $0 == " " || $0 == "\t" || $0 == ":" }
-        let first = rest.split(whereSeparator: { $0 == "\r" || $0 == "\n" || $0 == ">" }).first.map { String($0).trimmingCharacters(in: .whitespaces) } ?? ""
-        guard !first.isEmpty, ELMLineParser.classify(ELMLineParser.stripDirection(first)) != .unknown else { return nil }
-        return rest
+        return recognised(rest) ? rest : nil
     }
 
     /// A logger's line about something else than traffic: `[name] text` or `LEVEL:name:text`.
