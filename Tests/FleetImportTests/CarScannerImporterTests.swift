@@ -79,6 +79,10 @@ final class CarScannerImporterTests: XCTestCase {
         let o = try t.importFile(fixture("obd/Car_scanner_oct_1.csv"), options: t12)
         XCTAssertEqual(o.status, .failed)
         XCTAssertTrue(o.error!.contains("gives the day (Oct 1) but no year"), o.error!)
+        // Without --asset the missing year is still what the error says first: --asset would not help.
+        let bare = try t.importFile(fixture("obd/Car_scanner_oct_1.csv"))
+        XCTAssertTrue(bare.error!.contains("gives the day (Oct 1) but no year"), bare.error!)
+        XCTAssertFalse(bare.error!.contains("which vehicle"), bare.error!)
         XCTAssertTrue(o.error!.contains("'YYYY-10-01 16-06-15.csv'"), o.error!)
         XCTAssertEqual(try t.count("obd_sample"), 0)
         // With the year in the name (here after the month and day) the same log imports.

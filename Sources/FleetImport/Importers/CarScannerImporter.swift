@@ -28,6 +28,7 @@ public struct CarScannerImporter: Importer {
     }
 
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
+        try Self.refuseUndated(input)
         let asset = try OBDAttribution.asset(input, vin: nil, format: Self.format, into: &sink)
         var reader: CSVReader
         var columns: [String: Int] = [:]
@@ -111,6 +112,20 @@ public struct CarScannerImporter: Importer {
         }
         if let how = clock.description { sink.note(how) }
         if empty > 0 { sink.note("\(empty) readings without a value ('-' or empty) were skipped") }
+    }
+
+    /// A log whose time cannot be known (SECONDS of a day the file name does not give) is refused
+    /// for that before any question of which vehicle: --asset would not make it importable. Read
+    /// from the first data row in the head; the main loop decides again on the same row.
+    static func refuseUndated(_ input: InputFile) throws {
+        guard var reader = try? CSVReader(data: input.head), let header = try? reader.next(),
+              let i = header.fields.firstIndex(where: { OBDChannels.key($0) == "seconds" }),
+              let row = try? reader.next(), i < row.fields.count,
+              let secs = Double(row.fields[i].trimmingCharacters(in: .whitespaces)), secs.isFinite, secs >= 0 else { return }
+        var clock = CarScannerClock(fileName: input.name, zone: input.zone)
+        do { _ = try clock.utc(secs) } catch let u as CarScannerClock.Undated {
+            throw FleetError.unreadable(file: input.path, location: "line \(row.line)", reason: u.reason, hint: u.hint)
+        }
     }
 
     /// One position per instant from the optional LATITUDE/LONGITUDE columns.
