@@ -17,6 +17,8 @@ public func fuzzELM327(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var time: Int64? = nil
     var lastLine = 0
     var clock = OBDLocalClock(zone: chicago)
+    var scanner = CarScannerClock(fileName: "2025-11-20 16-05-09.csv", zone: FleetZone(identifier: "America/Chicago")!)
+    var zones = TorqueZoneTally()
     func check(_ events: [ELMEvent]) {
         for event in events {
             guard case let .message(m) = event else { continue }
@@ -48,8 +50,18 @@ public func fuzzELM327(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let (name, _) = OBDChannels.splitUnit(line.text)
         _ = OBDChannels.pid(named: name)
         _ = OBDChannels.number(line.text)
+        // Issue 16: file-name dates, SECONDS from midnight, GPS Time zones, debug-log wrappers.
+        let date = CarScannerFileDate(name: line.text)
+        if let d = date.date { precondition((1971...2200).contains(d.year)) }
+        if let s = date.startSecond { precondition((0..<86_400).contains(s)) }
+        if let secs = OBDChannels.number(line.text) ?? nil, secs.isFinite, secs >= 0, secs < 1e12 { _ = try? scanner.utc(secs) }
+        if let (local, _) = try? OBDLocalClock.parse(line.text) { _ = zones.offset(gpsTime: line.text, deviceLocal: local) }
+        _ = ELMWrapper.payload(Substring(line.text))
+        _ = ELMWrapper.isLogText(Substring(line.text))
     }
     check(assembler.finish())
     _ = OBDLayouts.looksLikeOBD(bytes)
+    _ = OBDLayouts.refusal(bytes)
+    _ = CarScannerFileDate(name: String(decoding: bytes.prefix(300), as: UTF8.self))
     return 0
 }

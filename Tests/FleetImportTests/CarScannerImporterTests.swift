@@ -12,7 +12,8 @@ final class CarScannerImporterTests: XCTestCase {
         let o = try t.importFile(fixture("obd/car-scanner 2026-10-01 08-00-00.csv"), options: t12)
         XCTAssertEqual(o.format, "car-scanner")
         XCTAssertEqual(OBDRows.counts(o), [9, 0, 0, 2])
-        XCTAssertEqual(o.notes, ["1 readings of 1 names that are not J1979 PIDs were not stored: Boost pressure",
+        XCTAssertEqual(o.notes, ["1 readings of 1 names were not stored (values the app computes, or PIDs outside FleetKit's table): Boost pressure",
+                                 "SECONDS read as seconds since the start time in the file name (its first value is far below that time of day), in UTC",
                                  "1 readings without a value ('-' or empty) were skipped"])
         // Mixed line endings, a PID name with a trailing space, rows of one SECONDS are one instant.
         XCTAssertEqual(try OBDRows.samples(t), [
@@ -40,15 +41,70 @@ final class CarScannerImporterTests: XCTestCase {
         let t = try TestWarehouse()
         let o = try t.importFile(fixture("obd/car-scanner-no-start.csv"), options: t12)
         XCTAssertEqual(o.status, .failed)
-        XCTAssertTrue(o.error!.contains("holds no start time"), o.error!)
+        XCTAssertTrue(o.error!.contains("holds no date"), o.error!)
+        XCTAssertTrue(o.error!.contains("'2026-10-01 08-00-00.csv'"), o.error!)
         XCTAssertEqual(try t.count("obd_sample"), 0)
     }
 
-    func testStartTimeFromFileNames() {
-        let utc = TimeZone(identifier: "UTC")!
-        XCTAssertEqual(CarScannerImporter.startTime("2026-10-01 08-00-00.csv", zone: utc), 1_790_841_600_000)
-        XCTAssertEqual(CarScannerImporter.startTime("log_2026-10-01_080000.csv", zone: utc), 1_790_841_600_000)
-        XCTAssertNil(CarScannerImporter.startTime("log.csv", zone: utc))
+    /// Real Car Scanner logs count SECONDS from local midnight (57975.062 = 16:06:15.062, a minute
+    /// after the 16-05-09 in the name); the day comes from the name. Expected instants:
+    /// python3 zoneinfo, datetime(2026,10,1,tzinfo=America/Chicago).timestamp() + SECONDS.
+    func testSecondsSinceLocalMidnightOfTheDateInTheFileName() throws {
+        let t = try TestWarehouse()
+        var options = t12
+        options.zone = FleetZone(identifier: "America/Chicago")!
+        let o = try t.importFile(fixture("obd/car-scanner-midnight 2026-10-01 16-05-09.csv"), options: options)
+        XCTAssertEqual(o.status, .imported)
+        XCTAssertEqual(o.rejected, 0)
+        XCTAssertTrue((o.notes ?? []).contains("SECONDS read as seconds since local midnight of 2026-10-01 (the date in the file name), in America/Chicago"), "\(o.notes)")
+        // mph → km/h ×1.609344, ℉ → °C; "Barometric pressure" is Car Scanner's name for PID 33.
+        XCTAssertEqual(try OBDRows.samples(t), [
+            "T-12|1790888775062|0C|709.000000", "T-12|1790888775062|0D|0.000000",
+            "T-12|1790888776500|33|101.000000",
+            "T-12|1790888777000|0C|1500.000000", "T-12|1790888777000|0D|40.233600", "T-12|1790888777000|0F|20.000000",
+        ])
+        XCTAssertFalse((o.notes ?? []).contains { $0.contains("Barometric") }, "\(o.notes)")
+    }
+
+    func testSecondsWrapAtMidnightIntoTheNextDay() throws {
+        let t = try TestWarehouse()
+        var options = t12
+        options.zone = FleetZone(identifier: "America/Chicago")!
+        _ = try t.importFile(fixture("obd/car-scanner-past-midnight 2026-10-01 23-59-50.csv"), options: options)
+        XCTAssertEqual(try OBDRows.samples(t).map { $0.split(separator: "|")[1] }, ["1790917195500", "1790917199500", "1790917201500"])
+    }
+
+    func testAMonthAndDayWithoutAYearFailTheFileWithTheRename() throws {
+        let t = try TestWarehouse()
+        let o = try t.importFile(fixture("obd/Car_scanner_oct_1.csv"), options: t12)
+        XCTAssertEqual(o.status, .failed)
+        XCTAssertTrue(o.error!.contains("gives the day (Oct 1) but no year"), o.error!)
+        // Without --asset the missing year is still what the error says first: --asset would not help.
+        let bare = try t.importFile(fixture("obd/Car_scanner_oct_1.csv"))
+        XCTAssertTrue(bare.error!.contains("gives the day (Oct 1) but no year"), bare.error!)
+        XCTAssertFalse(bare.error!.contains("which vehicle"), bare.error!)
+        XCTAssertTrue(o.error!.contains("'YYYY-10-01 16-06-15.csv'"), o.error!)
+        XCTAssertEqual(try t.count("obd_sample"), 0)
+        // With the year in the name (here after the month and day) the same log imports.
+        var options = t12
+        options.zone = FleetZone(identifier: "America/Chicago")!
+        XCTAssertEqual(try t.importFile(fixture("obd/car_scanner_oct_1_2026.csv"), options: options).status, .imported)
+        XCTAssertEqual(try OBDRows.samples(t), ["T-12|1790888775062|0C|709.000000"])
+    }
+
+    func testDatesInFileNames() {
+        func read(_ n: String) -> String {
+            let d = CarScannerFileDate(name: n)
+            return "\(d.date.map { "\($0)" } ?? "-") \(d.startSecond.map(String.init) ?? "-") \(d.monthDayOnly.map { "\($0.month)/\($0.day)" } ?? "-")"
+        }
+        XCTAssertEqual(read("2026-10-01 08-00-00.csv"), "2026-10-01 28800 -")
+        XCTAssertEqual(read("log_2026-10-01_080000.csv"), "2026-10-01 28800 -")
+        XCTAssertEqual(read("carscanner__sauprankul_2025-11-20_16-05-09.csv"), "2025-11-20 57909 -")
+        XCTAssertEqual(read("20251120.csv"), "2025-11-20 - -")
+        XCTAssertEqual(read("Car_scanner_nov_4.csv"), "- - 11/4")
+        XCTAssertEqual(read("4 November 2025.csv"), "2025-11-04 - -")
+        XCTAssertEqual(read("log.csv"), "- - -")
+        XCTAssertEqual(read("2026-13-01 08-00-00.csv"), "- - -")
     }
 
     func testSniffing() throws {

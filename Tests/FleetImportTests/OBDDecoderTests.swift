@@ -27,6 +27,13 @@ final class OBDDecoderTests: XCTestCase {
         XCTAssertEqual(try value("42 31 38"), 12.6, accuracy: 1e-12)
         XCTAssertEqual(try value("46 41"), 25)
         XCTAssertEqual(try value("5C 82"), 90)
+        // Fuel trims, evap purge and pressure, pedal: PIDs Car Scanner logs (issue 16).
+        XCTAssertEqual(try value("06 80"), 0)
+        XCTAssertEqual(try value("07 00"), -100)
+        XCTAssertEqual(try value("06 82"), 1.5625)
+        XCTAssertEqual(try value("2E FF"), 100)
+        XCTAssertEqual(try value("53 4F 21"), 101.285, accuracy: 1e-12)
+        XCTAssertEqual(try value("5A 33"), 20)
         XCTAssertEqual(try value("5E 00 64"), 5)
         XCTAssertEqual(try value("A6 00 01 E2 40"), 12345.6, accuracy: 1e-9)
         XCTAssertEqual(try value("A6 FF FF FF FF"), 429496729.5)

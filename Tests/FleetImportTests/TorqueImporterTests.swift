@@ -13,7 +13,7 @@ final class TorqueImporterTests: XCTestCase {
         let o = try t.importFile(fixture("obd/torque-basic.csv"), options: t12)
         XCTAssertEqual(o.format, "torque")
         XCTAssertEqual(OBDRows.counts(o), [23, 0, 0, 2])
-        XCTAssertEqual(o.notes, ["7 columns that are not J1979 PID readings were not stored: CO₂ in g/km (Instantaneous)(g/km), G(calibrated), G(x), G(y), G(z), Horizontal Dilution of Precision, Trip average KPL(kpl)"])
+        XCTAssertEqual(o.notes, ["7 columns were not stored (GPS and sensor extras, values the app computes, PIDs outside FleetKit's table): CO₂ in g/km (Instantaneous)(g/km), G(calibrated), G(x), G(y), G(z), Horizontal Dilution of Precision, Trip average KPL(kpl)"])
         // 08:00 CDT is 13:00 UTC; '-' is no value; GPS only once it has a fix.
         XCTAssertEqual(try OBDRows.samples(t), [
             "T-12|1790859600000|05|88.000000", "T-12|1790859600000|0C|812.500000", "T-12|1790859600000|0D|0.000000", "T-12|1790859600000|2F|62.500000",
@@ -47,6 +47,21 @@ final class TorqueImporterTests: XCTestCase {
         ])
     }
 
+    /// A log that starts after the clocks went back (01:10 on 2026-11-01, America/Chicago): file
+    /// order alone takes the first pass (CDT, 06:10Z); GPS Time names CST, so it is 07:10Z. The
+    /// row without a GPS fix falls back to the fleet zone and file order (07:12Z after 07:11Z).
+    func testGPSTimeZoneDecidesTheRepeatedHourOverTheFleetZone() throws {
+        let t = try TestWarehouse()
+        var options = t12
+        options.zone = FleetZone(identifier: "America/Chicago")!
+        let o = try t.importFile(fixture("obd/torque-dst-gps-zone.csv"), options: options)
+        XCTAssertEqual(o.rejected, 0)
+        XCTAssertEqual(try t.rows("SELECT at || '|' || value FROM obd_sample ORDER BY at").map { $0[0] as String },
+                       ["1793517000000|800.0", "1793517060000|900.0", "1793517120000|1000.0"])
+        XCTAssertEqual(o.notes, ["Device Time of 2 rows placed by the zone GPS Time names, CST (UTC−06:00), not the fleet zone America/Chicago",
+                                 "Device Time of 1 rows without a GPS Time that agrees with it placed in the fleet zone America/Chicago"])
+    }
+
     func testUnitConversionsAndARepeatedHeader() throws {
         let t = try TestWarehouse()
         let o = try t.importFile(fixture("obd/torque-units-reheader.csv"), options: t12)
@@ -62,10 +77,32 @@ final class TorqueImporterTests: XCTestCase {
 
     func testOtherLayoutsFailNamingTheSupportedOnes() throws {
         let t = try TestWarehouse()
-        for name in ["other-empty-units.csv", "other-pid-dump.txt"] {
-            let o = try t.importFile(fixture("obd/\(name)"), options: t12)
-            XCTAssertEqual(o.status, .failed, name)
-            XCTAssertTrue(o.error?.contains("FleetKit reads OBD-II logs in three layouts: Torque Pro CSV") == true, o.error ?? name)
+        let o = try t.importFile(fixture("obd/other-pid-dump.txt"), options: t12)
+        XCTAssertEqual(o.status, .failed)
+        XCTAssertTrue(o.error?.contains("FleetKit reads OBD-II logs in three layouts: Torque Pro CSV") == true, o.error ?? "")
+        // `INDEX,ENGINE_RPM (),SPEED ()`: a timeless 1 Hz logger, said as such.
+        let indexed = try t.importFile(fixture("obd/other-empty-units.csv"), options: t12)
+        XCTAssertEqual(indexed.status, .failed)
+        XCTAssertTrue(indexed.error?.contains("with no clock column") == true, indexed.error ?? "")
+        XCTAssertEqual(try t.count("source_file"), 0)
+    }
+
+    /// A 1 Hz logger's CSV with no clock column (Carloop-style `NAME ()` headers) and a
+    /// `seconds:hex` dump: the error says what the file is and why it cannot be placed in time,
+    /// with or without --asset, never "which vehicle".
+    func testTimelessLoggersAreRefusedForWhatTheyAreBeforeAnyAsset() throws {
+        let t = try TestWarehouse()
+        for options in [ImportOptions(), t12] {
+            let carloop = try t.importFile(fixture("obd/obd-carloop-1hz.csv"), options: options)
+            XCTAssertEqual(carloop.status, .failed)
+            XCTAssertTrue(carloop.error!.contains("a CSV from a logger that samples once a second (Carloop-style columns such as 'ENGINE_RUN_TINE ()', 'ENGINE_RPM ()') with no clock column"), carloop.error!)
+            XCTAssertTrue(carloop.error!.contains("cannot be placed in time"), carloop.error!)
+            XCTAssertFalse(carloop.error!.contains("which vehicle"), carloop.error!)
+            let dump = try t.importFile(fixture("obd/obd-seconds-hex.txt"), options: options)
+            XCTAssertEqual(dump.status, .failed)
+            XCTAssertTrue(dump.error!.contains("a dump of 'seconds:hex' OBD answers"), dump.error!)
+            XCTAssertTrue(dump.error!.contains("nothing in the file says when that was"), dump.error!)
+            XCTAssertFalse(dump.error!.contains("which vehicle"), dump.error!)
         }
         XCTAssertEqual(try t.count("source_file"), 0)
     }

@@ -10,10 +10,10 @@ import FleetWarehouse
 /// PID's unit; other names (the app's computed values) are counted in one note. Consecutive rows
 /// with the same SECONDS are one instant.
 ///
-/// SECONDS is a Unix time when it is one (≥ 10⁹); otherwise it counts from the start of the
-/// recording, which must then be in the file name (`2026-10-01 08-00-00.csv`,
-/// `2026-10-01_080000`, local in the fleet zone). A log names no vehicle: `--asset` or the unit
-/// folder must.
+/// SECONDS is a Unix time when it is one (≥ 10⁹); otherwise it counts from local midnight of the
+/// recording day, which must then be in the file name (`2025-11-20 16-05-09.csv`,
+/// `log_2026-10-01_080000`, `nov_4_2025`; local in the fleet zone), see `CarScannerClock`. A log
+/// names no vehicle: `--asset` or the unit folder must.
 public struct CarScannerImporter: Importer {
     public static let format = "car-scanner"
     public static let summary = "Car Scanner CSV logs (long, ';'-separated: SECONDS;PID;VALUE;UNITS, optional LATITUDE;LONGITUDE); needs --asset UNIT or a unit folder"
@@ -28,6 +28,7 @@ public struct CarScannerImporter: Importer {
     }
 
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
+        try Self.refuseUndated(input)
         let asset = try OBDAttribution.asset(input, vin: nil, format: Self.format, into: &sink)
         var reader: CSVReader
         var columns: [String: Int] = [:]
@@ -44,7 +45,7 @@ public struct CarScannerImporter: Importer {
         guard let cSeconds = columns["seconds"], let cPID = columns["pid"], let cValue = columns["value"] else {
             throw FleetError.unreadable(file: input.path, location: "line 1", reason: "the header lacks SECONDS, PID or VALUE, so this is not a Car Scanner log", hint: OBDLayouts.supported)
         }
-        let start = Self.startTime(input.name, zone: input.zone.timeZone)
+        var clock = CarScannerClock(fileName: input.name, zone: input.zone)
         var recorder = OBDRecorder(asset: asset, file: sink.sourceFileID)
         var instant: (at: Int64, values: [(pid: Int, value: Double)])?
         var lastPosition: Int64?
@@ -73,13 +74,8 @@ public struct CarScannerImporter: Importer {
                     throw RowError(.badNumber, "SECONDS is '\(field(cSeconds))', not a number of seconds")
                 }
                 let at: Int64
-                if secs >= 1e9 {
-                    at = Int64((secs * 1000).rounded())
-                } else if let start {
-                    at = start + Int64((secs * 1000).rounded())
-                } else {
-                    throw FleetError.unreadable(file: input.path, location: location, reason: "SECONDS (\(field(cSeconds))) counts from the start of the recording, and the file name '\(input.name)' holds no start time",
-                                                hint: "Keep Car Scanner's file name (e.g. '2026-10-01 08-00-00.csv'), which says when the recording started; nothing of this file was imported.")
+                do { at = try clock.utc(secs) } catch let u as CarScannerClock.Undated {
+                    throw FleetError.unreadable(file: input.path, location: location, reason: u.reason, hint: u.hint)
                 }
                 guard Timestamp.plausible.contains(at) else { throw RowError(.outOfRange, "SECONDS \(field(cSeconds)) is outside the years 1971–2200") }
                 if let i = instant, i.at != at {
@@ -112,9 +108,24 @@ public struct CarScannerImporter: Importer {
         if !unknown.isEmpty {
             let names = unknown.keys.sorted()
             let total = unknown.values.reduce(0, +) + otherUnknown, distinct = otherUnknown > 0 ? "more than \(names.count)" : "\(names.count)"
-            sink.note("\(total) readings of \(distinct) names that are not J1979 PIDs were not stored: \(names.prefix(8).joined(separator: ", "))\(names.count > 8 ? ", …" : "")")
+            sink.note("\(total) readings of \(distinct) names were not stored (values the app computes, or PIDs outside FleetKit's table): \(names.prefix(8).joined(separator: ", "))\(names.count > 8 ? ", …" : "")")
         }
+        if let how = clock.description { sink.note(how) }
         if empty > 0 { sink.note("\(empty) readings without a value ('-' or empty) were skipped") }
+    }
+
+    /// A log whose time cannot be known (SECONDS of a day the file name does not give) is refused
+    /// for that before any question of which vehicle: --asset would not make it importable. Read
+    /// from the first data row in the head; the main loop decides again on the same row.
+    static func refuseUndated(_ input: InputFile) throws {
+        guard var reader = try? CSVReader(data: input.head), let header = try? reader.next(),
+              let i = header.fields.firstIndex(where: { OBDChannels.key($0) == "seconds" }),
+              let row = try? reader.next(), i < row.fields.count,
+              let secs = Double(row.fields[i].trimmingCharacters(in: .whitespaces)), secs.isFinite, secs >= 0 else { return }
+        var clock = CarScannerClock(fileName: input.name, zone: input.zone)
+        do { _ = try clock.utc(secs) } catch let u as CarScannerClock.Undated {
+            throw FleetError.unreadable(file: input.path, location: "line \(row.line)", reason: u.reason, hint: u.hint)
+        }
     }
 
     /// One position per instant from the optional LATITUDE/LONGITUDE columns.
@@ -125,19 +136,5 @@ public struct CarScannerImporter: Importer {
         guard (-90...90).contains(lat), (-180...180).contains(lon) else { throw RowError(.outOfRange, "the position \(lat), \(lon) is outside the globe") }
         try sink.load(Position(assetID: asset, at: at, lat: lat, lon: lon, sourceFileID: sink.sourceFileID))
         last = at
-    }
-
-    /// The recording start in a file name: `2026-10-01 08-00-00`, `2026-10-01_08-00-00`,
-    /// `2026-10-01_080000`, local in the fleet zone.
-    static func startTime(_ name: String, zone: TimeZone) -> Int64? {
-        let digits = name.unicodeScalars.map { ("0"..."9").contains($0) ? Character($0) : " " }
-        let groups = String(digits).split(separator: " ").map(String.init)
-        var joined = groups.joined()
-        guard joined.count >= 14 else { return nil }
-        // Find the first 14-digit run that reads as YYYYMMDDhhmmss.
-        joined = String(joined.prefix(14))
-        let y = joined.prefix(4), mo = joined.dropFirst(4).prefix(2), d = joined.dropFirst(6).prefix(2)
-        let h = joined.dropFirst(8).prefix(2), mi = joined.dropFirst(10).prefix(2), s = joined.dropFirst(12).prefix(2)
-        return Timestamp.parse("\(y)-\(mo)-\(d)T\(h):\(mi):\(s)", zone: zone)
     }
 }

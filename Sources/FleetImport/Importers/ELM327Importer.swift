@@ -25,8 +25,11 @@ public struct ELM327Importer: Importer {
     public init() {}
 
     public static func sniff(_ head: Data, filename: String) -> Confidence {
+        // `1:410C1AF8` reads like the ELM's numbered multi-frame lines, but it is a timeless
+        // dump: left to the Torque importer's refusal, which says so (OBDLayouts).
+        if OBDLayouts.isSecondsHexDump(head) { return .no }
         let text = String(decoding: head.prefix(16 * 1024), as: UTF8.self)
-        var adapter = 0, answers = 0, unknown = 0
+        var adapter = 0, answers = 0, unknown = 0, requests = 0
         var time: Int64? = nil
         for (n, line) in text.split(whereSeparator: { $0.isNewline }).prefix(200).enumerated() {
             for piece in ELMLineParser.pieces(of: String(line), line: n + 1, lastTime: &time, zone: TimeZone(identifier: "UTC")!) {
@@ -34,31 +37,46 @@ public struct ELM327Importer: Importer {
                 case .at, .status(.searching), .status(.noData), .status(.banner), .status(.unableToConnect), .byteCount, .indexed: adapter += 1
                 case .frame(_, let bytes) where bytes.count >= 2: answers += 1
                 case .unknown: unknown += 1
+                case .request: requests += 1
                 default: break
                 }
             }
         }
         if adapter >= 2 && adapter + answers > unknown { return Confidence(95) }
         if adapter >= 1 && answers >= 1 { return .high }
+        // Nothing but the adapter's side (`ATZ` alone, requests met by silence): still a
+        // transcript, imported as one with nothing to store, not "format not recognised".
+        if unknown == 0, answers == 0, adapter >= 1 || requests >= 2 { return .medium }
         let named = filename.lowercased().contains("elm")
         return named && answers > 0 ? .medium : .no
     }
 
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
-        let vin = try findVIN(input)
-        let asset = try OBDAttribution.asset(input, vin: vin.first, format: Self.format, into: &sink)
+        let found = try findVIN(input)
+        let vin = found.vins
+        // AT commands, banners, SEARCHING…, UNABLE TO CONNECT, requests met by silence: a real
+        // transcript of a car that did not answer. Nothing to store and nobody to attribute it to,
+        // which is no failure: the note says what the adapter said.
+        if found.answers == 0 {
+            let said = found.statuses.isEmpty ? "no answer at all (ignition off?)"
+                : found.statuses.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
+            sink.note("an ELM327 transcript with nothing to store: \(found.commands) AT commands and requests, and no answer from the vehicle; the adapter said: \(said)")
+            return
+        }
+        let asset = try OBDAttribution.asset(input, vin: vin.first, vinProblem: found.problem, format: Self.format, into: &sink)
         if vin.count > 1 {
             for v in vin { sink.note("different VINs in the transcript (the file was attributed by the first)", example: v) }
         }
         var pass = Pass(recorder: OBDRecorder(asset: asset, file: sink.sourceFileID))
-        try scan(input) { event in try pass.handle(event, into: &sink) }
+        _ = try scan(input) { event in try pass.handle(event, into: &sink) }
         try pass.flush(into: &sink)
         try pass.recorder.finish(into: &sink)
         pass.notes(into: &sink)
     }
 
-    /// Runs every line through the parser and assembler.
-    private func scan(_ input: InputFile, vinOnly: Bool = false, _ body: (ELMEvent) throws -> Void) throws {
+    /// Runs every line through the parser and assembler; returns how many answers the VIN-only
+    /// parser left out.
+    private func scan(_ input: InputFile, vinOnly: Bool = false, _ body: (ELMEvent) throws -> Void) throws -> Int {
         var reader = try TextLineReader(url: input.source)
         var assembler = ELMAssembler()
         var parser = ELMByteParser(zone: input.zone.timeZone)
@@ -79,23 +97,54 @@ public struct ELM327Importer: Importer {
             }
         }) {}
         for event in assembler.finish() { try body(event) }
+        return parser.skippedAnswers
     }
 
-    /// The distinct VINs the transcript's mode 09 PID 02 answers hold, in order.
-    private func findVIN(_ input: InputFile) throws -> [String] {
+    /// What the first pass learns: the VINs, why a VIN answer could not be read, whether the
+    /// vehicle answered at all.
+    struct VINScan {
+        /// The distinct VINs the transcript's mode 09 PID 02 answers hold, in order.
         var vins: [String] = []
+        /// The first VIN answer that could not be read, with its line, for the attribution error.
+        var problem: String?
+        /// Answers and damaged or incomplete frames: anything from the vehicle's side.
+        var answers = 0
+        /// AT commands and requests.
+        var commands = 0
+        var statuses: [ELMStatus: Int] = [:]
+    }
+
+    private func findVIN(_ input: InputFile) throws -> VINScan {
+        var found = VINScan()
         var seen = Set<String>()   // a transcript of a million VINs must not cost a million² comparisons
         var parts = VINParts()
-        try scan(input, vinOnly: true) { event in
-            guard case let .message(m) = event else { return }
-            // An answer that is not a VIN attributes nothing here; the data pass rejects it
-            // (`bad_vin`) with its line.
-            let vin: String?
-            do { vin = try parts.add(m.payload) } catch is OBDDecoder.DecodeError { return }
-            guard let vin, VIN.isValid(vin), seen.insert(vin).inserted else { return }
-            vins.append(vin)
+        let skipped = try scan(input, vinOnly: true) { event in
+            switch event {
+            case .boundary: found.commands += 1
+            case let .status(s): if s != .logText { found.statuses[s, default: 0] += 1 }
+            case let .problem(line, _, message, raw):
+                found.answers += 1
+                if found.problem == nil, raw.contains("49 02") || raw.contains("4902") { found.problem = "line \(line): \(message)" }
+            case let .message(m):
+                found.answers += 1
+                // An answer that is not a VIN attributes nothing here; the data pass rejects it
+                // (`bad_vin`) with its line.
+                let vin: String?
+                do { vin = try parts.add(m.payload) } catch let e as OBDDecoder.DecodeError {
+                    if found.problem == nil { found.problem = "line \(m.line): \(e.message)" }
+                    return
+                }
+                guard let vin else { return }
+                guard VIN.isValid(vin) else {
+                    if found.problem == nil { found.problem = "line \(m.line): '\(vin)' is not a valid VIN" }
+                    return
+                }
+                guard seen.insert(vin).inserted else { return }
+                found.vins.append(vin)
+            }
         }
-        return vins
+        found.answers += skipped
+        return found
     }
 }
 
@@ -129,7 +178,7 @@ private struct Pass {
     private var values: [(pid: Int, value: Double)] = []
     private var exchangeAt: Int64?
     private var failures: [ELMStatus: Int] = [:]
-    private var otherECUs = 0, repeated = 0, negative = 0, otherModes = 0
+    private var otherECUs = 0, repeated = 0, negative = 0, otherModes = 0, logLines = 0
     private var unsupported: Set<Int> = []
     private var codesSeen: Set<String> = []
     private var vinParts = VINParts()
@@ -142,6 +191,7 @@ private struct Pass {
             try flush(into: &sink)
         case let .status(status):
             if status.isFailure { failures[status, default: 0] += 1 }
+            if status == .logText { logLines += 1 }
         case let .problem(line, reason, message, raw):
             try sink.reject(Issue(reason, at: "line \(line)", message, raw: raw))
         case let .message(m):
@@ -155,6 +205,11 @@ private struct Pass {
         switch service {
         case 0x41, 0x43, 0x47, 0x4A:
             guard let at = m.time else {
+                // A support bitmap (`41 00 BE 3F A8 13`, what every tool asks first) holds no
+                // value to place: nothing is lost by skipping it, where a reject would fail a
+                // timeless debug log that only served to read the VIN.
+                if service == 0x41, let values = try? OBDDecoder.mode01(m.payload.dropFirst()), !values.isEmpty,
+                   values.allSatisfy({ if case .bitmap = $0 { return true } else { return false } }) { return }
                 try sink.reject(Issue(.missingTime, at: location, "the answer has no time: neither its line nor any line before it starts with one, so it cannot be placed on the timeline", raw: m.raw))
                 return
             }
@@ -239,6 +294,7 @@ private struct Pass {
             sink.note("mode 01 PIDs outside FleetKit's table were not stored: \(unsupported.sorted().map { OBDDecoder.hex($0) }.joined(separator: ", "))")
         }
         if negative > 0 { sink.note("\(negative) negative answers (7F: the ECU does not support the request)") }
+        if logLines > 0 { sink.note("\(logLines) lines of the logging program's own messages (not adapter traffic) were skipped") }
         if otherModes > 0 { sink.note("\(otherModes) answers to other modes (freeze frame, tests, other mode 09 PIDs) were not stored") }
     }
 }

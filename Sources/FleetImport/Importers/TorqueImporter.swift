@@ -13,9 +13,13 @@ import FleetWarehouse
 /// `-` is a missing value. Torque writes the header again when logging restarts in the same file;
 /// such a line starts a new layout.
 ///
-/// Time: `Device Time`, local, read by `OBDLocalClock` (zone abbreviation or offset when written,
-/// else the fleet zone; the repeated hour of a DST change resolved by file order). A log names no
-/// vehicle: `--asset` or the unit folder must.
+/// Time: `Device Time`, local, read by `OBDLocalClock`. Its zone, in this order: the abbreviation
+/// or offset written after it; else the zone `GPS Time` names (`Sun Nov 02 01:09:03 MST 2025`,
+/// Java's `Date.toString()`), when GPS Time's wall clock agrees with Device Time within 2 minutes
+/// (GPS Time is the phone's last fix and may lag or be `-`); else the fleet zone, with the repeated
+/// hour of a DST change resolved by file order. The zone GPS Time names decides the repeated hour
+/// exactly, even for a log that starts after the clocks went back, where file order cannot tell;
+/// a note says which was used. A log names no vehicle: `--asset` or the unit folder must.
 public struct TorqueImporter: Importer {
     public static let format = "torque"
     public static let summary = "Torque Pro CSV logs (wide: Device Time, GPS, one 'Name(unit)' column per OBD-II PID); needs --asset UNIT or a unit folder"
@@ -34,6 +38,8 @@ public struct TorqueImporter: Importer {
     /// Column positions of one header.
     struct Layout {
         var time: Int?
+        /// `GPS Time`, read for the zone it names.
+        var gpsTime: Int?
         var lat: Int?, lon: Int?, gpsSpeed: (Int, String)?, alt: Int?, bearing: Int?
         /// PID columns with their conversion to the PID's unit, decided here once per header.
         var pids: [(index: Int, pid: Int, unit: String, conversion: OBDChannels.Conversion)] = []
@@ -65,10 +71,17 @@ public struct TorqueImporter: Importer {
             }
             guard device != nil else { return nil }
             time = device ?? gps
+            gpsTime = gps
         }
     }
 
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
+        // A file claimed only because it looks like some OBD log is refused for what it is
+        // before any question of which vehicle: --asset would not make it importable.
+        if let fields = CSVReader.firstRecord(input.head), Layout(fields) == nil {
+            let (reason, hint) = OBDLayouts.refusal(input.head)
+            throw FleetError.unreadable(file: input.path, location: "line 1", reason: reason, hint: hint)
+        }
         let asset = try OBDAttribution.asset(input, vin: nil, format: Self.format, into: &sink)
         var reader: CSVReader
         var layout: Layout
@@ -77,7 +90,8 @@ public struct TorqueImporter: Importer {
             reader = try CSVReader(url: input.source, delimiter: UInt8(ascii: ","))
             guard let first = try reader.next() else { throw FleetError.emptyFile(file: input.path) }
             guard let l = Layout(first.fields) else {
-                throw FleetError.unreadable(file: input.path, location: "line 1", reason: "the header has no 'Device Time' column: this is not a Torque Pro log, nor another OBD layout FleetKit reads", hint: OBDLayouts.supported)
+                let (reason, hint) = OBDLayouts.refusal(input.head)
+                throw FleetError.unreadable(file: input.path, location: "line 1", reason: reason, hint: hint)
             }
             layout = l
             headerKey = OBDChannels.key(first.fields.first ?? "")
@@ -87,6 +101,7 @@ public struct TorqueImporter: Importer {
         var recorder = OBDRecorder(asset: asset, file: sink.sourceFileID)
         var clock = OBDLocalClock(zone: input.zone.timeZone)
         var ignored = Set(layout.ignored), unconvertible = Set(layout.unconvertible)
+        var zones = TorqueZoneTally()
         while true {
             let record: CSVRecord
             do {
@@ -111,22 +126,23 @@ public struct TorqueImporter: Importer {
             // never throws one, so a rejected row has written nothing; any other error fails the
             // whole file, savepoint or not.
             do {
-                try row(record, layout, &clock, &recorder, &sink)
+                try row(record, layout, &clock, &zones, &recorder, &sink)
             } catch let e as RowError {
                 try sink.reject(e.issue(at: location, raw: record.raw))
             }
         }
         try recorder.finish(into: &sink)
+        for note in zones.notes(fleetZone: input.zone.identifier) { sink.note(note) }
         for column in unconvertible.sorted() {
             sink.note("PID columns with a unit FleetKit does not convert, not stored", example: column)
         }
         if !ignored.isEmpty {
             let list = ignored.sorted()
-            sink.note("\(list.count) columns that are not J1979 PID readings were not stored: \(list.prefix(8).joined(separator: ", "))\(list.count > 8 ? ", …" : "")")
+            sink.note("\(list.count) columns were not stored (GPS and sensor extras, values the app computes, PIDs outside FleetKit's table): \(list.prefix(8).joined(separator: ", "))\(list.count > 8 ? ", …" : "")")
         }
     }
 
-    private func row<S: RecordSink>(_ record: CSVRecord, _ layout: Layout, _ clock: inout OBDLocalClock, _ recorder: inout OBDRecorder, _ sink: inout S) throws {
+    private func row<S: RecordSink>(_ record: CSVRecord, _ layout: Layout, _ clock: inout OBDLocalClock, _ zones: inout TorqueZoneTally, _ recorder: inout OBDRecorder, _ sink: inout S) throws {
         func field(_ i: Int?) -> String? {
             guard let i, i < record.fields.count else { return nil }
             return record.fields[i]
@@ -140,12 +156,13 @@ public struct TorqueImporter: Importer {
         guard let timeText = field(layout.time).map(OBDText.trimmed), !timeText.isEmpty, timeText != "-" else {
             throw RowError(.missingField, "'Device Time' is empty")
         }
-        let at: Int64
-        do { at = try clock.utc(timeText) } catch OBDLocalClock.Problem.unknownZone(let z) {
+        let local: Int64, written: Int?
+        do { (local, written) = try clock.read(timeText) } catch OBDLocalClock.Problem.unknownZone(let z) {
             throw RowError(.badDate, "'Device Time' is '\(timeText)': the zone '\(z)' is not an abbreviation FleetKit knows (docs/FORMATS.md lists them)")
         } catch {
             throw RowError(.badDate, "'Device Time' is '\(timeText)', not a time such as 01-Oct-2026 08:00:00.000")
         }
+        let at = clock.resolve(local: local, offset: written ?? zones.offset(gpsTime: field(layout.gpsTime), deviceLocal: local))
         guard Timestamp.plausible.contains(at) else { throw RowError(.outOfRange, "'Device Time' is '\(timeText)', outside the years 1971–2200") }
         var values: [(pid: Int, value: Double)] = []
         for column in layout.pids {

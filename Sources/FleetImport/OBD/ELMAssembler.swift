@@ -53,7 +53,7 @@ struct ELMAssembler {
         case .at, .request:
             return flush() + [.boundary]
         case let .status(status):
-            let keeps: Set<ELMStatus> = [.searching, .busInit, .banner, .protocolName, .voltage, .ok]
+            let keeps: Set<ELMStatus> = [.searching, .busInit, .banner, .protocolName, .voltage, .ok, .logText]
             return (keeps.contains(status) ? [] : flush()) + [.status(status)]
         case .damaged:
             return [.problem(line: piece.line, reason: .dataError, message: "the adapter marked this answer as damaged (a checksum or framing error on the bus); it was not decoded", raw: piece.text)]

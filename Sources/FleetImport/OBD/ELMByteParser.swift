@@ -29,6 +29,8 @@ struct ELMByteParser {
     /// and the VIN pass ignores every message but `49 02`, so leaving them out changes nothing
     /// there and saves most of the pass.
     var vinOnly = false
+    /// How many answers `vinOnly` left out: the VIN pass still learns that the vehicle answered.
+    private(set) var skippedAnswers = 0
 
     init(zone: TimeZone) { self.zone = zone }
 
@@ -48,6 +50,13 @@ struct ELMByteParser {
             p = after
         }
         let time = lastTime
+        if ELMWrapper.mayWrap(line, from: p) {
+            let rest = Substring(String(decoding: UnsafeBufferPointer(rebasing: line[p...]), as: UTF8.self))
+            if ELMWrapper.payload(rest) != nil || ELMWrapper.isLogText(rest) {
+                out += ELMLineParser.pieces(afterTime: rest, line: number, time: time)
+                return
+            }
+        }
         let n = line.count
         var start = p
         var i = p
@@ -79,7 +88,7 @@ struct ELMByteParser {
     }
 
     /// One piece between separators: trimmed, direction marker stripped, classified.
-    private func segment(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int, _ number: Int, _ time: Int64?, _ out: inout [ELMPiece]) {
+    private mutating func segment(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int, _ number: Int, _ time: Int64?, _ out: inout [ELMPiece]) {
         var (s, e) = Self.trim(line, from, to)
         // Every marker starts with `<`, `-`, `T`, `R` or `S`; a piece that starts with a hex digit (nearly all) has none.
         if s < e, !ELMLineParser.isHexDigit(line[s]) {
@@ -94,7 +103,7 @@ struct ELMByteParser {
         if s == e || line[s] == 0x23 || (e - s >= 2 && line[s] == 0x2F && line[s + 1] == 0x2F) { return }
         let piece = UnsafeBufferPointer(rebasing: line[s..<e])
         let shape = HexShape(piece)
-        if vinOnly, let shape, shape.isAnswerWithoutVIN(piece) { return }
+        if vinOnly, let shape, shape.isAnswerWithoutVIN(piece) { skippedAnswers += 1; return }
         let text = String(decoding: piece, as: UTF8.self)
         out.append(ELMPiece(kind: shape.map { Self.hexKind(piece, $0) } ?? ELMLineParser.classify(text), line: number, time: time, text: text))
     }

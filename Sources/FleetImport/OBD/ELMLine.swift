@@ -50,6 +50,8 @@ enum ELMStatus: String, CaseIterable {
     case banner = "ELM327"
     case protocolName = "PROTOCOL"
     case voltage = "VOLTAGE"
+    /// A line of a program's own log around the traffic (`[obd.obd] Connected…`), see `ELMWrapper`.
+    case logText = "LOG TEXT"
 
     /// Statuses that mean a request got no usable answer (counted in a note, not rejected:
     /// the adapter said so explicitly, and there is no data to lose).
@@ -87,7 +89,18 @@ enum ELMLineParser {
             if let last = lastTime { lastTime = time(ofClock: clock, after: last, zone: zone) }
             rest = after
         }
-        let time = lastTime
+        return pieces(afterTime: rest, line: line, time: lastTime)
+    }
+
+    /// The pieces of what follows a line's time: the traffic inside a debug-log wrapper
+    /// (`ELMWrapper`), or the line itself.
+    static func pieces(afterTime text: Substring, line: Int, time: Int64?) -> [ELMPiece] {
+        var rest = text
+        if let inner = ELMWrapper.payload(rest) {
+            rest = inner
+        } else if ELMWrapper.isLogText(rest) {
+            return [ELMPiece(kind: .status(.logText), line: line, time: time, text: String(rest))]
+        }
         var out: [ELMPiece] = []
         // Literal "\r" and "\n" written by logging libraries, real CRs, and prompts all separate pieces.
         let normalised = rest.replacingOccurrences(of: "\\r", with: "\r").replacingOccurrences(of: "\\n", with: "\r")

@@ -8,7 +8,9 @@ import FleetWarehouse
 /// conflict and fails the file). Without a VIN, `--asset` or the unit folder must name it; a log
 /// nobody can place is refused as a whole rather than booked on a guessed vehicle.
 enum OBDAttribution {
-    static func asset(_ input: InputFile, vin: String?, format: String, into sink: inout some RecordSink) throws -> Int64 {
+    /// `vinProblem`: why a VIN answer the transcript holds could not be read, so the error does
+    /// not claim there was none.
+    static func asset(_ input: InputFile, vin: String?, vinProblem: String? = nil, format: String, into sink: inout some RecordSink) throws -> Int64 {
         var ref = input.asset ?? AssetRef()
         if let vin {
             ref.vin = vin
@@ -16,7 +18,7 @@ enum OBDAttribution {
         guard ref.isResolvable else {
             let folder = input.url.deletingLastPathComponent().lastPathComponent
             throw FleetError.unattributed(file: input.path, hint: """
-                A \(format) log does not say which vehicle it came from\(format == "elm327" ? " (no mode 09 VIN answer in the transcript)" : ""), \
+                A \(format) log does not say which vehicle it came from\(format == "elm327" ? (vinProblem.map { " (its mode 09 VIN answer could not be read, \($0))" } ?? " (no mode 09 VIN answer in the transcript)") : ""), \
                 and its folder '\(folder)' is not a known unit number or VIN. Use --asset UNIT, or put the file in a folder named after \
                 a known unit (inbox/obd/T-12/log.csv; import the assets master data first).
                 """)

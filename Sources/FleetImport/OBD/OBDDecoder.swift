@@ -30,6 +30,8 @@ public enum OBDDecoder {
     public static let pids: [PID] = [
         PID(number: 0x04, name: "calculated engine load", unit: "%", length: 1, formula: "100A/255") { Double($0[0]) * 100 / 255 },
         PID(number: 0x05, name: "engine coolant temperature", unit: "°C", length: 1, formula: "A−40") { Double($0[0]) - 40 },
+        PID(number: 0x06, name: "short term fuel trim, bank 1", unit: "%", length: 1, formula: "100A/128−100") { Double($0[0]) * 100 / 128 - 100 },
+        PID(number: 0x07, name: "long term fuel trim, bank 1", unit: "%", length: 1, formula: "100A/128−100") { Double($0[0]) * 100 / 128 - 100 },
         PID(number: 0x0A, name: "fuel pressure", unit: "kPa", length: 1, formula: "3A") { Double($0[0]) * 3 },
         PID(number: 0x0B, name: "intake manifold absolute pressure", unit: "kPa", length: 1, formula: "A") { Double($0[0]) },
         PID(number: 0x0C, name: "engine speed", unit: "rpm", length: 2, formula: "(256A+B)/4") { ab($0) / 4 },
@@ -40,11 +42,14 @@ public enum OBDDecoder {
         PID(number: 0x11, name: "throttle position", unit: "%", length: 1, formula: "100A/255") { Double($0[0]) * 100 / 255 },
         PID(number: 0x1F, name: "run time since engine start", unit: "s", length: 2, formula: "256A+B") { ab($0) },
         PID(number: 0x21, name: "distance travelled with MIL on", unit: "km", length: 2, formula: "256A+B") { ab($0) },
+        PID(number: 0x2E, name: "commanded evaporative purge", unit: "%", length: 1, formula: "100A/255") { Double($0[0]) * 100 / 255 },
         PID(number: 0x2F, name: "fuel tank level", unit: "%", length: 1, formula: "100A/255") { Double($0[0]) * 100 / 255 },
         PID(number: 0x31, name: "distance travelled since codes cleared", unit: "km", length: 2, formula: "256A+B") { ab($0) },
         PID(number: 0x33, name: "absolute barometric pressure", unit: "kPa", length: 1, formula: "A") { Double($0[0]) },
         PID(number: 0x42, name: "control module voltage", unit: "V", length: 2, formula: "(256A+B)/1000") { ab($0) / 1000 },
         PID(number: 0x46, name: "ambient air temperature", unit: "°C", length: 1, formula: "A−40") { Double($0[0]) - 40 },
+        PID(number: 0x53, name: "absolute evap system vapour pressure", unit: "kPa", length: 2, formula: "(256A+B)/200") { ab($0) / 200 },
+        PID(number: 0x5A, name: "relative accelerator pedal position", unit: "%", length: 1, formula: "100A/255") { Double($0[0]) * 100 / 255 },
         PID(number: 0x5C, name: "engine oil temperature", unit: "°C", length: 1, formula: "A−40") { Double($0[0]) - 40 },
         PID(number: 0x5E, name: "engine fuel rate", unit: "L/h", length: 2, formula: "(256A+B)/20") { ab($0) / 20 },
         PID(number: 0xA6, name: "odometer", unit: "km", length: 4, formula: "(2²⁴A+2¹⁶B+2⁸C+D)/10") {

@@ -37,7 +37,19 @@ struct OBDLocalClock {
 
     /// Resolves one time text; rows must be fed in file order.
     mutating func utc(_ text: String) throws -> Int64 {
-        let (local, offset) = try quickParse(text) ?? Self.parse(text)
+        let (local, offset) = try read(text)
+        return resolve(local: local, offset: offset)
+    }
+
+    /// The local time a text names, and the offset it names (seconds east of UTC), if any.
+    mutating func read(_ text: String) throws -> (local: Int64, offset: Int?) {
+        try quickParse(text) ?? Self.parse(text)
+    }
+
+    /// A local time in UTC: by `offset` when known (the text's own, or one the caller found, such
+    /// as Torque's GPS Time zone), else in the fleet zone with the file-order rule. Rows must be
+    /// fed in file order.
+    mutating func resolve(local: Int64, offset: Int?) -> Int64 {
         let ms: Int64
         if let offset {
             ms = local - Int64(offset) * 1000

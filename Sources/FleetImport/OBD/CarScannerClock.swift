@@ -1,0 +1,99 @@
+import Foundation
+import FleetCore
+
+/// Turns Car Scanner's `SECONDS` into UTC instants.
+///
+/// Three shapes: a Unix time (≥ 10⁹, some app versions and exports); seconds since local
+/// midnight of the recording day (every real log examined: the first value is the clock time of
+/// the recording, see `CarScannerFileDate`), the day from the file name; and, for older logs
+/// whose first value is far below the start time in the name (`0.512` in `… 08-00-00.csv`),
+/// seconds since that start. Which one is decided once, on the first row, and said in a note.
+/// A recording that runs past midnight wraps `SECONDS` back to 0: a drop of more than 12 h is
+/// the next day. In the repeated hour of a fall-back night the first occurrence is taken
+/// (`Timestamp.utc`), because `SECONDS` carries no offset.
+struct CarScannerClock {
+    enum Mode: Equatable { case unix, sinceMidnight(CivilDate), sinceStart(Int64) }
+
+    /// Why the file cannot be placed in time: the message and the fix, for `FleetError.unreadable`.
+    struct Undated: Error {
+        let reason: String
+        let hint: String
+    }
+
+    let zone: TimeZone
+    let fileName: String
+    let nameDate: CarScannerFileDate
+    private(set) var mode: Mode?
+    private var dayShift = 0
+    private var last: Double?
+
+    /// The fleet zone's name as the user gave it (Foundation on Linux calls UTC "GMT").
+    let zoneName: String
+
+    init(fileName: String, zone: FleetZone) {
+        self.fileName = fileName
+        self.zone = zone.timeZone
+        zoneName = zone.identifier
+        nameDate = CarScannerFileDate(name: fileName)
+    }
+
+    /// The instant of one row's `SECONDS` (finite, ≥ 0); rows in file order.
+    mutating func utc(_ secs: Double) throws -> Int64 {
+        if secs >= 1e9 { return Int64((secs * 1000).rounded()) }
+        if mode == nil { mode = try decide(secs) }
+        switch mode! {
+        case .unix:
+            return Int64((secs * 1000).rounded())
+        case let .sinceStart(start):
+            return start + Int64((secs * 1000).rounded())
+        case let .sinceMidnight(day):
+            if let last, secs < last - 43_200 { dayShift += 1 }
+            last = secs
+            let local = Int64(day.daysSinceEpoch + dayShift) * 86_400_000 + Int64((secs * 1000).rounded())
+            return Timestamp.utc(fromLocal: local, in: zone)
+        }
+    }
+
+    /// What a note says about the mode, nil for Unix times (nothing to explain).
+    var description: String? {
+        switch mode {
+        case let .sinceMidnight(day)?:
+            return "SECONDS read as seconds since local midnight of \(day) (the date in the file name), in \(zoneName)"
+        case .sinceStart?:
+            return "SECONDS read as seconds since the start time in the file name (its first value is far below that time of day), in \(zoneName)"
+        default:
+            return nil
+        }
+    }
+
+    private func decide(_ first: Double) throws -> Mode {
+        if let date = nameDate.date {
+            if let start = nameDate.startSecond, first + 600 < Double(start) {
+                return .sinceStart(Timestamp.utc(fromLocal: Int64(date.daysSinceEpoch) * 86_400_000 + Int64(start) * 1000, in: zone))
+            }
+            return .sinceMidnight(date)
+        }
+        let clock = Self.clockText(first)
+        if let md = nameDate.monthDayOnly {
+            let month = CarScannerFileDate.monthNames[md.month - 1].capitalized
+            throw Undated(
+                reason: "SECONDS (\(Self.trimmed(first))) is the time of day \(clock) (Car Scanner counts from local midnight), and the file name '\(fileName)' gives the day (\(month) \(md.day)) but no year",
+                hint: "Rename the file with the recording's date as Car Scanner names its logs, 'YYYY-\(Self.pad(md.month, 2))-\(Self.pad(md.day, 2)) \(clock.replacingOccurrences(of: ":", with: "-")).csv' with the year filled in, and import it again. FleetKit does not guess the year (a file's modification time changes when it is copied); nothing of this file was imported.")
+        }
+        throw Undated(
+            reason: "SECONDS (\(Self.trimmed(first))) is no Unix time: Car Scanner counts it from local midnight of the recording day (here \(clock)), or in older logs from the start of the recording, and the file name '\(fileName)' holds no date",
+            hint: "Keep Car Scanner's file name (e.g. '2026-10-01 08-00-00.csv', the recording's local date and start), or rename the file to it, and import it again; nothing of this file was imported.")
+    }
+
+    static func clockText(_ secs: Double) -> String {
+        let s = Int(secs.rounded(.down)) % 86_400
+        return "\(pad(s / 3600, 2)):\(pad(s % 3600 / 60, 2)):\(pad(s % 60, 2))"
+    }
+
+    static func pad(_ v: Int, _ width: Int) -> String {
+        let t = String(v)
+        return String(repeating: "0", count: max(0, width - t.count)) + t
+    }
+
+    static func trimmed(_ v: Double) -> String { v == v.rounded() ? String(Int64(v)) : String(v) }
+}
