@@ -41,7 +41,11 @@ public struct NightlyJob {
         public var exit_code: Int32
     }
 
-    public func run(command: String) throws -> Summary {
+    /// - parameter makeRunner: imports each file; the `fleetkit` command passes one that runs
+    ///   each file in a child process, so that a crash of one file's import quarantines that
+    ///   file instead of ending the run (FileImportRunner says why).
+    public func run(command: String,
+                    runner makeRunner: (ImportSession) -> any FileImportRunner = { InProcessImportRunner(session: $0) }) throws -> Summary {
         let zone = FleetZone(identifier: config.timezone)!
         let lock = try NightlyLock(path: config.warehouse + ".lock")
         defer { withExtendedLifetime(lock) {} }
@@ -57,6 +61,7 @@ public struct NightlyJob {
         options.trips = config.trips
         options.attributeByFolder = config.attribution.byFolder
         let runID = try session.begin(command: command)
+        let runner = makeRunner(session)
         let today = zone.day(of: Int64(now.timeIntervalSince1970 * 1000))
 
         var results: [FileResult] = []
@@ -76,7 +81,19 @@ public struct NightlyJob {
                 results.append(try quarantine(entry, reason: problem, outcome: outcome))
                 continue
             }
-            let outcome = try session.importFile(url, options: options, runID: runID)
+            let request = FileImportRequest(path: url.path, warehouse: config.warehouse, runID: runID, timezone: config.timezone,
+                                            currency: config.currency, trips: config.trips, attributeByFolder: config.attribution.byFolder)
+            let outcome: FileOutcome
+            do { outcome = try runner.importFile(url, request: request) } catch {
+                // The warehouse failed (full disk, I/O error): the file stays in the inbox, the
+                // run is closed as failed if the warehouse still takes that much, and the command
+                // exits 2 with the cause.
+                try? warehouse.pool.write { db in
+                    try db.execute(sql: "UPDATE import_run SET finished_at = ?, status = 'failed', summary_json = ? WHERE id = ?",
+                                   arguments: [Timestamp.now(), String(describing: error), runID])
+                }
+                throw error
+            }
             outcomes.append(outcome)
             if outcome.status == .failed {
                 results.append(try quarantine(entry, reason: outcome.error ?? "the import failed", outcome: outcome))
