@@ -57,7 +57,7 @@ struct ChildProcessImportRunner: FileImportRunner {
     static func death(signal: Int32, timedOut: Bool, limit: TimeInterval) -> String {
         let rolledBack = "its transaction was rolled back, so nothing of this file was kept, and the run went on with the next file"
         if timedOut {
-            return "the import took longer than the time limit of \(Int(limit)) s (nightly --file-time-limit) and was stopped (SIGKILL); \(rolledBack). If the file is simply big, raise the limit and put it back in the inbox"
+            return "the import took longer than the time limit of \(limit == limit.rounded() ? String(Int(limit)) : String(limit)) s (nightly --file-time-limit) and was stopped (SIGKILL); \(rolledBack). If the file is simply big, raise the limit and put it back in the inbox"
         }
         let name = signalName(signal)
         if signal == SIGKILL {

@@ -73,9 +73,11 @@ final class NightlyHostileTests: XCTestCase {
         try Fleetkit.run(["nightly", "--config", root.appendingPathComponent("fleetkit.yml").path, "--as-of", "2026-11-02", "--json"] + extra)
     }
 
-    private func summary(_ r: CommandResult) throws -> [String: Any] {
-        guard let s = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] else {
-            XCTFail("no JSON summary: \(r.stdout) \(r.stderr)"); return [:]
+    private func summary(_ r: CommandResult) throws -> [String: Any] { try summary(Data(r.stdout.utf8)) }
+
+    private func summary(_ json: Data) throws -> [String: Any] {
+        guard let s = try JSONSerialization.jsonObject(with: json) as? [String: Any] else {
+            XCTFail("no JSON summary: \(String(decoding: json, as: UTF8.self))"); return [:]
         }
         return s
     }
@@ -133,5 +135,109 @@ final class NightlyHostileTests: XCTestCase {
         let stored: Int = try t.rows("SELECT COUNT(*) FROM source_file")[0][0]
         XCTAssertEqual(stored, Self.goodFiles.count + Self.table.filter { $0.action == "archived" }.count)
         XCTAssertEqual(try t.rows("SELECT status FROM import_run").map { $0[0] as String }, ["partial"])
+    }
+
+    // MARK: Import children that die or hang
+
+    /// A GPX track of `points` points at 1 Hz from 2026-10-01 00:00 UTC + `start` s, all at one
+    /// place: 1 M points import in about 2 s in a debug build, long enough to be caught running.
+    private func writeTrack(_ url: URL, points: Int, start: Int) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let line = Array("<trkpt lat=\"41.5\" lon=\"-87.5\"><time>2026-10-DDTHH:MM:SSZ</time></trkpt>\n".utf8)
+        let at = line.firstIndex(of: UInt8(ascii: "D"))!
+        var out = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n".utf8)
+        out.reserveCapacity(points * line.count + 200)
+        func put(_ v: Int, _ i: Int) { out[i] = UInt8(48 + v / 10); out[i + 1] = UInt8(48 + v % 10) }
+        for s in start..<(start + points) {
+            let base = out.count
+            out += line
+            put(1 + s / 86_400, base + at)
+            put(s / 3600 % 24, base + at + 3)
+            put(s / 60 % 60, base + at + 6)
+            put(s % 60, base + at + 9)
+        }
+        out += Array("</trkseg></trk></gpx>\n".utf8)
+        try Data(out).write(to: url)
+    }
+
+    /// The pid of a child of `parent` whose command line mentions `needle`, once it runs.
+    private func child(of parent: Int32, mentioning needle: String, within seconds: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let pid = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                      let close = stat.lastIndex(of: ")") else { continue }
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                guard fields.count > 2, Int32(fields[1]) == parent,
+                      let cmdline = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(name)/cmdline")),
+                      String(decoding: cmdline, as: UTF8.self).contains(needle) else { continue }
+                return pid
+            }
+            usleep(2_000)
+        }
+        return nil
+    }
+
+    /// A child killed by SIGABRT (as a crash in a C library would) and one killed by SIGKILL (as
+    /// the kernel's out-of-memory killer does) each cost their own file only: both quarantined
+    /// naming the signal, nothing of them in the warehouse, every other file imported, exit 1.
+    func testImportChildrenKilledBySignalsCostOnlyTheirFiles() throws {
+        try copyGoodFiles()
+        try writeTrack(root.appendingPathComponent("inbox/gpx/T-01/crashing.gpx"), points: 1_000_000, start: 0)
+        try writeTrack(root.appendingPathComponent("inbox/gpx/T-02/oom-killed.gpx"), points: 1_000_000, start: 0)
+        try FileManager.default.copyItem(at: Self.sampleData.appendingPathComponent("master/assignments.csv"),
+                                         to: root.appendingPathComponent("inbox/master/assignments.csv"))
+        let p = Process()
+        p.executableURL = Fleetkit.executable
+        p.arguments = ["nightly", "--config", root.appendingPathComponent("fleetkit.yml").path, "--as-of", "2026-11-02", "--json"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let abrt = child(of: p.processIdentifier, mentioning: "crashing.gpx", within: 120)
+        XCTAssertNotNil(abrt, "the import child of crashing.gpx was never seen")
+        if let abrt { kill(abrt, SIGABRT) }
+        let oom = child(of: p.processIdentifier, mentioning: "oom-killed.gpx", within: 120)
+        XCTAssertNotNil(oom, "the import child of oom-killed.gpx was never seen")
+        if let oom { kill(oom, SIGKILL) }
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+
+        XCTAssertEqual(p.terminationReason, .exit)
+        XCTAssertEqual(p.terminationStatus, 1)
+        let s = try summary(stdout)
+        let byName = files(s)
+        XCTAssertEqual(byName["crashing.gpx"]?["action"] as? String, "quarantined")
+        XCTAssertTrue(reason(ofQuarantined: "gpx/T-01/crashing.gpx").contains("the importer crashed (SIGABRT)"), reason(ofQuarantined: "gpx/T-01/crashing.gpx"))
+        XCTAssertEqual(byName["oom-killed.gpx"]?["action"] as? String, "quarantined")
+        XCTAssertTrue(reason(ofQuarantined: "gpx/T-02/oom-killed.gpx").contains("killed (SIGKILL)"), reason(ofQuarantined: "gpx/T-02/oom-killed.gpx"))
+        for name in ["assets.csv", "drivers.csv", "assignments.csv", "fuel-card-2026-10.csv"] {
+            XCTAssertEqual(byName[name]?["action"] as? String, "archived", name)
+        }
+        let t = try TestWarehouse(existing: root.appendingPathComponent("fleet.sqlite").path)
+        let positions: Int = try t.rows("SELECT COUNT(*) FROM position")[0][0]
+        XCTAssertEqual(positions, 0, "a killed child's transaction must leave nothing")
+        let stored: Int = try t.rows("SELECT COUNT(*) FROM source_file WHERE format = 'gpx'")[0][0]
+        XCTAssertEqual(stored, 0)
+        XCTAssertEqual(try t.rows("PRAGMA integrity_check").map { $0[0] as String }, ["ok"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent("reports/cost-2026-10.json").path))
+    }
+
+    /// A file whose import runs past `--file-time-limit` is stopped and quarantined with the
+    /// limit named; nothing of it is kept, and the next run imports the rest.
+    func testAnImportPastTheTimeLimitIsStoppedAndQuarantined() throws {
+        try copyGoodFiles()
+        XCTAssertEqual(try nightly().status, 0)
+        try writeTrack(root.appendingPathComponent("inbox/gpx/T-01/slow.gpx"), points: 1_000_000, start: 0)
+        let started = Date()
+        let r = try nightly(["--file-time-limit", "0.5"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 60)
+        XCTAssertEqual(files(try summary(r))["slow.gpx"]?["action"] as? String, "quarantined")
+        let note = reason(ofQuarantined: "gpx/T-01/slow.gpx")
+        XCTAssertTrue(note.contains("longer than the time limit of 0.5 s"), note)
+        let t = try TestWarehouse(existing: root.appendingPathComponent("fleet.sqlite").path)
+        let positions: Int = try t.rows("SELECT COUNT(*) FROM position")[0][0]
+        XCTAssertEqual(positions, 0)
     }
 }
