@@ -46,6 +46,14 @@ public struct NightlyJob {
     ///   file instead of ending the run (FileImportRunner says why).
     public func run(command: String,
                     runner makeRunner: (ImportSession) -> any FileImportRunner = { InProcessImportRunner(session: $0) }) throws -> Summary {
+        // The job's own writes (settings, the run ledger, archived paths) meet a full disk too;
+        // the operator must read "the disk is full", not "SQLite error 13 … COMMIT TRANSACTION".
+        do { return try runLocked(command: command, runner: makeRunner) } catch let error as DatabaseError {
+            throw Warehouse.explain(error, path: config.warehouse, doing: "the nightly run")
+        }
+    }
+
+    private func runLocked(command: String, runner makeRunner: (ImportSession) -> any FileImportRunner) throws -> Summary {
         let zone = FleetZone(identifier: config.timezone)!
         let lock = try NightlyLock(path: config.warehouse + ".lock")
         defer { withExtendedLifetime(lock) {} }
