@@ -96,10 +96,7 @@ public struct NightlyJob {
                 // The warehouse failed (full disk, I/O error): the file stays in the inbox, the
                 // run is closed as failed if the warehouse still takes that much, and the command
                 // exits 2 with the cause.
-                try? warehouse.pool.write { db in
-                    try db.execute(sql: "UPDATE import_run SET finished_at = ?, status = 'failed', summary_json = ? WHERE id = ?",
-                                   arguments: [Timestamp.now(), String(describing: error), runID])
-                }
+                session.abandon(runID, because: error)
                 throw error
             }
             outcomes.append(outcome)

@@ -25,6 +25,13 @@ struct ImportOneCommand: ParsableCommand {
             printError("error: import-one: the request is not a FileImportRequest: \(error)")
             throw ExitCode.validationFailure
         }
+        // If the nightly job dies (SIGKILL, OOM), nobody would read the reply or enforce the time
+        // limit: the child stops too, its transaction rolls back, and the next run imports the file.
+        let parent = getppid()
+        Thread.detachNewThread {
+            while getppid() == parent { sleep(1) }
+            _exit(Exit.couldNotRun.rawValue)
+        }
         let reply: FileImportReply
         do {
             reply = try request.run(in: ImportSession(warehouse: try Warehouse(path: request.warehouse)))

@@ -139,27 +139,6 @@ final class NightlyHostileTests: XCTestCase {
 
     // MARK: Import children that die or hang
 
-    /// A GPX track of `points` points at 1 Hz from 2026-10-01 00:00 UTC + `start` s, all at one
-    /// place: 1 M points import in about 2 s in a debug build, long enough to be caught running.
-    private func writeTrack(_ url: URL, points: Int, start: Int) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let line = Array("<trkpt lat=\"41.5\" lon=\"-87.5\"><time>2026-10-DDTHH:MM:SSZ</time></trkpt>\n".utf8)
-        let at = line.firstIndex(of: UInt8(ascii: "D"))!
-        var out = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n".utf8)
-        out.reserveCapacity(points * line.count + 200)
-        func put(_ v: Int, _ i: Int) { out[i] = UInt8(48 + v / 10); out[i + 1] = UInt8(48 + v % 10) }
-        for s in start..<(start + points) {
-            let base = out.count
-            out += line
-            put(1 + s / 86_400, base + at)
-            put(s / 3600 % 24, base + at + 3)
-            put(s / 60 % 60, base + at + 6)
-            put(s % 60, base + at + 9)
-        }
-        out += Array("</trkseg></trk></gpx>\n".utf8)
-        try Data(out).write(to: url)
-    }
-
     /// The pid of a child of `parent` whose command line mentions `needle`, once it runs.
     private func child(of parent: Int32, mentioning needle: String, within seconds: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(seconds)
@@ -183,8 +162,8 @@ final class NightlyHostileTests: XCTestCase {
     /// naming the signal, nothing of them in the warehouse, every other file imported, exit 1.
     func testImportChildrenKilledBySignalsCostOnlyTheirFiles() throws {
         try copyGoodFiles()
-        try writeTrack(root.appendingPathComponent("inbox/gpx/T-01/crashing.gpx"), points: 1_000_000, start: 0)
-        try writeTrack(root.appendingPathComponent("inbox/gpx/T-02/oom-killed.gpx"), points: 1_000_000, start: 0)
+        try LongTrack.write(root.appendingPathComponent("inbox/gpx/T-01/crashing.gpx"), points: 1_000_000, start: 0)
+        try LongTrack.write(root.appendingPathComponent("inbox/gpx/T-02/oom-killed.gpx"), points: 1_000_000, start: 0)
         try FileManager.default.copyItem(at: Self.sampleData.appendingPathComponent("master/assignments.csv"),
                                          to: root.appendingPathComponent("inbox/master/assignments.csv"))
         let p = Process()
@@ -228,7 +207,7 @@ final class NightlyHostileTests: XCTestCase {
     func testAnImportPastTheTimeLimitIsStoppedAndQuarantined() throws {
         try copyGoodFiles()
         XCTAssertEqual(try nightly().status, 0)
-        try writeTrack(root.appendingPathComponent("inbox/gpx/T-01/slow.gpx"), points: 1_000_000, start: 0)
+        try LongTrack.write(root.appendingPathComponent("inbox/gpx/T-01/slow.gpx"), points: 1_000_000, start: 0)
         let started = Date()
         let r = try nightly(["--file-time-limit", "0.5"])
         XCTAssertEqual(r.status, 1, r.stderr)
