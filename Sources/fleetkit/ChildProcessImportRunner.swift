@@ -2,62 +2,84 @@ import Foundation
 import FleetKit
 import FleetNightly
 
-/// Runs each file of a nightly run in its own `fleetkit import-one` child process, so that
-/// any crash of a file's import (SIGSEGV in libxml2, SIGABRT, a Swift trap, the kernel's
-/// out-of-memory killer) or a hang past the time limit costs that file only: the child's
-/// transaction was never committed, the file is quarantined with the signal named, and the run
-/// goes on with the next file.
+/// Runs the files of a nightly run in a child process, `fleetkit import-one`, so that any crash
+/// of a file's import (SIGSEGV in libxml2, SIGABRT, a Swift trap, the kernel's out-of-memory
+/// killer) or a hang past the time limit costs that file only: the child's transaction was never
+/// committed, the file is quarantined with the signal named, a new child is started for the next
+/// file, and the run goes on.
 ///
 /// WHY a child process and not fork(): the job is multithreaded (GRDB, Dispatch, the hashing
 /// thread), and fork() in a threaded process may deadlock on a lock another thread held.
 /// Foundation's `Process` spawns with posix_spawn, and the child is this same binary
-/// (`/proc/self/exe`), so parent and child always agree on the request format.
-struct ChildProcessImportRunner: FileImportRunner {
+/// (`/proc/self/exe`), so parent and child always agree on the request format. One child serves
+/// file after file (a request line in, a reply line out) until one dies: starting one per file
+/// cost about 90 ms each (docs/OPERATIONS.md).
+final class ChildProcessImportRunner: FileImportRunner {
     /// The longest one file may take before it is stopped with SIGKILL and quarantined.
-    var timeLimit: TimeInterval
-    var executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    let timeLimit: TimeInterval
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    private var worker: ImportWorker?
+
+    init(timeLimit: TimeInterval) {
+        self.timeLimit = timeLimit
+        // A worker that died leaves a closed pipe: writing to it must be an error, not SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    deinit { worker?.finish() }
 
     func importFile(_ url: URL, request: FileImportRequest) throws -> FileOutcome {
-        let child = Process()
-        child.executableURL = executable
-        child.arguments = ["import-one", "--request", String(decoding: try JSONEncoder().encode(request), as: UTF8.self)]
-        let out = Pipe()
-        child.standardOutput = out
-        // stderr is inherited: whatever a dying library prints reaches the job's log.
-        let exited = DispatchSemaphore(value: 0)
-        child.terminationHandler = { _ in exited.signal() }
-        do { try child.run() } catch {
-            throw FleetError.io(path: executable.path, reason: "cannot start the importer process (\(error.localizedDescription)); check the process limit (ulimit -u) and memory")
+        let line = try JSONEncoder().encode(request) + Data("\n".utf8)
+        var w = try worker ?? ImportWorker(executable: executable)
+        if !w.send(line) {
+            // It died between two files (killed while idle): nothing of this file was started.
+            w.kill()
+            w = try ImportWorker(executable: executable)
+            guard w.send(line) else {
+                w.kill()
+                worker = nil
+                return FileOutcome(path: url.path, status: .failed, error: "the importer process could not be given this file; nothing of it was kept")
+            }
         }
-        // Read the reply while the child runs, so a long reply never blocks it on a full pipe.
-        let reply = ReplyReader(out.fileHandleForReading)
-        var timedOut = false
-        if exited.wait(timeout: .now() + timeLimit) == .timedOut {
-            timedOut = true
-            kill(child.processIdentifier, SIGKILL)
-            exited.wait()
-        }
-        let data = reply.wait()
-        if child.terminationReason == .uncaughtSignal || timedOut {
-            return FileOutcome(path: url.path, status: .failed, error: Self.death(signal: child.terminationStatus, timedOut: timedOut, limit: timeLimit))
-        }
-        guard let decoded = try? JSONDecoder().decode(FileImportReply.self, from: data) else {
+        worker = w
+        switch w.reply(within: timeLimit) {
+        case let .line(data):
+            guard let decoded = try? JSONDecoder().decode(FileImportReply.self, from: data) else {
+                worker = nil
+                w.kill()
+                return FileOutcome(path: url.path, status: .failed, error: "the importer answered something that is not an outcome; nothing of this file was kept")
+            }
+            if let stopped = decoded.stopped { throw FileImportStopped(file: url.path, message: stopped) }
+            guard var outcome = decoded.outcome else {
+                return FileOutcome(path: url.path, status: .failed, error: "the importer reported neither an outcome nor an error; nothing of this file was kept")
+            }
+            outcome.path = url.path
+            return outcome
+        case .ended:
+            worker = nil
+            var death = w.death()
+            for _ in 0..<40 where death == nil {   // its output ended a moment before its process
+                usleep(50_000)
+                death = w.death()
+            }
+            let (signaled, status) = death ?? (false, -1)
+            w.kill()
+            if signaled { return FileOutcome(path: url.path, status: .failed, error: Self.death(signal: status, timedOut: false, limit: timeLimit)) }
             return FileOutcome(path: url.path, status: .failed, error:
-                "the importer exited with status \(child.terminationStatus) without reporting an outcome; nothing of this file was kept. Run `fleetkit import --dry-run` on it to see the error")
+                "the importer exited with status \(status) without reporting an outcome; nothing of this file was kept. Run `fleetkit import --dry-run` on it to see the error")
+        case .timedOut:
+            worker = nil
+            w.kill()
+            return FileOutcome(path: url.path, status: .failed, error: Self.death(signal: SIGKILL, timedOut: true, limit: timeLimit))
         }
-        if let stopped = decoded.stopped { throw FileImportStopped(file: url.path, message: stopped) }
-        guard var outcome = decoded.outcome else {
-            return FileOutcome(path: url.path, status: .failed, error: "the importer reported neither an outcome nor an error; nothing of this file was kept")
-        }
-        outcome.path = url.path
-        return outcome
     }
 
     /// The reason a quarantined file's note gives when its import died.
     static func death(signal: Int32, timedOut: Bool, limit: TimeInterval) -> String {
         let rolledBack = "its transaction was rolled back, so nothing of this file was kept, and the run went on with the next file"
         if timedOut {
-            return "the import took longer than the time limit of \(limit == limit.rounded() ? String(Int(limit)) : String(limit)) s (nightly --file-time-limit) and was stopped (SIGKILL); \(rolledBack). If the file is simply big, raise the limit and put it back in the inbox"
+            let seconds = limit == limit.rounded() ? String(Int(limit)) : String(limit)
+            return "the import took longer than the time limit of \(seconds) s (nightly --file-time-limit) and was stopped (SIGKILL); \(rolledBack). If the file is simply big, raise the limit and put it back in the inbox"
         }
         let name = signalName(signal)
         if signal == SIGKILL {
@@ -73,20 +95,103 @@ struct ChildProcessImportRunner: FileImportRunner {
     }
 }
 
-/// Drains a pipe on its own thread until the writer closes it.
-private final class ReplyReader: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
+/// One `fleetkit import-one` child: requests written to its stdin, reply lines read from its
+/// stdout on a thread of their own (so a long reply never blocks it on a full pipe).
+private final class ImportWorker: @unchecked Sendable {
+    enum Reply { case line(Data), ended, timedOut }
 
-    init(_ handle: FileHandle) {
+    private let process = Process()
+    private let input: FileHandle
+    private let lock = NSLock()
+    private var lines: [Data] = []
+    private var ended = false
+    private var exited = false
+    private let available = DispatchSemaphore(value: 0)
+
+    init(executable: URL) throws {
+        let stdin = Pipe(), stdout = Pipe()
+        input = stdin.fileHandleForWriting
+        process.executableURL = executable
+        process.arguments = ["import-one"]
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        // The end of the process, not only the end of its output: a process it started (Swift's
+        // crash backtracer) can keep the pipe open after it died.
+        process.terminationHandler = { [self] _ in
+            lock.withLock { exited = true }
+            available.signal()
+        }
+        // stderr is inherited: whatever a dying library prints reaches the job's log.
+        do { try process.run() } catch {
+            throw FleetError.io(path: executable.path, reason: "cannot start the importer process (\(error.localizedDescription)); check the process limit (ulimit -u) and memory")
+        }
+        let output = stdout.fileHandleForReading
         Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
+            var buffer = Data()
+            while true {
+                let chunk = output.availableData
+                if chunk.isEmpty { break }
+                buffer += chunk
+                while let newline = buffer.firstIndex(of: 10) {
+                    let line = Data(buffer[buffer.startIndex..<newline])
+                    buffer = Data(buffer[(newline + 1)...])
+                    lock.withLock { lines.append(line) }
+                    available.signal()
+                }
+            }
+            lock.withLock { ended = true }
+            available.signal()
         }
     }
 
-    func wait() -> Data {
-        done.wait()
-        return data
+    /// - returns: false when the worker is gone (its stdin is closed).
+    func send(_ line: Data) -> Bool {
+        do { try input.write(contentsOf: line); return true } catch { return false }
+    }
+
+    func reply(within seconds: TimeInterval) -> Reply {
+        let deadline = DispatchTime.now() + seconds
+        var deathSeen: DispatchTime? = nil
+        while true {
+            let (next, eof): (Reply?, Bool) = lock.withLock { (!lines.isEmpty ? .line(lines.removeFirst()) : nil, ended) }
+            if let next { return next }
+            if eof || death() != nil {
+                // Dead: a reply it wrote just before may still be in the pipe for a moment.
+                let since = deathSeen ?? .now()
+                deathSeen = since
+                if DispatchTime.now() > since + 0.5 { return .ended }
+            } else if DispatchTime.now() >= deadline {
+                return .timedOut
+            }
+            _ = available.wait(timeout: min(deadline, .now() + 0.05))
+        }
+    }
+
+    /// How the worker ended, once it has: (true, signal) when a signal ended it, else (false,
+    /// exit status); nil while it runs. Read from Foundation when it has reaped the process,
+    /// else from /proc while it is a zombie: Foundation does not always notice the end of a
+    /// child whose crash handler (Swift's backtracer) ran, and the job must not wait on it.
+    func death() -> (Bool, Int32)? {
+        if lock.withLock({ exited }) { return (process.terminationReason == .uncaughtSignal, process.terminationStatus) }
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else {
+            return lock.withLock({ exited }) ? (process.terminationReason == .uncaughtSignal, process.terminationStatus) : (false, -1)
+        }
+        // Fields after the name: state is field 3, exit_code (waitpid's status) field 52.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.first == "Z" || fields.first == "X" else { return nil }
+        let status = fields.count > 49 ? Int32(fields[49]) ?? 0 : 0
+        return status & 0x7f != 0 ? (true, status & 0x7f) : (false, (status >> 8) & 0xff)
+    }
+
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        try? input.close()
+    }
+
+    /// No more files: closing stdin ends the worker's loop; it is given a few seconds to exit.
+    func finish() {
+        try? input.close()
+        for _ in 0..<100 where death() == nil { usleep(50_000) }
     }
 }

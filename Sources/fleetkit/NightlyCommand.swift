@@ -31,7 +31,7 @@ struct NightlyCommand: ParsableCommand {
             if let asOf, let day = CivilDate(asOf), let zone = FleetZone(identifier: config.timezone) {
                 now = Date(timeIntervalSince1970: Double(zone.start(of: day) + 12 * 3_600_000) / 1000)   // noon that day
             }
-            // Each file is imported in a child process: a crash costs that file, not the run.
+            // Files are imported in a child process: a crash costs that file, not the run.
             let runner = ChildProcessImportRunner(timeLimit: fileTimeLimit)
             summary = try NightlyJob(config: config, now: now).run(command: (["fleetkit"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
                                                                    runner: { _ in runner })
