@@ -173,6 +173,12 @@ private final class ImportWorker: @unchecked Sendable {
     /// child whose crash handler (Swift's backtracer) ran, and the job must not wait on it.
     func death() -> (Bool, Int32)? {
         if lock.withLock({ exited }) { return (process.terminationReason == .uncaughtSignal, process.terminationStatus) }
+        // Ended but not reaped: waitid with WNOWAIT reads how, and leaves the zombie to Foundation.
+        var info = siginfo_t()
+        if waitid(P_PID, id_t(process.processIdentifier), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info._sifields._kill.si_pid == process.processIdentifier {
+            let status = info._sifields._sigchld.si_status
+            return info.si_code == CLD_EXITED ? (false, status) : (true, status)
+        }
         guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
               let close = stat.lastIndex(of: ")") else {
             return lock.withLock({ exited }) ? (process.terminationReason == .uncaughtSignal, process.terminationStatus) : (false, -1)

@@ -204,6 +204,44 @@ final class NightlyHostileTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent("reports/cost-2026-10.json").path))
     }
 
+    /// With Swift's crash backtracer on (the default), a child that crashes while the backtracer
+    /// runs (here: SIGABRT twice) ended without Foundation ever reporting it, and the job waited
+    /// forever. The job reads the child's end itself: the file is quarantined naming the signal.
+    func testAChildThatDiesInsideTheCrashBacktracerIsStillSeen() throws {
+        try copyGoodFiles()
+        try LongTrack.write(root.appendingPathComponent("inbox/gpx/T-01/crashing.gpx"), points: 1_000_000, start: 0)
+        let p = Process()
+        p.executableURL = Fleetkit.executable
+        p.arguments = ["nightly", "--config", root.appendingPathComponent("fleetkit.yml").path, "--as-of", "2026-11-02", "--json"]
+        p.environment = ProcessInfo.processInfo.environment.filter { $0.key != "SWIFT_BACKTRACE" }
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let started = Date()
+        // A job that never notices its child's end would hang this test: stop it after 120 s.
+        // (Only while it runs: once reaped, its pid may belong to another process.)
+        let job = p
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120) { if job.isRunning { kill(job.processIdentifier, SIGKILL) } }
+        let worker = child(of: p.processIdentifier, mentioning: "crashing.gpx", within: 120)
+        XCTAssertNotNil(worker, "the import child of crashing.gpx was never seen")
+        if let worker {
+            kill(worker, SIGABRT)
+            usleep(300_000)
+            kill(worker, SIGABRT)
+        }
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        XCTAssertLessThan(Date().timeIntervalSince(started), 120)
+        XCTAssertEqual(p.terminationReason, .exit, "the job hung waiting for its dead child and was killed")
+        XCTAssertEqual(p.terminationStatus, 1)
+        XCTAssertEqual(files(try summary(stdout))["crashing.gpx"]?["action"] as? String, "quarantined")
+        let note = reason(ofQuarantined: "gpx/T-01/crashing.gpx")
+        XCTAssertTrue(note.contains("the importer crashed (SIGABRT)"), note)
+        let positions: Int = try TestWarehouse(existing: root.appendingPathComponent("fleet.sqlite").path).rows("SELECT COUNT(*) FROM position")[0][0]
+        XCTAssertEqual(positions, 0)
+    }
+
     /// A file whose import runs past `--file-time-limit` is stopped and quarantined with the
     /// limit named; nothing of it is kept, and the next run imports the rest.
     func testAnImportPastTheTimeLimitIsStoppedAndQuarantined() throws {
