@@ -190,8 +190,10 @@ private final class ImportWorker: @unchecked Sendable {
         return status & 0x7f != 0 ? (true, status & 0x7f) : (false, (status >> 8) & 0xff)
     }
 
+    /// Stops the worker if it still runs. Never signals a pid once the worker has ended: after
+    /// Foundation reaps it, the number may belong to another process.
     func kill() {
-        Foundation.kill(process.processIdentifier, SIGKILL)
+        if death() == nil { Foundation.kill(process.processIdentifier, SIGKILL) }
         try? input.close()
     }
 
