@@ -107,18 +107,42 @@ public struct ImportSession {
                 outcomes.append(FileOutcome(path: url.path, status: .failed, error: problem))
                 continue
             }
-            outcomes.append(try importFile(url, options: options, runID: runID))
+            do { outcomes.append(try importFile(url, options: options, runID: runID)) } catch {
+                if let runID { abandon(runID, because: error) }
+                throw error
+            }
         }
         return try finish(runID, outcomes: outcomes, dryRun: options.dryRun)
     }
 
-    /// Opens a run in the `import_run` ledger.
+    /// Opens a run in the `import_run` ledger, holding its `RunLock` until `finish`; runs whose
+    /// process died are marked `interrupted` first.
     public func begin(command: String) throws -> Int64 {
-        try write { db in
-            var run = ImportRun(startedAt: Timestamp.now(), command: command, status: "running")
-            try run.insert(db)
-            return run.id!
+        do {
+            return try warehouse.pool.writeWithoutTransaction { db in
+                var id: Int64 = 0
+                // Immediate: no other run can insert its row between the check and this insert.
+                try db.inTransaction(.immediate) {
+                    try RunLock.markInterrupted(db, warehouse: warehouse.path, foundBy: command)
+                    var run = ImportRun(startedAt: Timestamp.now(), command: command, status: "running")
+                    try run.insert(db)
+                    id = run.id!
+                    try RunLock.acquire(warehouse: warehouse.path, runID: id)
+                    return .commit
+                }
+                return id
+            }
+        } catch { throw Warehouse.explain(error, path: warehouse.path, doing: "write") }
+    }
+
+    /// Closes a run that stops on an error (a full disk, an unwritable warehouse) as `failed`,
+    /// when the warehouse still takes that much; otherwise the next run finds it `interrupted`.
+    public func abandon(_ runID: Int64, because error: Error) {
+        try? warehouse.pool.write { db in
+            try db.execute(sql: "UPDATE import_run SET finished_at = ?, status = 'failed', summary_json = ? WHERE id = ?",
+                           arguments: [Timestamp.now(), String(describing: error), runID])
         }
+        RunLock.release(warehouse: warehouse.path, runID: runID)
     }
 
     /// Totals the outcomes and closes the run in the ledger with its JSON summary.
@@ -144,6 +168,7 @@ public struct ImportSession {
                 try db.execute(sql: "UPDATE import_run SET finished_at = ?, status = ?, summary_json = ? WHERE id = ?",
                                arguments: [Timestamp.now(), status, json, runID])
             }
+            RunLock.release(warehouse: warehouse.path, runID: runID)
         }
         return summary
     }

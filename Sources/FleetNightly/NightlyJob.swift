@@ -45,7 +45,19 @@ public struct NightlyJob {
         public var exit_code: Int32
     }
 
-    public func run(command: String) throws -> Summary {
+    /// - parameter makeRunner: imports each file; the `fleetkit` command passes one that runs
+    ///   each file in a child process, so that a crash of one file's import quarantines that
+    ///   file instead of ending the run (FileImportRunner says why).
+    public func run(command: String,
+                    runner makeRunner: (ImportSession) -> any FileImportRunner = { InProcessImportRunner(session: $0) }) throws -> Summary {
+        // The job's own writes (settings, the run ledger, archived paths) meet a full disk too;
+        // the operator must read "the disk is full", not "SQLite error 13 … COMMIT TRANSACTION".
+        do { return try runLocked(command: command, runner: makeRunner) } catch let error as DatabaseError {
+            throw Warehouse.explain(error, path: config.warehouse, doing: "the nightly run")
+        }
+    }
+
+    private func runLocked(command: String, runner makeRunner: (ImportSession) -> any FileImportRunner) throws -> Summary {
         let zone = FleetZone(identifier: config.timezone)!
         let lock = try NightlyLock(path: config.warehouse + ".lock")
         defer { withExtendedLifetime(lock) {} }
@@ -61,6 +73,7 @@ public struct NightlyJob {
         options.trips = config.trips
         options.attributeByFolder = config.attribution.byFolder
         let runID = try session.begin(command: command)
+        let runner = makeRunner(session)
         let today = zone.day(of: Int64(now.timeIntervalSince1970 * 1000))
 
         var results: [FileResult] = []
@@ -94,10 +107,18 @@ public struct NightlyJob {
                 results.append(try quarantine(entry, reason: problem, outcome: outcome))
                 continue
             }
-            // The descriptor must still be the file the listing judged settled.
-            let outcome = try session.importFile(url, options: options, runID: runID, expect: { opened in
-                entry.look.flatMap { opened.differs(size: $0.size, mtimeNanoseconds: $0.mtime, device: $0.device, inode: $0.inode) }
-            })
+            var request = FileImportRequest(path: url.path, warehouse: config.warehouse, runID: runID, timezone: config.timezone,
+                                            currency: config.currency, trips: config.trips, attributeByFolder: config.attribution.byFolder)
+            // The descriptor the child opens must still be the file the listing judged settled.
+            request.expected = entry.look.map { FileImportRequest.Expected(size: $0.size, mtime: $0.mtime, device: $0.device, inode: $0.inode) }
+            let outcome: FileOutcome
+            do { outcome = try runner.importFile(url, request: request) } catch {
+                // The warehouse failed (full disk, I/O error): the file stays in the inbox, the
+                // run is closed as failed if the warehouse still takes that much, and the command
+                // exits 2 with the cause.
+                session.abandon(runID, because: error)
+                throw error
+            }
             if outcome.changedWhileRead == true {
                 results.append(FileResult(path: url.path, action: "skipped", reason: outcome.error))
                 continue

@@ -225,8 +225,15 @@ public struct WarehouseSink: RecordSink {
             try body(&self)
             try db.cachedStatement(sql: "RELEASE fleetkit_row").execute()
         } catch {
-            try db.cachedStatement(sql: "ROLLBACK TO fleetkit_row").execute()
-            try db.cachedStatement(sql: "RELEASE fleetkit_row").execute()
+            // After SQLITE_FULL or an I/O error SQLite may already have rolled back the whole
+            // transaction, and then ROLLBACK TO fails too (SQLITE_ABORT). The first error is the
+            // cause (a full disk, not "error 4: ROLLBACK TO"), so it is the one thrown.
+            do {
+                try db.cachedStatement(sql: "ROLLBACK TO fleetkit_row").execute()
+                try db.cachedStatement(sql: "RELEASE fleetkit_row").execute()
+            } catch _ where error is DatabaseError {
+                throw error
+            }
             counts = saved
             touched = savedTouched
             identities = IdentityResolver()   // cached ids may name rows that were rolled back

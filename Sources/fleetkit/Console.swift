@@ -20,4 +20,12 @@ enum Console {
         fflush(nil)
         FileHandle.standardError.write(Data((ControlText.escaped(line) + "\n").utf8))
     }
+
+    /// JSON bytes for a program (the `import-one` reply to the nightly job): written as they
+    /// are, since the encoder already escapes every control character; `newline` ends a
+    /// protocol line.
+    static func json(_ data: Data, newline: Bool = false) {
+        fflush(nil)
+        FileHandle.standardOutput.write(newline ? data + Data("\n".utf8) : data)
+    }
 }

@@ -15,9 +15,12 @@ struct NightlyCommand: ParsableCommand {
     var json = false
     @Option(help: "Treat this local day as today (backfills and tests), YYYY-MM-DD.")
     var asOf: String?
+    @Option(help: "Seconds one file's import may take before it is stopped and the file quarantined (default 3600).")
+    var fileTimeLimit: Double = 3600
 
     func validate() throws {
         if let asOf, CivilDate(asOf) == nil { throw ValidationError("--as-of '\(asOf)' is not a date; write YYYY-MM-DD.") }
+        guard fileTimeLimit > 0, fileTimeLimit.isFinite else { throw ValidationError("--file-time-limit must be a number of seconds above 0.") }
     }
 
     func run() throws {
@@ -28,7 +31,10 @@ struct NightlyCommand: ParsableCommand {
             if let asOf, let day = CivilDate(asOf), let zone = FleetZone(identifier: config.timezone) {
                 now = Date(timeIntervalSince1970: Double(zone.start(of: day) + 12 * 3_600_000) / 1000)   // noon that day
             }
-            summary = try NightlyJob(config: config, now: now).run(command: (["fleetkit"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
+            // Files are imported in a child process: a crash costs that file, not the run.
+            let runner = ChildProcessImportRunner(timeLimit: fileTimeLimit)
+            summary = try NightlyJob(config: config, now: now).run(command: (["fleetkit"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
+                                                                   runner: { _ in runner })
         } catch {
             Console.err("error: \(error)")
             throw Exit.couldNotRun

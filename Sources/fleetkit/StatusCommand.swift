@@ -50,8 +50,12 @@ struct WarehouseStatus: Codable {
             for row in try Row.fetchAll(db, sql: "SELECT reason, COUNT(*) FROM reject GROUP BY reason") { reasons[row[0]] = row[1] }
             var settings: [String: String] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT key, value FROM setting") { settings[row[0]] = row[1] }
-            let runs = try Row.fetchAll(db, sql: "SELECT id, started_at, status, command FROM import_run ORDER BY id DESC LIMIT 5").map {
-                Run(id: $0[0], started_at: Timestamp.iso($0[1]), status: $0[2], command: $0[3])
+            let runs = try Row.fetchAll(db, sql: "SELECT id, started_at, status, command FROM import_run ORDER BY id DESC LIMIT 5").map { row -> Run in
+                var run = Run(id: row[0], started_at: Timestamp.iso(row[1]), status: row[2], command: row[3])
+                // status is read-only: a run whose process died shows as interrupted here at
+                // once; the next import or nightly run records it so (RunLock).
+                if run.status == "running", RunLock.liveness(warehouse: w.path, runID: run.id) != .alive { run.status = "interrupted" }
+                return run
             }
             return WarehouseStatus(warehouse: w.path, settings: settings, tables: tables, assets: tables["asset"] ?? 0,
                                    auto_created_assets: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset WHERE auto_created = 1") ?? 0,

@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import FleetCore
+import FleetWarehouse
+
+/// Tells a run in progress from one whose process died, for the `import_run` ledger.
+///
+/// WHY: a run killed by SIGKILL, the OOM killer or a power cut never closes its row, which then
+/// said `running` in `fleetkit status` forever. A pid alone cannot tell (pids are reused), so each
+/// run holds an `flock` on `<warehouse>.run-<id>.lock` (holding its pid) from the moment its row
+/// is inserted until it closes it. The kernel releases an flock when its process dies, so a
+/// `running` row whose lock can be taken belongs to a dead process: the next `import` or
+/// `nightly` marks it `interrupted`, and `fleetkit status` shows it so at once.
+///
+/// The lock file is created inside the transaction that inserts the row, so no other process
+/// can see the row before its lock is held.
+public enum RunLock {
+    /// What a `running` row's lock says about its process.
+    public enum Liveness: Equatable {
+        case alive
+        /// The process is gone; `pid` is the one it recorded, when its lock file still exists.
+        case gone(pid: String?)
+    }
+
+    private static let mutex = NSLock()
+    nonisolated(unsafe) private static var held: [String: Int32] = [:]
+
+    public static func path(warehouse: String, runID: Int64) -> String { "\(warehouse).run-\(runID).lock" }
+
+    /// Takes the lock of a new run, for as long as this process lives or until `release`.
+    static func acquire(warehouse: String, runID: Int64) throws {
+        let path = path(warehouse: warehouse, runID: runID)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw FleetError.warehouse(path: warehouse, reason: "cannot create the run lock \(path): \(String(cString: strerror(errno)))",
+                                       hint: "The warehouse's folder must be writable by the user running fleetkit.")
+        }
+        // Blocking: a `status` that is checking this file holds a shared lock for microseconds.
+        while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
+        let pid = "\(getpid())\n"
+        _ = ftruncate(fd, 0)
+        _ = pid.withCString { pwrite(fd, $0, strlen($0), 0) }
+        mutex.withLock { held[path] = fd }
+    }
+
+    /// Drops the lock of a run this process closed, and its file.
+    public static func release(warehouse: String, runID: Int64) {
+        let path = path(warehouse: warehouse, runID: runID)
+        guard let fd = mutex.withLock({ held.removeValue(forKey: path) }) else { return }
+        unlink(path)
+        close(fd)
+    }
+
+    /// Whether the process of a `running` row still lives. Read-only: takes a shared lock for an
+    /// instant when the file exists.
+    public static func liveness(warehouse: String, runID: Int64) -> Liveness {
+        let path = path(warehouse: warehouse, runID: runID)
+        if mutex.withLock({ held[path] != nil }) { return .alive }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .gone(pid: nil) }
+        defer { close(fd) }
+        guard flock(fd, LOCK_SH | LOCK_NB) == 0 else { return .alive }
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let n = pread(fd, &buffer, 31, 0)
+        flock(fd, LOCK_UN)
+        let pid = n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : nil
+        return .gone(pid: pid)
+    }
+
+    /// Marks every `running` row whose process is gone `interrupted`, and removes its lock file.
+    /// Call inside the write transaction that opens a new run.
+    /// - returns: the ids marked.
+    @discardableResult
+    static func markInterrupted(_ db: Database, warehouse: String, foundBy command: String) throws -> [Int64] {
+        var marked: [Int64] = []
+        for id in try Int64.fetchAll(db, sql: "SELECT id FROM import_run WHERE status = 'running' ORDER BY id") {
+            guard case let .gone(pid) = liveness(warehouse: warehouse, runID: id) else { continue }
+            let note = ["interrupted": "the process\(pid.map { " (pid \($0))" } ?? "") ended without closing this run (killed, crashed, or the machine stopped); files it committed are kept, the file it was importing was rolled back",
+                        "found_by": command, "found_at": Timestamp.iso(Timestamp.now())]
+            let json = String(decoding: try JSONSerialization.data(withJSONObject: note, options: [.sortedKeys]), as: UTF8.self)
+            try db.execute(sql: "UPDATE import_run SET status = 'interrupted', summary_json = ? WHERE id = ?", arguments: [json, id])
+            unlink(path(warehouse: warehouse, runID: id))
+            marked.append(id)
+        }
+        return marked
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import FleetCore
+import FleetWarehouse
+import FleetImport
+
+/// Imports one file of a nightly run, in one transaction, and says how it went.
+///
+/// WHY a protocol: the nightly job must survive a crash of any C library a file's import goes
+/// through (libxml2, Tesseract, Leptonica, SQLite): a signal in the job's own process would end
+/// the whole run, every night, and no later file would ever be imported. The `fleetkit` command
+/// therefore injects a runner that imports each file in a child process and turns a child's
+/// death into a failed outcome; FleetNightly is a library and must not know the command line,
+/// so it only sees this protocol. Library tests use `InProcessImportRunner`.
+public protocol FileImportRunner {
+    /// - returns: the file's outcome; a crashed, killed or timed-out import is a `.failed`
+    ///   outcome whose error names what happened, so the job quarantines the file and goes on.
+    /// - throws: only when the warehouse itself cannot be written (full disk, I/O error,
+    ///   read-only, locked): no later file could succeed, so the run stops and the file stays in
+    ///   the inbox for the next run.
+    func importFile(_ url: URL, request: FileImportRequest) throws -> FileOutcome
+}
+
+/// Everything one file's import needs, as a value a child process can receive as JSON.
+public struct FileImportRequest: Codable, Sendable, Equatable {
+    public var path: String
+    public var warehouse: String
+    public var runID: Int64
+    public var timezone: String
+    public var currency: String
+    public var trips: TripRules
+    public var attributeByFolder: Bool
+    /// What the inbox listing saw of the file; the import is rolled back and the file skipped
+    /// (`FileOutcome.changedWhileRead`) when the opened descriptor is not that file any more.
+    public var expected: Expected? = nil
+
+    /// Size, modification time (nanoseconds since 1970) and identity of a listed file.
+    public struct Expected: Codable, Sendable, Equatable {
+        public var size: Int64
+        public var mtime: Int64
+        public var device: UInt64
+        public var inode: UInt64
+        public init(size: Int64, mtime: Int64, device: UInt64, inode: UInt64) {
+            self.size = size
+            self.mtime = mtime
+            self.device = device
+            self.inode = inode
+        }
+    }
+
+    public init(path: String, warehouse: String, runID: Int64, timezone: String, currency: String, trips: TripRules, attributeByFolder: Bool) {
+        self.path = path
+        self.warehouse = warehouse
+        self.runID = runID
+        self.timezone = timezone
+        self.currency = currency
+        self.trips = trips
+        self.attributeByFolder = attributeByFolder
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case path, warehouse, timezone, currency, trips, expected
+        case runID = "run_id", attributeByFolder = "attribute_by_folder"
+    }
+
+    /// The import options these values stand for.
+    public func options() throws -> ImportOptions {
+        guard let zone = FleetZone(identifier: timezone) else {
+            throw FleetError.invalidArgument(name: "timezone", value: timezone, hint: "use an IANA name such as America/Chicago")
+        }
+        var options = ImportOptions(zone: zone, currency: currency)
+        options.trips = trips
+        options.attributeByFolder = attributeByFolder
+        return options
+    }
+
+    /// Imports the file in this process: what the child process runs, and what library tests use.
+    public func run(in session: ImportSession) throws -> FileImportReply {
+        do {
+            let expected = self.expected
+            return FileImportReply(outcome: try session.importFile(URL(fileURLWithPath: path), options: try options(), runID: runID, expect: { opened in
+                expected.flatMap { opened.differs(size: $0.size, mtimeNanoseconds: $0.mtime, device: $0.device, inode: $0.inode) }
+            }))
+        } catch {
+            // Only warehouse failures escape `importFile`; they stop the run.
+            return FileImportReply(stopped: String(describing: error))
+        }
+    }
+}
+
+/// What one file's import reports back: its outcome, or why the whole run must stop.
+public struct FileImportReply: Codable, Sendable, Equatable {
+    public var outcome: FileOutcome?
+    /// Set when the warehouse cannot be written: the message names the real cause and the fix.
+    public var stopped: String?
+
+    public init(outcome: FileOutcome? = nil, stopped: String? = nil) {
+        self.outcome = outcome
+        self.stopped = stopped
+    }
+}
+
+/// The warehouse failed while a file was imported (full disk, I/O error, read-only, locked).
+/// The file's transaction was rolled back and the file left in the inbox.
+public struct FileImportStopped: Error, CustomStringConvertible, Equatable {
+    public var file: String
+    public var message: String
+    public init(file: String, message: String) {
+        self.file = file
+        self.message = message
+    }
+    public var description: String {
+        "\(message) (while importing \(file); it stays in the inbox and the next run imports it)"
+    }
+}
+
+/// Imports in the calling process: no isolation from crashes, no startup cost. For library
+/// tests and for callers that trust their input.
+public struct InProcessImportRunner: FileImportRunner {
+    public let session: ImportSession
+    public init(session: ImportSession) { self.session = session }
+
+    public func importFile(_ url: URL, request: FileImportRequest) throws -> FileOutcome {
+        let reply = try request.run(in: session)
+        if let stopped = reply.stopped { throw FileImportStopped(file: url.path, message: stopped) }
+        return reply.outcome!
+    }
+}
