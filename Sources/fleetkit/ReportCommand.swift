@@ -106,7 +106,10 @@ struct ReportCommand: ParsableCommand {
             let written = try ReportWriter(warehouse: w, formats: formats.compactMap { ReportFormats.named($0) })
                 .write(reports, request: request, to: directory, index: name == "all")
             for file in written.files { Console.out("wrote \(file.path)") }
-            for entry in written.headlines { Console.out(entry.0 + ": " + entry.1.map { $0.0 + " " + $0.1 }.joined(separator: ", ")) }
+            let partialReports = Set(written.outputs.filter(\.metadata.isPartial).map(\.metadata.report))
+            for entry in written.headlines {
+                Console.out(entry.0 + (partialReports.contains(entry.0) ? " (partial)" : "") + ": " + entry.1.map { $0.0 + " " + $0.1 }.joined(separator: ", "))
+            }
             failures = written.failures
             for output in written.outputs {
                 for reason in output.metadata.partial {

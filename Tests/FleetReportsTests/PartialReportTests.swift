@@ -57,7 +57,7 @@ final class PartialReportTests: XCTestCase {
     func testCostWithoutRatesIsPartialInEveryFormat() throws {
         let request = request(.month(2026, 10), currency: "GBP")
         let dir = try ReportFixture.temporaryDirectory()
-        let written = try ReportWriter(warehouse: try sample().warehouse).write([CostReport.self], request: request, to: dir, index: false)
+        let written = try ReportWriter(warehouse: try sample().warehouse).write([CostReport.self], request: request, to: dir, index: true)
         XCTAssertEqual(written.failures, [])
         let m = try XCTUnwrap(written.outputs.first).metadata
         XCTAssertEqual(m.partial.count, 1, "\(m.partial)")
@@ -76,6 +76,8 @@ final class PartialReportTests: XCTestCase {
         XCTAssertTrue(html.contains("<h1>Cost report <span class=\"partial\">(partial)</span></h1>"), html)
         XCTAssertTrue(html.contains("<strong>Partial report: these figures are incomplete.</strong>"), html)
         XCTAssertTrue(html.contains("<div><dt>Data through</dt><dd>2026-10-31</dd></div>"), html)
+        let index = try String(contentsOf: dir.appendingPathComponent("index.html"), encoding: .utf8)
+        XCTAssertTrue(index.contains("Cost report, 2026-10 (partial)"), index)
         let strings = try XCTUnwrap(try ToolRunner.xlsxParts(dir.appendingPathComponent("cost-2026-10.xlsx").path)["xl/sharedStrings.xml"])
         XCTAssertTrue(strings.contains("Cost report (partial)"), strings)
         XCTAssertTrue(strings.contains("PARTIAL: "), strings)

@@ -32,6 +32,7 @@ final class PartialReportCommandTests: XCTestCase {
         let r = try report(["cost", "--month", "2026-10"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stderr, "")
+        XCTAssertTrue(r.stdout.contains("\ncost: total $"), r.stdout)
     }
 
     /// `--currency GBP` with no GBP rates printed `total £0.00` and exit 0.
@@ -39,6 +40,7 @@ final class PartialReportCommandTests: XCTestCase {
         let dir = out()
         let r = try report(["cost", "--month", "2026-10", "--currency", "GBP"], out: dir)
         XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stdout.contains("cost (partial): total £0.00"), r.stdout)
         XCTAssertTrue(r.stderr.contains("error: partial (cost): "), r.stderr)
         XCTAssertTrue(r.stderr.contains("cost rows have no exchange rate to GBP and are left out of the totals"), r.stderr)
         XCTAssertTrue(r.stderr.contains("pass --allow-partial to accept incomplete figures"), r.stderr)

@@ -115,7 +115,7 @@ public struct ReportWriter {
     public func writeIndex(_ outputs: [ReportOutput], title: String, request: ReportRequest, to directory: URL) throws -> URL {
         let html = formats.contains { $0.name == "html" }
         let entries = outputs.map { o in
-            (title: "\(o.metadata.title), \(o.metadata.period.label)",
+            (title: "\(o.metadata.title), \(o.metadata.period.label)" + (o.metadata.isPartial ? " (partial)" : ""),
              href: html ? ReportFileName.file(o.metadata, ext: "html") : ReportFileName.file(o.metadata, ext: "json"),
              headline: o.metadata.totals.prefix(4).map { ($0.0.replacingOccurrences(of: "_", with: " "), Self.headline($0.0, $0.1, o.metadata)) })
         }
