@@ -214,6 +214,10 @@ public struct ImportSession {
             outcome.error = String(describing: error)
             return outcome
         }
+        if let kind = SpreadsheetFile.kind(of: head) {
+            outcome.error = SpreadsheetFile(path: url.path, kind: kind).description
+            return outcome
+        }
         let importerType: any Importer.Type
         if let forced { importerType = forced } else if let name = options.format, let t = importers.first(where: { $0.format == name }) {
             importerType = t

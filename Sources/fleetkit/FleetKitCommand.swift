@@ -8,7 +8,8 @@ struct FleetKitCommand: ParsableCommand {
         commandName: "fleetkit",
         abstract: "Import fleet data into one SQLite warehouse and report on it.",
         discussion: """
-            Exit codes: 0 success; 1 finished, but rows were rejected or files failed; \
+            Exit codes: 0 success; 1 finished, but rows were rejected, files failed or a report is partial \
+            (incomplete figures; --allow-partial accepts them); \
             2 could not run (configuration, warehouse, lock); 64 usage error.
             """,
         version: "0.1.0",

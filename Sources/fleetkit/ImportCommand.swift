@@ -15,6 +15,8 @@ struct ImportCommand: ParsableCommand {
     var asset: String?
     @Flag(help: "Read and check everything, report what would happen, and change nothing.")
     var dryRun = false
+    @Flag(help: "Create the warehouse if it does not exist yet, with the default settings (`fleetkit init` sets them).")
+    var create = false
     @Flag(help: "Print the summary as JSON on stdout.")
     var json = false
     @Argument(help: "Files or folders to import.")
@@ -29,7 +31,12 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let summary: ImportSummary
         do {
-            let w = try warehouse.open()
+            // A dry run changes nothing on disk, so it never creates a warehouse, even with --create.
+            if dryRun, !FileManager.default.fileExists(atPath: warehouse.path) {
+                throw FleetError.warehouse(path: warehouse.path, reason: "there is no warehouse here, and a dry run creates nothing",
+                                           hint: "Create it with `fleetkit init --db \(warehouse.path)` first, or pass --db with the right path.")
+            }
+            let w = try warehouse.open(create: create, orPass: "--create")
             let settings = try FleetSettings.load(w)
             let options = ImportOptions(format: format, asset: asset, dryRun: dryRun, zone: settings.zone, currency: settings.currency)
             summary = try ImportSession(warehouse: w).run(paths, options: options, command: (["fleetkit"] + CommandLine.arguments.dropFirst()).joined(separator: " "))

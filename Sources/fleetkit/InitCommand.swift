@@ -20,7 +20,7 @@ struct InitCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let w = try warehouse.open()
+            let w = try warehouse.open(create: true)
             if let tz, try w.setting("timezone") ?? "UTC" != tz {
                 try w.setSetting("timezone", tz)
                 // Daily buckets are local days: a new zone moves every boundary.

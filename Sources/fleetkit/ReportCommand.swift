@@ -37,6 +37,8 @@ struct ReportCommand: ParsableCommand {
     var units: Units.System?
     @Option(help: "The report currency, ISO 4217 (default: the warehouse's base currency).")
     var currency: String?
+    @Flag(help: "Exit 0 even when figures are incomplete (rows without an exchange rate, a period past the data); the files still say \"partial\" in their header.")
+    var allowPartial = false
 
     func validate() throws {
         guard name == "all" || ReportRegistry.named(name) != nil else {
@@ -50,7 +52,11 @@ struct ReportCommand: ParsableCommand {
             throw ValidationError("--group-by must be one of: \(ReportRequest.GroupBy.allCases.map { $0.rawValue }.joined(separator: ", ")).")
         }
         if let tz, FleetZone(identifier: tz) == nil { throw ValidationError("'\(tz)' is not an IANA time zone name, such as America/Chicago.") }
-        if let currency, !Money.isCurrencyCode(currency) { throw ValidationError("'\(currency)' is not an ISO 4217 currency code.") }
+        if let currency, !CurrencyCode.isISO4217(currency) {
+            let near = CloseMatches.of(currency, in: CurrencyCode.iso4217.sorted(), limit: 5)
+            throw ValidationError("--currency '\(currency)' is not an ISO 4217 currency code (such as USD, EUR, GBP, CAD)"
+                + (near.isEmpty ? "." : "; close codes: \(near.joined(separator: ", ")).") + " The warehouse converts with the rates of an fx-rates file.")
+        }
     }
 
     var formats: [String] { format?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ReportFormats.names }
@@ -81,24 +87,50 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         var failures: [ReportFailure] = []
+        var partial: [(reason: String, reports: [String])] = []
         do {
             let w = try warehouse.open(readOnly: true)
             let settings = try FleetSettings.load(w)
+            if let problem = try AssetFilterCheck.problem(assets, in: w) {
+                Console.err("error: " + problem)
+                throw ExitCode.validationFailure
+            }
             let request = ReportRequest(period: try period(), zone: (tz.flatMap { FleetZone(identifier: $0) } ?? settings.zone),
                                         units: units ?? settings.units, currency: currency ?? settings.currency,
                                         groupBy: ReportRequest.GroupBy(rawValue: groupBy)!,
                                         assets: assets?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
                                         dvirPolicy: ReportRequest.DVIRPolicy(rawValue: try w.setting("dvir_policy") ?? "every_day") ?? .everyDay)
             let directory = URL(fileURLWithPath: out, isDirectory: true)
+            try ReportWriter.prepareOutputFolder(directory)
             let reports = name == "all" ? ReportRegistry.all : [ReportRegistry.named(name)!]
             let written = try ReportWriter(warehouse: w, formats: formats.compactMap { ReportFormats.named($0) })
                 .write(reports, request: request, to: directory, index: name == "all")
             for file in written.files { Console.out("wrote \(file.path)") }
-            for entry in written.headlines { Console.out(entry.0 + ": " + entry.1.map { $0.0 + " " + $0.1 }.joined(separator: ", ")) }
+            let partialReports = Set(written.outputs.filter(\.metadata.isPartial).map(\.metadata.report))
+            for entry in written.headlines {
+                Console.out(entry.0 + (partialReports.contains(entry.0) ? " (partial)" : "") + ": " + entry.1.map { $0.0 + " " + $0.1 }.joined(separator: ", "))
+            }
             failures = written.failures
-        } catch { throw fail(error) }
+            for output in written.outputs {
+                for reason in output.metadata.partial {
+                    if let i = partial.firstIndex(where: { $0.reason == reason }) { partial[i].reports.append(output.metadata.report) } else {
+                        partial.append((reason, [output.metadata.report]))
+                    }
+                }
+            }
+        } catch let e as ExitCode { throw e } catch { throw fail(error) }
+        // A partial report is written (its header says so) but is not a success unless accepted.
+        if !partial.isEmpty {
+            fflush(nil)
+            for p in partial {
+                Console.err("\(allowPartial ? "warning" : "error"): partial (\(p.reports.joined(separator: ", "))): \(p.reason)")
+            }
+            if !allowPartial {
+                Console.err("the reports were written and say \"partial\" in their header; pass --allow-partial to accept incomplete figures")
+            }
+        }
         // Each report is written or fails alone: the others above were written (exit 1, like a failed file).
-        guard !failures.isEmpty else { return }
+        guard !failures.isEmpty || (!partial.isEmpty && !allowPartial) else { return }
         fflush(nil)
         for f in failures { Console.err("error: \(f)") }
         throw Exit.rowsRejected

@@ -9,9 +9,13 @@ struct WarehouseOptions: ParsableArguments {
 
     var path: String { db ?? ProcessInfo.processInfo.environment["FLEETKIT_DB"] ?? "fleet.sqlite" }
 
-    func open(readOnly: Bool = false) throws -> Warehouse {
-        if readOnly, !FileManager.default.fileExists(atPath: path) {
-            throw FleetError.warehouse(path: path, reason: "there is no warehouse here", hint: "Create it with `fleetkit init --db \(path)`, or pass --db.")
+    /// Opens the warehouse. A missing one is created only when `create` is true (`init`, and
+    /// `import --create`): a mistyped `--db` must not silently start an empty warehouse that
+    /// the next report then totals as zero. `orPass` names the flag that would create it.
+    func open(readOnly: Bool = false, create: Bool = false, orPass flag: String? = nil) throws -> Warehouse {
+        if readOnly || !create, !FileManager.default.fileExists(atPath: path) {
+            throw FleetError.warehouse(path: path, reason: "there is no warehouse here",
+                                       hint: "Create it with `fleetkit init --db \(path)`" + (flag.map { ", pass \($0)" } ?? "") + ", or pass --db with the right path.")
         }
         return try Warehouse(path: path, readOnly: readOnly)
     }

@@ -42,7 +42,8 @@ final class InjectionTests: XCTestCase {
                 XCTAssertFalse(xml.contains("<f>") || xml.contains("<f "), "\(name) has a formula for lead \(lead.debugDescription)")
             }
             let summary = try XCTUnwrap(parts["xl/worksheets/sheet1.xml"])
-            XCTAssertTrue(summary.contains("<c r=\"A11\" t=\"s\">"), "lead \(lead.debugDescription): A11 is not a string cell")
+            // The summary block is 7 lines (period … status, data through, generated at), so the first data cell is A13.
+            XCTAssertTrue(summary.contains("<c r=\"A13\" t=\"s\">"), "lead \(lead.debugDescription): A13 is not a string cell")
             let strings = try XCTUnwrap(parts["xl/sharedStrings.xml"])
             XCTAssertTrue(strings.contains("cmd|&apos; /C calc&apos;!A0") || strings.contains("cmd|' /C calc'!A0"), lead.debugDescription)
         }

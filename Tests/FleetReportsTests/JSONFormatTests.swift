@@ -12,7 +12,8 @@ final class JSONFormatTests: XCTestCase {
     func testShapeIsDesignSection5() throws {
         let text = try JSONFormat.document(ReportFixture.output()).rendered()
         let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        XCTAssertEqual(Set(doc.keys), ["report", "period", "parameters", "totals", "tables", "data_quality", "sources", "generated_at"])
+        XCTAssertEqual(Set(doc.keys), ["report", "period", "parameters", "totals", "tables", "data_quality", "sources", "generated_at",
+                                         "data_through", "partial", "partial_reasons"])
         XCTAssertEqual(doc["period"] as? [String: String], ["from": "2026-10-01", "to": "2026-10-31", "label": "2026-10"])
         let parameters = try XCTUnwrap(doc["parameters"] as? [String: String])
         XCTAssertEqual(parameters["time_zone"], "America/Chicago")

@@ -20,7 +20,7 @@ enum ReportFixture {
     }
 
     static func metadata(generatedAt: Int64) -> ReportMetadata {
-        ReportMetadata(
+        var m = ReportMetadata(
             report: "cost", title: "Cost report", period: .month(2026, 10), timeZone: "America/Chicago",
             units: .metric, currency: "USD",
             parameters: [("group_by", "asset"), ("fx_source", "ECB daily reference rates")],
@@ -36,6 +36,8 @@ enum ReportFixture {
                 ReportSource(id: 2, path: "SampleData/maintenance/shop & yard.csv", format: "maintenance",
                              sha256: "60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752"),
             ])
+        m.dataThrough = day(2026, 10, 31)
+        return m
     }
 
     static let byAssetColumns = [

@@ -21,7 +21,10 @@ final class SampleReportGoldenTests: XCTestCase {
     /// Built once for the class: generating and importing takes a few seconds.
     nonisolated(unsafe) static var shared: (warehouse: TestWarehouse, root: String)?
 
-    func sample() throws -> (warehouse: TestWarehouse, root: String) {
+    func sample() throws -> (warehouse: TestWarehouse, root: String) { try Self.sharedSample() }
+
+    /// The sample warehouse, built on first use (also by `PartialReportTests`).
+    static func sharedSample() throws -> (warehouse: TestWarehouse, root: String) {
         if let s = Self.shared { return s }
         let t = try TestWarehouse()
         try t.warehouse.setSetting("timezone", Self.zone.identifier)
@@ -34,10 +37,14 @@ final class SampleReportGoldenTests: XCTestCase {
         return (t, root.path)
     }
 
+    /// October 2026 as of 1 November: the month is over, so only the data can make it partial.
+    static let request = ReportRequest(period: .month(2026, 10), zone: zone, units: .us, currency: "USD", generatedAt: 0,
+                                       asOf: CivilDate(year: 2026, month: 11, day: 1)!)
+
+    /// The report as `ReportWriter` hands it to the formats: with its data cut-off and partial reasons.
     func output(_ report: any Report.Type) throws -> ReportOutput {
         let s = try sample()
-        let request = ReportRequest(period: .month(2026, 10), zone: Self.zone, units: .us, currency: "USD", generatedAt: 0)
-        return try s.warehouse.warehouse.pool.read { db in try report.init().run(db, request) }
+        return try s.warehouse.warehouse.pool.read { db in try ReportWriter.checked(report.init().run(db, Self.request), db, Self.request) }
     }
 
     /// Renders `report` as CSV and HTML and compares each file, with the temporary folder's path
@@ -70,7 +77,7 @@ final class SampleReportGoldenTests: XCTestCase {
     /// summary computed on its own.
     func testTheSummaryOfReportAllIsTheStandaloneSummary() throws {
         let s = try sample()
-        let request = ReportRequest(period: .month(2026, 10), zone: Self.zone, units: .us, currency: "USD", generatedAt: 0)
+        let request = Self.request
         let reused = try s.warehouse.warehouse.pool.read { db in try ReportWriter.run(ReportRegistry.all, db, request) }
         let alone = try output(SummaryReport.self)
         let i = try XCTUnwrap(ReportRegistry.all.firstIndex { $0.name == SummaryReport.name })

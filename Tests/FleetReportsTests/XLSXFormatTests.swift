@@ -20,7 +20,7 @@ final class XLSXFormatTests: XCTestCase {
         for (name, xml) in parts where name.hasPrefix("xl/worksheets/") {
             XCTAssertFalse(xml.contains("<f>"), "\(name) has a formula")
         }
-        XCTAssertTrue(summary.contains("<c r=\"A12\" t=\"s\">"), summary)   // the =HYPERLINK asset name
+        XCTAssertTrue(summary.contains("<c r=\"A14\" t=\"s\">"), summary)   // the =HYPERLINK asset name, under the 7-line block
         let strings = try XCTUnwrap(parts["xl/sharedStrings.xml"])
         XCTAssertTrue(strings.contains("<t>=HYPERLINK(\"http://x\")</t>") || strings.contains("<t>=HYPERLINK(&quot;http://x&quot;)</t>"), strings)
         XCTAssertTrue(strings.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
@@ -82,17 +82,18 @@ final class XLSXFormatTests: XCTestCase {
         XCTAssertEqual(r.stdout, "OK\n", r.stderr, file: file, line: line)
     }
 
-    /// Summary layout: title, five metadata rows, a blank row, the table title and note, then the
-    /// header at row 10, four rows and the totals at row 15.
+    /// Summary layout: title, seven metadata rows (status and data cut-off among them), a blank
+    /// row, the table title and note, then the header at row 12, four rows and the totals at row 17.
     static let openpyxlCheck = #"""
     import sys, datetime, openpyxl
     wb = openpyxl.load_workbook(sys.argv[1])
     assert wb.sheetnames == ["Summary", "Cost by month and category", "Charts", "Data quality", "Parameters"], wb.sheetnames
     ws = wb["Summary"]
     assert ws["A1"].value == "Cost report"
-    assert [c.value for c in ws[10]] == ["Asset", "Trips", "Cost (USD)", "Utilization (%)", "Last service",
-                                         "Last seen (America/Chicago)", "Distance (km)", "Engine hours (h)"], [c.value for c in ws[10]]
-    r = [c for c in ws[11]]
+    assert [ws["A6"].value, ws["B6"].value, ws["A7"].value, ws["B7"].value] == ["Status", "complete", "Data through", "2026-10-31"]
+    assert [c.value for c in ws[12]] == ["Asset", "Trips", "Cost (USD)", "Utilization (%)", "Last service",
+                                         "Last seen (America/Chicago)", "Distance (km)", "Engine hours (h)"], [c.value for c in ws[12]]
+    r = [c for c in ws[13]]
     assert r[0].value == "TRK-101"
     assert type(r[1].value) is int and r[1].value == 42, r[1].value
     assert type(r[2].value) in (int, float) and abs(r[2].value - 1234.5) < 1e-9 and "USD" in r[2].number_format, (r[2].value, r[2].number_format)
@@ -101,16 +102,16 @@ final class XLSXFormatTests: XCTestCase {
     assert r[5].value == datetime.datetime(2026, 10, 31, 17, 15), r[5].value
     assert type(r[6].value) is float and abs(r[6].value - 1234.5678) < 1e-9
     assert r[7].value == 12.5 and r[7].number_format == "#,##0.0", r[7].number_format
-    h = ws["A12"]
+    h = ws["A14"]
     assert h.value == '=HYPERLINK("http://x")' and h.data_type == "s", (h.value, h.data_type)
-    assert ws["A13"].value == "<script>alert(1)</script>" and ws["A14"].value == "O'Brien & \"Sons\""
-    assert ws["C13"].value == -25
-    assert ws["E13"].value is None
-    assert ws.freeze_panes == "A11", ws.freeze_panes
-    assert ws.auto_filter.ref == "A10:H14", ws.auto_filter.ref
-    assert ws["A15"].value == "Total" and ws["A15"].font.b and ws["C15"].font.b
-    assert abs(ws["C15"].value - 9877752.76) < 1e-6
-    assert ws["A17"].value == "Headline totals" and ws["B18"].value == 9877752.76 and ws["B20"].value == 4
+    assert ws["A15"].value == "<script>alert(1)</script>" and ws["A16"].value == "O'Brien & \"Sons\""
+    assert ws["C15"].value == -25
+    assert ws["E15"].value is None
+    assert ws.freeze_panes == "A13", ws.freeze_panes
+    assert ws.auto_filter.ref == "A12:H16", ws.auto_filter.ref
+    assert ws["A17"].value == "Total" and ws["A17"].font.b and ws["C17"].font.b
+    assert abs(ws["C17"].value - 9877752.76) < 1e-6
+    assert ws["A19"].value == "Headline totals" and ws["B20"].value == 9877752.76 and ws["B22"].value == 4
     assert ws.column_dimensions["A"].width >= 26, ws.column_dimensions["A"].width
     m = wb["Cost by month and category"]
     assert m.freeze_panes == "A2" and m.auto_filter.ref == "A1:E4", (m.freeze_panes, m.auto_filter.ref)

@@ -32,7 +32,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testImportExitCodesAndJSON() throws {
-        let good = try Fleetkit.run(["import", "--db", db, "--json", assets + "/good.csv"])
+        let good = try Fleetkit.run(["import", "--db", db, "--create", "--json", assets + "/good.csv"])
         XCTAssertEqual(good.status, 0, good.stderr)
         let json = try JSONSerialization.jsonObject(with: Data(good.stdout.utf8)) as! [String: Any]
         let files = json["files"] as! [[String: Any]]
@@ -59,7 +59,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testStatus() throws {
-        XCTAssertEqual(try Fleetkit.run(["import", "--db", db, assets + "/good.csv"]).status, 0)
+        XCTAssertEqual(try Fleetkit.run(["import", "--db", db, "--create", assets + "/good.csv"]).status, 0)
         let r = try Fleetkit.run(["status", "--db", db, "--json"])
         XCTAssertEqual(r.status, 0, r.stderr)
         let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
@@ -81,7 +81,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testFleetkitDBEnvironment() throws {
-        let r = try Fleetkit.run(["import", assets + "/good.csv"], in: dir, environment: ["FLEETKIT_DB": db])
+        let r = try Fleetkit.run(["import", "--create", assets + "/good.csv"], in: dir, environment: ["FLEETKIT_DB": db])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: db))
     }

@@ -38,7 +38,7 @@ final class PrivacyTests: XCTestCase {
         for side in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: db + side) { XCTAssertEqual(try mode(db + side), 0o600, side) }
 
         let out = dir.appendingPathComponent("reports/2026")
-        let r = try Fleetkit.run(["report", "cost", "--db", db, "--month", "2026-10", "--format", "csv,xlsx,html,json", "--out", out.path])
+        let r = try Fleetkit.run(["report", "cost", "--db", db, "--month", "2026-10", "--allow-partial", "--format", "csv,xlsx,html,json", "--out", out.path])
         XCTAssertEqual(r.status, 0, r.stderr)
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
         XCTAssertGreaterThanOrEqual(files.count, 4)
@@ -48,7 +48,7 @@ final class PrivacyTests: XCTestCase {
 
         // Configurable: FLEETKIT_REPORT_MODE shares reports with a group.
         let shared = dir.appendingPathComponent("shared")
-        let s = try Fleetkit.run(["report", "cost", "--db", db, "--month", "2026-10", "--format", "json", "--out", shared.path],
+        let s = try Fleetkit.run(["report", "cost", "--db", db, "--month", "2026-10", "--allow-partial", "--format", "json", "--out", shared.path],
                                  environment: ["FLEETKIT_REPORT_MODE": "0640"])
         XCTAssertEqual(s.status, 0, s.stderr)
         XCTAssertEqual(try mode(shared.appendingPathComponent("cost-2026-10.json").path), 0o640)
@@ -80,7 +80,7 @@ final class PrivacyTests: XCTestCase {
         let csv = try Fleetkit.run(["rejects", "--db", db, "--format", "csv"])
         outputs["rejects csv"] = csv.stdout + csv.stderr
         let out = dir.appendingPathComponent("reports")
-        let report = try Fleetkit.run(["report", "cost", "--db", db, "--month", "2026-10", "--format", "csv,html,json", "--out", out.path])
+        let report = try Fleetkit.run(["report", "cost", "--db", db, "--month", "2026-10", "--allow-partial", "--format", "csv,html,json", "--out", out.path])
         XCTAssertEqual(report.status, 0, report.stderr)
         outputs["report"] = report.stdout + report.stderr
         for f in try FileManager.default.contentsOfDirectory(atPath: out.path) {

@@ -33,7 +33,7 @@ final class TerminalOutputTests: XCTestCase {
     func testImportRejectsAndStatusPrintEscapesNotControlCharacters() throws {
         let db = dir.appendingPathComponent("fleet.sqlite").path
         let files = [Self.hostileName, Self.emptyName].map { dir.appendingPathComponent("inbox/" + $0).path }
-        let imp = try Fleetkit.run(["import", "--db", db, "--format", "assets"] + files)
+        let imp = try Fleetkit.run(["import", "--db", db, "--create", "--format", "assets"] + files)
         XCTAssertEqual(imp.status, 1, imp.stdout + imp.stderr)
         assertNoControls(imp.stdout, "import stdout")
         assertNoControls(imp.stderr, "import stderr")

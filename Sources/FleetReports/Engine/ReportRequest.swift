@@ -2,6 +2,11 @@ import Foundation
 import FleetCore
 
 /// What the user asked a report for.
+///
+/// A report whose figures are incomplete is still written, marked partial in its header
+/// (`ReportMetadata.partial`): the nightly job keeps writing the current month's reports as it
+/// always did, and the CLI decides what partial means for its exit code (1 unless
+/// `--allow-partial`).
 public struct ReportRequest: Sendable {
     public enum GroupBy: String, Sendable, CaseIterable {
         case asset, group, costCenter = "cost-center", department
@@ -27,14 +32,20 @@ public struct ReportRequest: Sendable {
     /// Only these unit numbers (nil: all).
     public var assets: [String]?
     public var dvirPolicy: DVIRPolicy
+    /// When the report was made: the real clock, shown as "Generated at".
     public var generatedAt: Int64
+    /// The day the report is as of ("today"): days after it cannot have data yet, so a period
+    /// running past it is partial and utilization does not count its later days as available.
+    /// Defaults to today by the clock in the report zone; the nightly job's `--as-of` sets it.
+    public var asOf: CivilDate
     /// A detail table with more rows than this is streamed from the warehouse per format
     /// (`ReportRowStream`) instead of held; at or under it, rows are held and outputs are the
     /// same as they always were. Tests lower it to run the streamed path on small data.
     public var heldRowLimit: Int = 50_000
 
     public init(period: ReportPeriod, zone: FleetZone = .utc, units: Units.System = .metric, currency: String = "USD",
-                groupBy: GroupBy = .asset, assets: [String]? = nil, dvirPolicy: DVIRPolicy = .everyDay, generatedAt: Int64 = Timestamp.now()) {
+                groupBy: GroupBy = .asset, assets: [String]? = nil, dvirPolicy: DVIRPolicy = .everyDay, generatedAt: Int64 = Timestamp.now(),
+                asOf: CivilDate? = nil) {
         self.period = period
         self.zone = zone
         self.units = units
@@ -43,6 +54,7 @@ public struct ReportRequest: Sendable {
         self.assets = assets
         self.dvirPolicy = dvirPolicy
         self.generatedAt = generatedAt
+        self.asOf = asOf ?? zone.day(of: Timestamp.now())
     }
 
     /// The period as UTC instants: [start of the first local day, start of the day after the last).

@@ -23,6 +23,14 @@ public struct ReportWriter {
         public var failures: [ReportFailure] = []
     }
 
+    /// Creates `directory` if needed and checks that reports can be written in it, with an
+    /// error that says what is wrong and how to fix it. The CLI calls this before computing any
+    /// report: a folder that cannot be used fails every format alike, so it is one error (exit
+    /// 2), not one per file.
+    public static func prepareOutputFolder(_ directory: URL) throws {
+        try AtomicFile.prepare(directory)
+    }
+
     /// Runs `reports` in one read transaction (so a concurrent import cannot make two reports
     /// disagree) and writes them under `directory`, rendering inside that transaction so that
     /// streamed tables (`ReportRowStream`) read the very snapshot their totals came from.
@@ -55,7 +63,7 @@ public struct ReportWriter {
         var done: [String: ReportOutput] = [:]
         var failed: [String: String] = [:]
         for report in reports where report.name != SummaryReport.name {
-            do { done[report.name] = try report.init().run(db, request) } catch let e as DatabaseError { throw e } catch {
+            do { done[report.name] = try checked(report.init().run(db, request), db, request) } catch let e as DatabaseError { throw e } catch {
                 failed[report.name] = "\(error)"
             }
         }
@@ -67,7 +75,7 @@ public struct ReportWriter {
                 written.failures.append(ReportFailure(report: report.name, format: nil, reason: reason))
                 continue
             } else {
-                do { output = try SummaryReport().run(db, request, reusing: done) } catch let e as DatabaseError { throw e } catch {
+                do { output = try checked(SummaryReport().run(db, request, reusing: done), db, request) } catch let e as DatabaseError { throw e } catch {
                     written.failures.append(ReportFailure(report: report.name, format: nil, reason: "\(error)"))
                     continue
                 }
@@ -89,18 +97,25 @@ public struct ReportWriter {
     /// repeats instead of computing them again (a third of `report all`'s time on a large fleet).
     static func run(_ reports: [any Report.Type], _ db: Database, _ request: ReportRequest) throws -> [ReportOutput] {
         var done: [String: ReportOutput] = [:]
-        for report in reports where report.name != SummaryReport.name { done[report.name] = try report.init().run(db, request) }
+        for report in reports where report.name != SummaryReport.name { done[report.name] = try checked(report.init().run(db, request), db, request) }
         return try reports.map { report in
             if let output = done[report.name] { return output }
-            return try SummaryReport().run(db, request, reusing: done)
+            return try checked(SummaryReport().run(db, request, reusing: done), db, request)
         }
+    }
+
+    /// `output` stamped with its data cut-off and every reason it is partial (`ReportCompleteness`).
+    static func checked(_ output: ReportOutput, _ db: Database, _ request: ReportRequest) throws -> ReportOutput {
+        var output = output
+        try ReportCompleteness.apply(&output, db, request)
+        return output
     }
 
     /// `index.html` linking the given reports (HTML when written, else JSON) with their headlines.
     public func writeIndex(_ outputs: [ReportOutput], title: String, request: ReportRequest, to directory: URL) throws -> URL {
         let html = formats.contains { $0.name == "html" }
         let entries = outputs.map { o in
-            (title: "\(o.metadata.title), \(o.metadata.period.label)",
+            (title: "\(o.metadata.title), \(o.metadata.period.label)" + (o.metadata.isPartial ? " (partial)" : ""),
              href: html ? ReportFileName.file(o.metadata, ext: "html") : ReportFileName.file(o.metadata, ext: "json"),
              headline: o.metadata.totals.prefix(4).map { ($0.0.replacingOccurrences(of: "_", with: " "), Self.headline($0.0, $0.1, o.metadata)) })
         }

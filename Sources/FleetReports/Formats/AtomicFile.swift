@@ -13,11 +13,14 @@ enum AtomicFile {
     enum Error: Swift.Error, CustomStringConvertible {
         case rename(from: String, to: String, errno: Int32)
         case reportMode(String)
+        case folder(path: String, reason: String, fix: String)
 
         var description: String {
             switch self {
             case let .rename(from, to, code):
                 return "cannot move \(from) to \(to): \(String(cString: strerror(code))); check that the output folder is writable"
+            case let .folder(path, reason, fix):
+                return "the output folder \(path) cannot be used: \(reason). \(fix)"
             case let .reportMode(text):
                 return "FLEETKIT_REPORT_MODE is '\(text)', not an octal file mode that lets the owner read and write (such as 0600 or 0640); fix it or unset it"
             }
@@ -86,7 +89,41 @@ enum AtomicFile {
     }
 
     /// Creates the output folder when it does not exist yet.
+    ///
+    /// Failures are sentences that say which path is wrong and what to do, never Foundation's
+    /// `Error Domain=NSCocoaErrorDomain Code=…` dump: the first existing ancestor of the folder
+    /// is found and checked (a file where a folder should be, a folder this user cannot write).
     static func prepare(_ directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: Int(try directoryMode())])
+        let path = directory.standardizedFileURL.path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw Error.folder(path: path, reason: "it is a file, not a folder", fix: "Pass --out with a folder path, or move the file away.")
+            }
+            guard access(path, W_OK | X_OK) == 0 else {
+                throw Error.folder(path: path, reason: "this user cannot write in it", fix: "Fix its permissions (chmod u+w \(path)) or pass another --out folder.")
+            }
+            return
+        }
+        let mode = Int(try directoryMode())
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: mode])
+        } catch {
+            var ancestor = URL(fileURLWithPath: path).deletingLastPathComponent()
+            while ancestor.path != "/", !FileManager.default.fileExists(atPath: ancestor.path) { ancestor = ancestor.deletingLastPathComponent() }
+            var ancestorIsDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &ancestorIsDirectory)
+            if !ancestorIsDirectory.boolValue {
+                throw Error.folder(path: path, reason: "\(ancestor.path) is a file, not a folder, so no folder can be made inside it",
+                                   fix: "Pass --out with another path, or move \(ancestor.path) away.")
+            }
+            if access(ancestor.path, W_OK | X_OK) != 0 {
+                throw Error.folder(path: path, reason: "it does not exist and this user cannot create it in \(ancestor.path)",
+                                   fix: "Create it first with the right owner, or pass --out with a folder you can write to.")
+            }
+            let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code
+            throw Error.folder(path: path, reason: "it could not be created (\(code.map { String(cString: strerror(Int32($0))) } ?? "unknown reason"))",
+                               fix: "Check the path and the free space, or pass another --out folder.")
+        }
     }
 }

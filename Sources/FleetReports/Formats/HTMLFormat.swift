@@ -32,11 +32,16 @@ public struct HTMLFormat: ReportFormat {
         let m = output.metadata
         let zone = m.zone
         var out = page(title: "\(m.title) · \(m.period.label)")
-        out += "<header class=\"report\">\n<h1>\(e(m.title))</h1>\n<dl class=\"meta\">\n"
+        out += "<header class=\"report\">\n<h1>\(e(m.title))\(m.isPartial ? " <span class=\"partial\">(partial)</span>" : "")</h1>\n"
+        if m.isPartial {
+            out += "<div class=\"partial\" role=\"alert\"><strong>Partial report: these figures are incomplete.</strong>\n<ul>\n"
+                + m.partial.map { "<li>\(e($0))</li>\n" }.joined() + "</ul></div>\n"
+        }
+        out += "<dl class=\"meta\">\n"
         for (label, value) in [
             ("Period", "\(m.period.from) – \(m.period.to) (\(m.period.label), \(m.period.days) days)"),
             ("Time zone", m.timeZone), ("Units", m.unitsText), ("Currency", m.currency),
-            ("Generated", generated(m)),
+            ("Status", m.statusText), ("Data through", m.dataThroughText), ("Generated", generated(m)),
         ] {
             out += "<div><dt>\(e(label))</dt><dd>\(e(value))</dd></div>\n"
         }
@@ -151,6 +156,8 @@ public struct HTMLFormat: ReportFormat {
             ("Time zone", m.timeZone), ("Units", m.unitsText), ("Currency", m.currency),
         ]
         pairs += m.parameters
+        pairs.append(("Status", m.statusLine))
+        pairs.append(("Data through", m.dataThroughText))
         pairs.append(("Generated at", m.generatedAtText))
         for (name, value) in pairs { out += "<dt>\(e(name))</dt><dd>\(e(value))</dd>\n" }
         out += "</dl>\n<h3>Methods</h3>\n"

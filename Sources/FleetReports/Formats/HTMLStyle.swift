@@ -15,6 +15,9 @@ enum HTMLStyle {
     dl.meta div { display: flex; gap: 6px; }
     dl.meta dt { color: var(--muted); }
     dl.meta dd { margin: 0; font-weight: 600; }
+    .partial { color: #8a1c1c; }
+    div.partial { border: 2px solid #8a1c1c; border-radius: 6px; padding: 6px 14px; margin: 0 0 10px; background: #fdf0f0; }
+    div.partial ul { margin: 4px 0; }
     .headline { display: flex; flex-wrap: wrap; gap: 12px; margin-top: 14px; }
     .figure { border: 1px solid var(--rule); border-radius: 6px; padding: 8px 14px; min-width: 150px; background: var(--band); }
     .figure .label { display: block; font-size: 12px; color: var(--muted); }

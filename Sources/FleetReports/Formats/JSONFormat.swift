@@ -7,7 +7,8 @@ import FleetCore
 ///      "parameters": {…named parameters…, "time_zone", "units", "currency"},
 ///      "totals": {…}, "tables": [{"name", "title", "columns": [{"name", "type", "unit"}],
 ///      "rows": [[…]], "totals": […]}], "data_quality": {table}, "sources": [{"id", "path",
-///      "format", "sha256"}], "generated_at"}
+///      "format", "sha256"}], "generated_at", "data_through",
+///      "partial": true|false, "partial_reasons": […]}
 ///
 /// Numbers are JSON numbers in the output units (percent 0–100); money is an exact decimal
 /// literal from minor units (`1234.50`); dates are `"YYYY-MM-DD"`; datetimes are ISO 8601 strings
@@ -49,6 +50,9 @@ public struct JSONFormat: ReportFormat {
                 .object(["id": .number(String($0.id)), "path": .string($0.path), "format": .string($0.format), "sha256": .string($0.sha256)])
             }),
             "generated_at": .string(m.generatedAtText),
+            "data_through": m.dataThrough.map { .string($0.description) } ?? .null,
+            "partial": .bool(m.isPartial),
+            "partial_reasons": .array(m.partial.map(JSONValue.string)),
         ])
     }
 

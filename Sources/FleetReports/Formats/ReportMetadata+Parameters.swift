@@ -13,6 +13,8 @@ extension ReportMetadata {
         func add(_ section: String, _ name: String, _ value: String) { rows.append([.text(section), .text(name), .text(value)]) }
         add("report", "report", report)
         add("report", "title", title)
+        add("report", "status", statusText)
+        for reason in partial { add("partial", "reason", reason) }
         add("period", "from", period.from.description)
         add("period", "to", period.to.description)
         add("period", "label", period.label)
@@ -21,6 +23,7 @@ extension ReportMetadata {
         add("report", "currency", currency)
         for (name, value) in parameters { add("parameter", name, value) }
         for (i, method) in methods.enumerated() { add("method", String(i + 1), method) }
+        add("report", "data_through", dataThrough?.description ?? "")
         add("report", "generated_at", generatedAtText)
         for source in sources where includingSources { add("source", source.path, source.sha256) }
         return ReportTable(name: "parameters", title: "Parameters", columns: [
@@ -40,6 +43,15 @@ extension ReportMetadata {
     }
 
     var zone: TimeZone { ZonedTime.zone(timeZone) }
+
+    /// `complete`, or `partial` with how many reasons: the first thing a reader of any format sees.
+    var statusText: String { partial.isEmpty ? "complete" : "partial" }
+
+    /// The header line: `PARTIAL: reason; reason`, or `complete`.
+    var statusLine: String { partial.isEmpty ? "complete" : "PARTIAL: " + partial.joined(separator: "; ") }
+
+    /// `2026-10-31`, or a sentence when the warehouse has no dated data.
+    var dataThroughText: String { dataThrough?.description ?? "no dated data" }
 
     /// ISO 8601 in the report zone with its offset.
     var generatedAtText: String { ZonedTime(generatedAt, in: zone).iso }

@@ -86,10 +86,11 @@ public struct XLSXFormat: ReportFormat {
 
     private static func writeSummary(_ output: ReportOutput, sheet: Workbook.Sheet, styles: XLSXStyles, zone: TimeZone) throws {
         let m = output.metadata
-        try sheet.write(m.title, row: 0, column: 0, format: styles.title)
+        try sheet.write(m.isPartial ? m.title + " (partial)" : m.title, row: 0, column: 0, format: styles.title)
         let block = [
             ("Period", "\(m.period.from) – \(m.period.to) (\(m.period.label))"), ("Time zone", m.timeZone),
-            ("Units", m.unitsText), ("Currency", m.currency), ("Generated at", HTMLFormat.generated(m)),
+            ("Units", m.unitsText), ("Currency", m.currency), ("Status", m.statusLine), ("Data through", m.dataThroughText),
+            ("Generated at", HTMLFormat.generated(m)),
         ]
         for (i, (label, value)) in block.enumerated() {
             try sheet.write(label, row: 1 + i, column: 0, format: styles.label)

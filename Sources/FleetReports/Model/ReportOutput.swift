@@ -35,6 +35,14 @@ public struct ReportMetadata: Sendable, Equatable {
     public var totals: [(String, Double)]
     public var generatedAt: Int64
     public var sources: [ReportSource]
+    /// The last day the figures have data for (`ReportCompleteness.dataThrough`), shown beside
+    /// the generation time so a reader never takes one for the other. Nil: no dated data.
+    public var dataThrough: CivilDate? = nil
+    /// Why the figures are incomplete, one sentence each; empty when they are complete. Every
+    /// format shows these in its header, not only in the data-quality table.
+    public var partial: [String] = []
+
+    public var isPartial: Bool { !partial.isEmpty }
 
     public init(report: String, title: String, period: ReportPeriod, timeZone: String, units: Units.System, currency: String,
                 parameters: [(String, String)] = [], methods: [String] = [], totals: [(String, Double)] = [],
@@ -56,7 +64,7 @@ public struct ReportMetadata: Sendable, Equatable {
         a.report == b.report && a.title == b.title && a.period == b.period && a.timeZone == b.timeZone && a.units == b.units
             && a.currency == b.currency && a.parameters.map { [$0.0, $0.1] } == b.parameters.map { [$0.0, $0.1] }
             && a.methods == b.methods && a.totals.map(\.0) == b.totals.map(\.0) && a.totals.map(\.1) == b.totals.map(\.1)
-            && a.generatedAt == b.generatedAt && a.sources == b.sources
+            && a.generatedAt == b.generatedAt && a.sources == b.sources && a.dataThrough == b.dataThrough && a.partial == b.partial
     }
 }
 

@@ -204,7 +204,17 @@ public struct CostReport: Report {
                 totalsByCategory[c].map { (c, Double($0) / pow10(Money.minorDigits(cur))) }
             },
             generatedAt: request.generatedAt, sources: sources)
-        return ReportOutput(metadata: metadata, tables: tables, charts: [chart], dataQuality: quality.table)
+        var output = ReportOutput(metadata: metadata, tables: tables, charts: [chart], dataQuality: quality.table)
+        // Rows left out of the totals make every total wrong by their amount: say so in the header.
+        if missingRows > 0 {
+            output.metadata.partial.append("\(missingRows) of \(lineCount) cost rows have no exchange rate to \(cur) and are left out of the totals ("
+                + missing.keys.sorted().map { "\($0): \(Money(minor: missing[$0]!.minor, currency: $0))" }.joined(separator: "; ")
+                + "): import an fx-rates file with \(cur) rates, or report in \(base)")
+        }
+        if withoutTotal > 0 {
+            output.metadata.partial.append("\(withoutTotal) fuel purchases have no readable total and are not counted: see `fleetkit rejects` and the review listing")
+        }
+        return output
     }
 }
 

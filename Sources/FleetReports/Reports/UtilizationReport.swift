@@ -19,10 +19,14 @@ public struct UtilizationReport: Report {
         var rows: [[ReportValue]] = []
         var fleet = AssetUsage(), fleetTarget = 0.0, fleetAvailable = 0
         var chart: [(String, Double)] = []
+        // Days after the data ends (not imported yet, or still to come) are not available days:
+        // counting them would make a quarter that is one third over look a third as busy.
+        let through = ReportCompleteness.coveredThrough(request, dataThrough: try ReportCompleteness.dataThrough(db, request))
+        let lastAvailable = min(request.period.to, through ?? request.asOf)
         for a in assets {
             let window = try Row.fetchOne(db, sql: "SELECT in_service_date, retired_date FROM asset WHERE id = ?", arguments: [a.id])
             let from = max(request.period.from, (window?[0] as String?).flatMap { CivilDate($0) } ?? request.period.from)
-            let to = min(request.period.to, (window?[1] as String?).flatMap { CivilDate($0) } ?? request.period.to)
+            let to = min(lastAvailable, (window?[1] as String?).flatMap { CivilDate($0) } ?? lastAvailable)
             let available = max(to.daysSinceEpoch - from.daysSinceEpoch + 1, 0)
             guard available > 0 else { continue }
             let u = usage[a.id]
@@ -81,7 +85,7 @@ public struct UtilizationReport: Report {
             parameters: [("denominator", "target hours per week of the asset, else \(Int(Self.defaultTargetHoursPerWeek)) h"),
                          ("operated_day", "distance > 0.5 km or engine > 6 min"), ("assets", request.assets?.joined(separator: ",") ?? "all")],
             methods: ["Engine, idle hours and distance are sums of the daily rollup over the period's local days.",
-                      "Days available are the period's days between the asset's in-service and retirement dates.",
+                      "Days available are the period's days between the asset's in-service and retirement dates, up to \(through.map { "\($0)" } ?? "today") (the data's end, or the period's end when the data reaches within \(ReportCompleteness.quietDays) days of it): later days are not counted.",
                       "Idle ratio = idle hours ÷ engine hours; working hours = engine − idle hours."],
             totals: [("engine_hours", (fleet.engineS / 36).rounded() / 100), ("distance", (request.distance(fleet.distanceM) * 10).rounded() / 10),
                      ("idle_hours", (fleet.idleS / 36).rounded() / 100)] + (fleetUtilization.map { [("utilization", ($0 * 10).rounded() / 10)] } ?? []),

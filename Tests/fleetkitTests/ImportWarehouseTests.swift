@@ -1,0 +1,54 @@
+import XCTest
+import FleetTestSupport
+
+/// `import` manners (issue 19): a missing warehouse is an error that says to run `fleetkit
+/// init` (as `status` and `report` do) unless `--create`; `--dry-run` leaves nothing on disk; a
+/// workbook is told to be saved as CSV.
+final class ImportWarehouseTests: XCTestCase {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("FleetImportTests/Fixtures")
+    var dir: URL!
+    var db: String { dir.appendingPathComponent("fleet.sqlite").path }
+    var assets: String { Self.fixtures.appendingPathComponent("assets/good.csv").path }
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("import-wh-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
+
+    /// What the folder holds besides what the test put there: a warehouse, its -wal/-shm files.
+    func leftovers() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() }
+
+    func testImportIntoAMissingWarehouseSaysRunInitAndCreatesNothing() throws {
+        let r = try Fleetkit.run(["import", "--db", db, assets])
+        XCTAssertEqual(r.status, 2, r.stdout + r.stderr)
+        XCTAssertTrue(r.stderr.contains("there is no warehouse here. Create it with `fleetkit init --db \(db)`, pass --create"), r.stderr)
+        XCTAssertEqual(try leftovers(), [])
+    }
+
+    func testADryRunCreatesNothingEvenWithCreate() throws {
+        let r = try Fleetkit.run(["import", "--db", db, "--dry-run", "--create", assets])
+        XCTAssertEqual(r.status, 2, r.stdout + r.stderr)
+        XCTAssertTrue(r.stderr.contains("a dry run creates nothing"), r.stderr)
+        XCTAssertEqual(try leftovers(), [])
+    }
+
+    func testCreateMakesTheWarehouseAndImports() throws {
+        let r = try Fleetkit.run(["import", "--db", db, "--create", assets])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try TestWarehouse(existing: db).count("asset"), 2)
+    }
+
+    func testASpreadsheetIsToldToBeSavedAsCSV() throws {
+        XCTAssertEqual(try Fleetkit.run(["init", "--db", db]).status, 0)
+        for (file, format) in [("spreadsheet/expenses.xlsx", nil), ("spreadsheet/expenses-xlsx-named.csv", "expenses")] as [(String, String?)] {
+            let path = Self.fixtures.appendingPathComponent(file).path
+            let r = try Fleetkit.run(["import", "--db", db] + (format.map { ["--format", $0] } ?? []) + [path])
+            XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
+            XCTAssertTrue(r.stderr.contains("failed    \(path): this is a spreadsheet workbook (XLSX or ODS: zip content), not a file FleetKit reads. Open it and save the sheet as CSV"), r.stderr)
+        }
+        XCTAssertEqual(try TestWarehouse(existing: db).count("expense"), 0)
+    }
+}
