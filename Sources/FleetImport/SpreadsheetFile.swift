@@ -9,15 +9,26 @@ struct SpreadsheetFile: Error, CustomStringConvertible {
     let path: String
     let kind: String
 
-    /// The workbook kind when `head` starts like one, else nil.
+    /// The workbook kind when `head` starts like one, else nil. A zip archive is a workbook
+    /// only when its entries say so (`xl/…` for XLSX, the OpenDocument spreadsheet mimetype for
+    /// ODS); any other zip is named as an archive, to be unpacked, not re-saved.
     static func kind(of head: Data) -> String? {
         let bytes = [UInt8](head.prefix(8))
-        if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return "a spreadsheet workbook (XLSX or ODS: zip content)" }
+        if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
+            if head.range(of: Data("opendocument.spreadsheet".utf8)) != nil { return "a spreadsheet workbook (ODS)" }
+            if head.range(of: Data("xl/".utf8)) != nil { return "a spreadsheet workbook (XLSX)" }
+            return archive
+        }
         if bytes.starts(with: [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) { return "a legacy Excel workbook (XLS)" }
         return nil
     }
 
+    static let archive = "a zip archive"
+
     var description: String {
-        "\(path): this is \(kind), not a file FleetKit reads. Open it and save the sheet as CSV (in Excel: File › Save As › CSV UTF-8; in LibreOffice: File › Save As › Text CSV), then import the .csv file."
+        if kind == Self.archive {
+            return "\(path): this is \(kind), not a file FleetKit reads. Unpack it and import the files inside (`fleetkit import` takes a folder)."
+        }
+        return "\(path): this is \(kind), not a file FleetKit reads. Open it and save the sheet as CSV (in Excel: File › Save As › CSV UTF-8; in LibreOffice: File › Save As › Text CSV), then import the .csv file."
     }
 }

@@ -256,7 +256,10 @@ public struct NightlyJob {
         for name in config.periods {
             let request = ReportRequest(period: NightlyPeriod.parse(name)!.period(today: today), zone: zone, units: config.units,
                                         currency: config.currency, dvirPolicy: ReportRequest.DVIRPolicy(rawValue: config.dvirPolicy) ?? .everyDay,
-                                        generatedAt: Int64(now.timeIntervalSince1970 * 1000))
+                                        // The data's "as of" is the run's day (--as-of for backfills); the
+                                        // generation stamp is the real clock, so a backfilled report never
+                                        // claims to have been made on the day it describes.
+                                        generatedAt: Timestamp.now(), asOf: today)
             let written = try writer.write(reports, request: request, to: directory, index: false)
             files += written.files
             outputs += written.outputs

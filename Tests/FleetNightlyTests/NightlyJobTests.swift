@@ -48,6 +48,21 @@ final class NightlyJobTests: XCTestCase {
 
     let asOf = Date(timeIntervalSince1970: 1_793_620_800)   // 2026-11-02 noon in Chicago
 
+    /// A backfill (`--as-of`, here `now` = 2026-11-02) reports the data as of that day, but its
+    /// generation stamp is the real clock: a report never claims to have been made on the day
+    /// it describes.
+    func testABackfilledReportIsStampedWithTheRealGenerationTime() throws {
+        try fillInbox()
+        _ = try NightlyJob(config: try config(), now: asOf).run(command: "test")
+        let data = try Data(contentsOf: root.appendingPathComponent("reports/cost-2026-10.json"))
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let stamp = try XCTUnwrap(json["generated_at"] as? String)
+        let year = Calendar(identifier: .gregorian).component(.year, from: Date())
+        let today = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "America/Chicago")!, formatOptions: [.withFullDate])
+        XCTAssertTrue(stamp.contains(today), "generated_at \(stamp) is not today (\(today), \(year))")
+        XCTAssertFalse(stamp.hasPrefix("2026-11-02") && today != "2026-11-02", stamp)
+    }
+
     func testTwoRunsImportOnceAndWriteTheSameReports() throws {
         try fillInbox()
         let first = try NightlyJob(config: try config(), now: asOf).run(command: "test")
