@@ -4,9 +4,11 @@ import FleetWarehouse
 
 /// GPS tracks from phones, navigation units and loggers (GPX 1.0 and 1.1).
 ///
-/// Track and route points with a time become `position` rows, upserted on (asset, time) so a
-/// re-export of the same drive changes nothing. A point that cannot be a position (no time, a
-/// time that is not a date, coordinates out of range) is rejected with its path and line.
+/// Track points with a time become `position` rows, upserted on (asset, time) so a re-export
+/// of the same drive changes nothing. A track point that cannot be a position (no time, a time
+/// that is not a date, coordinates out of range) is rejected with its path and line. Route
+/// points (a plan) and waypoints (places) are never positions, timed or not: one note per file
+/// counts them, so a 1,653-point planned route is not 1,653 rejects and exit 1.
 /// The file is read by a streaming byte scanner (`GPXScanner`): `XMLParser(data:)` fails on
 /// files over about 10 MB and `XMLParser(stream:)` is ten times slower.
 ///
@@ -38,8 +40,16 @@ public struct GPXImporter: Importer {
             // The scanner runs on a second thread while this one loads (GPXPipeline): the same
             // sink calls in the same order as a one-thread scan, batches of `batchSize` points
             // (multi-row INSERTs) flushed before each reject and at the end of the file.
-            try GPXPipeline(scanner: scanner, asset: asset, file: sink.sourceFileID, batchSize: Self.batchSize).run(into: &sink)
+            let pipeline = GPXPipeline(scanner: scanner, asset: asset, file: sink.sourceFileID, batchSize: Self.batchSize)
+            try pipeline.run(into: &sink)
             notes(scanner, into: &sink)
+            let planned = pipeline.plannedPoints
+            if planned.routePoints > 0 {
+                sink.note("\(planned.routePoints) route point\(planned.routePoints == 1 ? "" : "s") in \(planned.routes) <rte> (a planned route, not a recorded drive) were not stored as positions; only <trk> points are fixes of the vehicle")
+            }
+            if planned.waypoints > 0 {
+                sink.note("\(planned.waypoints) waypoint\(planned.waypoints == 1 ? "" : "s") (<wpt>: places such as a depot or a fuel stop, not fixes of the vehicle) were not stored as positions")
+            }
         } catch let e as GPXFileError {
             throw FleetError.unreadable(file: input.path, location: "line \(e.line), byte \(e.offset)", reason: e.message,
                                         hint: "Nothing from this file was imported; re-export it from the device or app, or fix the file at that place.")
