@@ -58,4 +58,30 @@ final class SamsaraRealShapesTests: XCTestCase {
         XCTAssertEqual(try t.importFile(fixture("samsara/dvir-same-defect-id.json")).status, .unchanged)
         XCTAssertEqual(try t.count("dvir_defect"), 2)
     }
+
+    /// `/assets/location-and-speed/stream`: a fix per record, GPS speed before ECU speed; a
+    /// refused fix leaves no asset for its vehicle.
+    func testAssetLocationAndSpeedStreamBecomesPositions() throws {
+        let t = try TestWarehouse()
+        let o = try t.importFile(fixture("samsara/asset-location-speed.json"))
+        XCTAssertEqual(o.format, "samsara")
+        XCTAssertEqual([o.loaded, o.rejected], [2, 1])
+        XCTAssertEqual(try rejects(t), ["data[2].location.latitude out_of_range"])
+        XCTAssertEqual(try t.rows("SELECT i.id_value, p.at, p.lat, p.lon, p.speed_mps, p.heading_deg FROM position p JOIN asset_identifier i ON i.asset_id = p.asset_id ORDER BY p.at")
+                        .map { $0.databaseValues.map(\.description).joined(separator: "|") }, [
+            "\"281474977099020\"|1790838000000|41.8781|-87.6298|12.4|90.0",
+            "\"281474977099020\"|1790838030000|41.879|-87.628|11.5|NULL",
+        ])
+        XCTAssertEqual(try t.count("asset"), 1)
+    }
+
+    /// IFTA jurisdiction reports are recognised as Samsara and counted, not stored (no table).
+    func testIFTAJurisdictionReportIsRecognisedAndCounted() throws {
+        let t = try TestWarehouse()
+        let o = try t.importFile(fixture("samsara/ifta-jurisdictions.json"))
+        XCTAssertEqual(o.status, .imported, o.error ?? "")
+        XCTAssertEqual(o.format, "samsara")
+        XCTAssertEqual([o.loaded, o.rejected], [0, 0])
+        XCTAssertTrue(o.notes?.contains("IFTA report rows not stored (jurisdiction distances have no warehouse table): 2") ?? false, "\(o.notes ?? [])")
+    }
 }
