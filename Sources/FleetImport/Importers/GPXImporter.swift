@@ -17,7 +17,7 @@ import FleetWarehouse
 /// whole file fails: guessing would put one vehicle's drive on another's books.
 public struct GPXImporter: Importer {
     public static let format = "gpx"
-    public static let summary = "GPS tracks, routes and waypoints (GPX 1.0/1.1, Garmin TrackPointExtension speed and course); needs --asset UNIT or a unit folder"
+    public static let summary = "GPS tracks (GPX 1.0/1.1, Garmin TrackPointExtension speed and course; routes and waypoints are noted, not stored); needs --asset UNIT or a unit folder"
     public static let example = "gpx/T-12/2026-10-01.gpx"
 
     public init() {}
