@@ -174,6 +174,20 @@ final class GPXImporterTests: XCTestCase {
         XCTAssertEqual(try t.count("reject"), 0)
     }
 
+    /// A file of routes and waypoints stores nothing, so it needs no vehicle: without --asset
+    /// or a unit folder it imports with its notes; a file with one track point still fails.
+    func testAFileWithoutTrackPointsNeedsNoAsset() throws {
+        let t = try TestWarehouse()
+        let route = try t.importFile(fixture("gpx/route-untimed.gpx"))
+        XCTAssertEqual(route.status, .imported, route.error ?? "")
+        XCTAssertEqual(counts(route), [0, 0, 0, 0])
+        XCTAssertEqual(route.notes, ["4 route points in 2 <rte> (a planned route, not a recorded drive) were not stored as positions; only <trk> points are fixes of the vehicle"])
+        XCTAssertEqual(try t.count("asset"), 0)
+        let tracked = try t.importFile(fixture("gpx/waypoints-timed.gpx"))
+        XCTAssertEqual(tracked.status, .failed)
+        XCTAssertTrue(tracked.error?.contains("Use --asset UNIT") ?? false, tracked.error ?? "")
+    }
+
     func testSniffing() {
         let gpx = Data("\u{FEFF}<?xml version=\"1.0\"?>\n<gpx version=\"1.1\">".utf8)
         XCTAssertEqual(GPXImporter.sniff(gpx, filename: "x.xml"), .certain)

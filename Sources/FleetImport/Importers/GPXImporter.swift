@@ -35,7 +35,15 @@ public struct GPXImporter: Importer {
 
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
         do {
-            let asset = try attribute(input, &sink)
+            let asset: Int64
+            do { asset = try attribute(input, &sink) } catch let error as FleetError {
+                // A file of routes and waypoints only stores nothing, so it needs no vehicle:
+                // a planned route dropped in the inbox is noted, not failed for want of a unit.
+                guard case .unattributed = error, let planned = try Self.plannedOnly(input) else { throw error }
+                notePlanned(planned, into: &sink)
+                if planned == (0, 0, 0) { sink.note("the file holds no track, route or waypoint: nothing to import") }
+                return
+            }
             let scanner = try GPXScanner(url: input.source)
             // The scanner runs on a second thread while this one loads (GPXPipeline): the same
             // sink calls in the same order as a one-thread scan, batches of `batchSize` points
@@ -43,16 +51,38 @@ public struct GPXImporter: Importer {
             let pipeline = GPXPipeline(scanner: scanner, asset: asset, file: sink.sourceFileID, batchSize: Self.batchSize)
             try pipeline.run(into: &sink)
             notes(scanner, into: &sink)
-            let planned = pipeline.plannedPoints
-            if planned.routePoints > 0 {
-                sink.note("\(planned.routePoints) route point\(planned.routePoints == 1 ? "" : "s") in \(planned.routes) <rte> (a planned route, not a recorded drive) were not stored as positions; only <trk> points are fixes of the vehicle")
-            }
-            if planned.waypoints > 0 {
-                sink.note("\(planned.waypoints) waypoint\(planned.waypoints == 1 ? "" : "s") (<wpt>: places such as a depot or a fuel stop, not fixes of the vehicle) were not stored as positions")
-            }
+            notePlanned(pipeline.plannedPoints, into: &sink)
         } catch let e as GPXFileError {
             throw FleetError.unreadable(file: input.path, location: "line \(e.line), byte \(e.offset)", reason: e.message,
                                         hint: "Nothing from this file was imported; re-export it from the device or app, or fix the file at that place.")
+        }
+    }
+
+    /// Thrown to stop a scan at the first track point.
+    private struct HasTrackPoint: Error {}
+
+    /// The route points (in how many routes) and waypoints of a file that has no track point;
+    /// nil as soon as one track point is found (the scan stops there).
+    static func plannedOnly(_ input: InputFile) throws -> (routePoints: Int, routes: Int, waypoints: Int)? {
+        var routePoints = 0, routes = Set<Int>(), waypoints = 0
+        do {
+            try GPXScanner(url: input.source).scan { point in
+                switch point.kind {
+                case .trackPoint: throw HasTrackPoint()
+                case .routePoint: routePoints += 1; routes.insert(point.track)
+                case .waypoint: waypoints += 1
+                }
+            }
+        } catch is HasTrackPoint { return nil }
+        return (routePoints, routes.count, waypoints)
+    }
+
+    private func notePlanned(_ planned: (routePoints: Int, routes: Int, waypoints: Int), into sink: inout some RecordSink) {
+        if planned.routePoints > 0 {
+            sink.note("\(planned.routePoints) route point\(planned.routePoints == 1 ? "" : "s") in \(planned.routes) <rte> (a planned route, not a recorded drive) were not stored as positions; only <trk> points are fixes of the vehicle")
+        }
+        if planned.waypoints > 0 {
+            sink.note("\(planned.waypoints) waypoint\(planned.waypoints == 1 ? "" : "s") (<wpt>: places such as a depot or a fuel stop, not fixes of the vehicle) were not stored as positions")
         }
     }
 
