@@ -188,6 +188,24 @@ final class GPXImporterTests: XCTestCase {
         XCTAssertTrue(tracked.error?.contains("Use --asset UNIT") ?? false, tracked.error ?? "")
     }
 
+    /// A track with no time on any point (a drawn path, a planned trip exported as <trk>) is a
+    /// plan like a route: one note, no reject, no asset. One point with another problem makes
+    /// the file a recording again: every point is then a reject with its reason.
+    func testATrackWithoutAnyTimeIsAPlan() throws {
+        let t = try TestWarehouse()
+        let plan = try t.importFile(fixture("gpx/track-untimed.gpx"), options: t12)
+        XCTAssertEqual(plan.status, .imported, plan.error ?? "")
+        XCTAssertEqual(counts(plan), [0, 0, 0, 0])
+        XCTAssertEqual(plan.notes, [
+            "3 track points in 2 <trk>, none with a <time> (a drawn or planned path, not a recorded drive), were not stored as positions",
+            "1 waypoint (<wpt>: places such as a depot or a fuel stop, not fixes of the vehicle) were not stored as positions",
+        ])
+        XCTAssertEqual(try t.count("asset"), 0, "--asset creates no asset for a file that stores nothing")
+        let bad = try t.importFile(fixture("gpx/track-untimed-bad-point.gpx"), options: t12)
+        XCTAssertEqual(counts(bad), [0, 0, 0, 2])
+        XCTAssertEqual(try rejects(t), ["trk[1]/trkseg[1]/trkpt[1], line 4 missing_time", "trk[1]/trkseg[1]/trkpt[2], line 5 out_of_range"])
+    }
+
     func testSniffing() {
         let gpx = Data("\u{FEFF}<?xml version=\"1.0\"?>\n<gpx version=\"1.1\">".utf8)
         XCTAssertEqual(GPXImporter.sniff(gpx, filename: "x.xml"), .certain)

@@ -23,9 +23,12 @@ import FleetTestSupport
 ///     routePoints = sum(len(r.points) for r in g.routes); waypoints = len(g.waypoints)
 ///
 /// What FleetKit must do with them (docs/FORMATS.md, GPX): every timed `<trkpt>` is a position
-/// (same UTC instant, elevation present exactly where the file has `<ele>`); an untimed
-/// `<trkpt>` is a reject with its place; `<rte>` points (a plan) and `<wpt>` (places) are never
-/// positions nor rejects, one note each; a file that is not well-formed XML fails whole.
+/// (same UTC instant, elevation present exactly where the file has `<ele>`); in a file with
+/// timed track points, an untimed `<trkpt>` is a reject with its place; a file whose track
+/// points have no time at all is a plan (gpxpy: stored == 0 and untimed > 0), one note and no
+/// reject; `<rte>` points (a plan) and `<wpt>` (places) are never positions nor rejects, one
+/// note each; only a file that records something touches its asset; a file that is not
+/// well-formed XML fails whole.
 /// The track length here is recomputed from the stored rows with a haversine (R = 6371.0088 km)
 /// and must be within 0.5 % + 1 m of gpxpy's (which uses R = 6378.137 km: 0.11 % apart).
 final class RealDataGPXTests: XCTestCase {
@@ -97,10 +100,11 @@ final class RealDataGPXTests: XCTestCase {
             let url = dir.appendingPathComponent(e.file)
             let o = try t.importFile(url, options: ImportOptions(asset: "GPX-1"))
             XCTAssertEqual(o.status, .imported, "\(e.file): \(o.error ?? "")")
-            XCTAssertEqual([o.loaded, o.rejected], [e.stored, e.untimed], e.file)
+            let recorded = e.stored > 0
+            XCTAssertEqual([o.loaded, o.rejected], [e.stored, recorded ? e.untimed : 0], e.file)
             XCTAssertEqual(try t.count("position"), e.stored, e.file)
             XCTAssertEqual(try t.count("position", where: "alt_m IS NOT NULL"), e.withEle, "\(e.file): elevations present")
-            XCTAssertEqual(try t.count("reject", where: "reason = 'missing_time'"), e.untimed, e.file)
+            XCTAssertEqual(try t.count("reject", where: "reason = 'missing_time'"), recorded ? e.untimed : 0, e.file)
             let span = try t.rows("SELECT MIN(at), MAX(at) FROM position")[0]
             XCTAssertEqual(span[0] as Int64?, e.first, "\(e.file): first UTC time")
             XCTAssertEqual(span[1] as Int64?, e.last, "\(e.file): last UTC time")
@@ -110,7 +114,8 @@ final class RealDataGPXTests: XCTestCase {
             let notes = o.notes ?? []
             XCTAssertEqual(notes.contains { $0.hasPrefix("\(e.routePoints) route point") }, e.routePoints > 0, "\(e.file): \(notes)")
             XCTAssertEqual(notes.contains { $0.hasPrefix("\(e.waypoints) waypoint") }, e.waypoints > 0, "\(e.file): \(notes)")
-            XCTAssertEqual(try t.count("asset"), 1, "\(e.file): only the --asset unit")
+            XCTAssertEqual(notes.contains { $0.hasPrefix("\(e.untimed) track point") }, !recorded && e.untimed > 0, "\(e.file): \(notes)")
+            XCTAssertEqual(try t.count("asset"), recorded ? 1 : 0, "\(e.file): only the --asset unit, and only when something is stored")
             // Re-importing the same file is a no-op.
             XCTAssertEqual(try t.importFile(url, options: ImportOptions(asset: "GPX-1")).status, .unchanged, e.file)
         }

@@ -35,15 +35,14 @@ public struct GPXImporter: Importer {
 
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
         do {
-            let asset: Int64
-            do { asset = try attribute(input, &sink) } catch let error as FleetError {
-                // A file of routes and waypoints only stores nothing, so it needs no vehicle:
-                // a planned route dropped in the inbox is noted, not failed for want of a unit.
-                guard case .unattributed = error, let planned = try Self.plannedOnly(input) else { throw error }
-                notePlanned(planned, into: &sink)
-                if planned == (0, 0, 0) { sink.note("the file holds no track, route or waypoint: nothing to import") }
+            // A plan stores nothing, so it needs no vehicle: a planned route dropped in the
+            // inbox is noted, not failed for want of a unit, and --asset creates no empty asset.
+            if let plan = try Self.plan(input) {
+                notePlan(plan, into: &sink)
+                if plan == Plan() { sink.note("the file holds no track, route or waypoint: nothing to import") }
                 return
             }
+            let asset = try attribute(input, &sink)
             let scanner = try GPXScanner(url: input.source)
             // The scanner runs on a second thread while this one loads (GPXPipeline): the same
             // sink calls in the same order as a one-thread scan, batches of `batchSize` points
@@ -51,33 +50,51 @@ public struct GPXImporter: Importer {
             let pipeline = GPXPipeline(scanner: scanner, asset: asset, file: sink.sourceFileID, batchSize: Self.batchSize)
             try pipeline.run(into: &sink)
             notes(scanner, into: &sink)
-            notePlanned(pipeline.plannedPoints, into: &sink)
+            let planned = pipeline.plannedPoints
+            notePlan(Plan(routePoints: planned.routePoints, routes: planned.routes, waypoints: planned.waypoints), into: &sink)
         } catch let e as GPXFileError {
             throw FleetError.unreadable(file: input.path, location: "line \(e.line), byte \(e.offset)", reason: e.message,
                                         hint: "Nothing from this file was imported; re-export it from the device or app, or fix the file at that place.")
         }
     }
 
-    /// Thrown to stop a scan at the first track point.
-    private struct HasTrackPoint: Error {}
+    /// What a file that records no drive holds.
+    struct Plan: Equatable {
+        var trackPoints = 0, tracks = 0, routePoints = 0, routes = 0, waypoints = 0
+    }
 
-    /// The route points (in how many routes) and waypoints of a file that has no track point;
-    /// nil as soon as one track point is found (the scan stops there).
-    static func plannedOnly(_ input: InputFile) throws -> (routePoints: Int, routes: Int, waypoints: Int)? {
-        var routePoints = 0, routes = Set<Int>(), waypoints = 0
+    /// Thrown to stop a scan at the first track point that makes the file a recording.
+    private struct Recorded: Error {}
+
+    /// The file as a plan when none of its track points has a `<time>` (and none has another
+    /// problem): a path drawn in a map tool or a planned trip exported as `<trk>`, like a
+    /// route, is not a drive, so it is one note rather than a `missing_time` reject per point.
+    /// nil as soon as one track point has a time or a problem other than the missing time
+    /// (the scan stops there: for an ordinary recording, at its first point). A file with
+    /// some timed track points is a recording, and its untimed points stay rejects.
+    static func plan(_ input: InputFile) throws -> Plan? {
+        var plan = Plan()
+        var tracks = Set<Int>(), routes = Set<Int>()
         do {
             try GPXScanner(url: input.source).scan { point in
                 switch point.kind {
-                case .trackPoint: throw HasTrackPoint()
-                case .routePoint: routePoints += 1; routes.insert(point.track)
-                case .waypoint: waypoints += 1
+                case .trackPoint:
+                    guard point.time == nil, point.problem?.reason == "missing_time" else { throw Recorded() }
+                    plan.trackPoints += 1
+                    tracks.insert(point.track)
+                case .routePoint: plan.routePoints += 1; routes.insert(point.track)
+                case .waypoint: plan.waypoints += 1
                 }
             }
-        } catch is HasTrackPoint { return nil }
-        return (routePoints, routes.count, waypoints)
+        } catch is Recorded { return nil }
+        (plan.tracks, plan.routes) = (tracks.count, routes.count)
+        return plan
     }
 
-    private func notePlanned(_ planned: (routePoints: Int, routes: Int, waypoints: Int), into sink: inout some RecordSink) {
+    private func notePlan(_ planned: Plan, into sink: inout some RecordSink) {
+        if planned.trackPoints > 0 {
+            sink.note("\(planned.trackPoints) track point\(planned.trackPoints == 1 ? "" : "s") in \(planned.tracks) <trk>, none with a <time> (a drawn or planned path, not a recorded drive), were not stored as positions")
+        }
         if planned.routePoints > 0 {
             sink.note("\(planned.routePoints) route point\(planned.routePoints == 1 ? "" : "s") in \(planned.routes) <rte> (a planned route, not a recorded drive) were not stored as positions; only <trk> points are fixes of the vehicle")
         }
