@@ -51,10 +51,11 @@ final class GPXImporterTests: XCTestCase {
         XCTAssertEqual(counts(o), [3, 0, 0, 5])
         o = try t.importFile(fixture("gpx/untimed.gpx"), options: t12)
         XCTAssertEqual(counts(o), [2, 0, 0, 3])
+        // Route points (a plan, timed or not) and waypoints (places) are neither positions nor rejects.
         o = try t.importFile(fixture("gpx/route.gpx"), options: t12)
-        XCTAssertEqual(counts(o), [2, 0, 0, 1])
+        XCTAssertEqual(counts(o), [0, 0, 0, 0])
         o = try t.importFile(fixture("gpx/waypoints.gpx"), options: t12)
-        XCTAssertEqual(counts(o), [1, 0, 0, 1])
+        XCTAssertEqual(counts(o), [0, 0, 0, 0])
         XCTAssertEqual(try rejects(t), [
             "trk[1]/trkseg[1]/trkpt[1], line 4 out_of_range", "trk[1]/trkseg[1]/trkpt[2], line 5 out_of_range",
             "trk[1]/trkseg[1]/trkpt[3], line 6 missing_field", "trk[1]/trkseg[1]/trkpt[4], line 7 bad_number",
@@ -65,8 +66,6 @@ final class GPXImporterTests: XCTestCase {
             "trk[1]/trkseg[1]/trkpt[7], line 10 bad_date",
             "trk[1]/trkseg[1]/trkpt[2], line 7 missing_time", "trk[2]/trkseg[1]/trkpt[1], line 14 missing_time",
             "trk[2]/trkseg[1]/trkpt[2], line 15 missing_time",
-            "rte[1]/rtept[3], line 7 missing_time",
-            "wpt[2], line 5 missing_time",
         ])
         let notADate = try t.rows("SELECT message, raw FROM reject WHERE message LIKE '%This is not a date!%'")
         XCTAssertEqual(notADate.map { $0[1] as String }, ["<trkpt lat=\"10.0\" lon=\"20.4\"><time>This is not a date!</time></trkpt>"])
@@ -138,6 +137,73 @@ final class GPXImporterTests: XCTestCase {
         XCTAssertEqual(again.status, .imported)
         XCTAssertEqual(counts(again), [0, 0, 3, 0])
         XCTAssertEqual(try t.factDump(tables: ["position", "trip", "asset_day"]), before)
+    }
+
+    /// Absent is not null: a later file without `<ele>`, speed or course keeps the stored
+    /// values, and the warehouse is the same whatever the import order.
+    func testAbsentElevationSpeedAndCourseDoNotEraseStoredOnesInAnyOrder() throws {
+        let present = fixture("gpx/ele-present.gpx"), absent = fixture("gpx/ele-absent.gpx")
+        let first = try TestWarehouse()
+        XCTAssertEqual(counts(try first.importFile(present, options: t12)), [2, 0, 0, 0])
+        // The two shared fixes are unchanged (nothing new in them), the third is new.
+        XCTAssertEqual(counts(try first.importFile(absent, options: t12)), [1, 0, 2, 0])
+        let expected = [
+            "\"T-12\"|1790835350000|45.2761|13.7223|12.5|90.0|112.4",
+            "\"T-12\"|1790835360000|45.277|13.724|NULL|NULL|113.0",
+            "\"T-12\"|1790835370000|45.2781|13.7262|NULL|NULL|NULL",
+        ]
+        XCTAssertEqual(try positions(first), expected)
+        let second = try TestWarehouse()
+        XCTAssertEqual(counts(try second.importFile(absent, options: t12)), [3, 0, 0, 0])
+        XCTAssertEqual(counts(try second.importFile(present, options: t12)), [0, 2, 0, 0], "present values fill the absent ones")
+        XCTAssertEqual(try positions(second), expected)
+    }
+
+    /// A planned route (untimed `<rtept>`) is one note for the file, not a reject per point
+    /// and exit 1; timed waypoints are places, not fixes of the vehicle.
+    func testRoutesAndWaypointsAreNotesNotPositionsNorRejects() throws {
+        let t = try TestWarehouse()
+        let route = try t.importFile(fixture("gpx/route-untimed.gpx"), options: t12)
+        XCTAssertEqual(route.status, .imported)
+        XCTAssertEqual(counts(route), [0, 0, 0, 0])
+        XCTAssertEqual(route.notes, ["4 route points in 2 <rte> (a planned route, not a recorded drive) were not stored as positions; only <trk> points are fixes of the vehicle"])
+        let places = try t.importFile(fixture("gpx/waypoints-timed.gpx"), options: t12)
+        XCTAssertEqual(counts(places), [1, 0, 0, 0])
+        XCTAssertEqual(places.notes, ["2 waypoints (<wpt>: places such as a depot or a fuel stop, not fixes of the vehicle) were not stored as positions"])
+        XCTAssertEqual(try t.rows("SELECT at FROM position").map { $0[0] as Int64 }, [1790866860000])
+        XCTAssertEqual(try t.count("reject"), 0)
+    }
+
+    /// A file of routes and waypoints stores nothing, so it needs no vehicle: without --asset
+    /// or a unit folder it imports with its notes; a file with one track point still fails.
+    func testAFileWithoutTrackPointsNeedsNoAsset() throws {
+        let t = try TestWarehouse()
+        let route = try t.importFile(fixture("gpx/route-untimed.gpx"))
+        XCTAssertEqual(route.status, .imported, route.error ?? "")
+        XCTAssertEqual(counts(route), [0, 0, 0, 0])
+        XCTAssertEqual(route.notes, ["4 route points in 2 <rte> (a planned route, not a recorded drive) were not stored as positions; only <trk> points are fixes of the vehicle"])
+        XCTAssertEqual(try t.count("asset"), 0)
+        let tracked = try t.importFile(fixture("gpx/waypoints-timed.gpx"))
+        XCTAssertEqual(tracked.status, .failed)
+        XCTAssertTrue(tracked.error?.contains("Use --asset UNIT") ?? false, tracked.error ?? "")
+    }
+
+    /// A track with no time on any point (a drawn path, a planned trip exported as <trk>) is a
+    /// plan like a route: one note, no reject, no asset. One point with another problem makes
+    /// the file a recording again: every point is then a reject with its reason.
+    func testATrackWithoutAnyTimeIsAPlan() throws {
+        let t = try TestWarehouse()
+        let plan = try t.importFile(fixture("gpx/track-untimed.gpx"), options: t12)
+        XCTAssertEqual(plan.status, .imported, plan.error ?? "")
+        XCTAssertEqual(counts(plan), [0, 0, 0, 0])
+        XCTAssertEqual(plan.notes, [
+            "3 track points in 2 <trk>, none with a <time> (a drawn or planned path, not a recorded drive), were not stored as positions",
+            "1 waypoint (<wpt>: places such as a depot or a fuel stop, not fixes of the vehicle) were not stored as positions",
+        ])
+        XCTAssertEqual(try t.count("asset"), 0, "--asset creates no asset for a file that stores nothing")
+        let bad = try t.importFile(fixture("gpx/track-untimed-bad-point.gpx"), options: t12)
+        XCTAssertEqual(counts(bad), [0, 0, 0, 2])
+        XCTAssertEqual(try rejects(t), ["trk[1]/trkseg[1]/trkpt[1], line 4 missing_time", "trk[1]/trkseg[1]/trkpt[2], line 5 out_of_range"])
     }
 
     func testSniffing() {

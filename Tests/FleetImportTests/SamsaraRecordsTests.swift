@@ -54,7 +54,7 @@ final class SamsaraRecordsTests: XCTestCase {
             XCTAssertEqual(try defects(t), [
                 "\"samsara-defect:91001\"|\"samsara-dvir:7107471\"|\"other\"|\"Air Compressor\"|\"Slow build-up, 90 psi after 5 min; mechanic notes: Governor replaced\"|0|1791287402000|1791303300000|\"R. Okafor\"|\"repaired\"|1791303300000",
                 "\"samsara-defect:91002\"|\"samsara-dvir:7107471\"|\"lighting\"|\"Tail Lights\"|\"Left tail lamp out\"|1|1791287470000|1791303480000|\"R. Okafor\"|\"repaired\"|1791303480000",
-                "\"samsara-defect:91003\"|\"samsara-dvir:7107471\"|\"tires\"|\"Tires\"|\"Trailer 53-07: Right rear outer low\"|1|1791287505000|NULL|NULL|NULL|1791287505000",
+                "\"samsara-defect:trailer:91003\"|\"samsara-dvir:7107471\"|\"tires\"|\"Tires\"|\"Trailer 53-07: Right rear outer low\"|1|1791287505000|NULL|NULL|NULL|1791287505000",
             ])
             XCTAssertEqual(try t.rows("SELECT location, reason, message FROM reject").map { "\($0["location"] as String) \($0["reason"] as String): \($0["message"] as String)" },
                            ["data[2].type bad_value: DVIR type 'unspecified' is not preTrip, postTrip or mechanic; the warehouse keeps only those (49 CFR 396.11)"])
@@ -75,7 +75,7 @@ final class SamsaraRecordsTests: XCTestCase {
         XCTAssertEqual([d.loaded, d.updated, d.unchanged, d.rejected], [1, 1, 0, 1])
         XCTAssertEqual(try defects(t).filter { $0.contains("91003") || $0.contains("5d2c") }, [
             // The legacy defects export names no DVIR: the defect keeps the DVIR it was imported with.
-            "\"samsara-defect:91003\"|\"samsara-dvir:7107471\"|\"tires\"|\"Tires\"|\"Trailer 53-07: Right rear outer low\"|1|1791287505000|1791365400000|\"R. Okafor\"|\"repaired\"|1791365400000",
+            "\"samsara-defect:trailer:91003\"|\"samsara-dvir:7107471\"|\"tires\"|\"Tires\"|\"Trailer 53-07: Right rear outer low\"|1|1791287505000|1791365400000|\"R. Okafor\"|\"repaired\"|1791365400000",
             "\"samsara-defect:5d2c1b7a-0c33-4a6f-a3b2-9f1e7d6c5b41\"|\"samsara-dvir:0b5f6f2e-6c1a-4f1e-9d8e-1f0c2a7d9e11\"|\"wipers\"|\"Windshield wipers\"|\"Passenger wiper streaks\"|0|1791411300000|NULL|NULL|NULL|1791411391000",
         ].sorted())
         XCTAssertEqual(try lines(t, "SELECT location, reason FROM reject WHERE source_file_id = \(d.sourceFileID!)"), ["\"data[2]\"|\"unknown_dvir\""])

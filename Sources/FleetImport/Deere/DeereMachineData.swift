@@ -66,7 +66,15 @@ extension DeereReader {
                 guard (0...100).contains(fuel.value) else { throw SamsaraRowError(.outOfRange, "fuelLevel \(fuel.raw) is outside 0…100 %", at: fuel.path) }
                 try sink.load(MeterReading(assetID: asset, meter: "fuel_level", at: at, value: fuel.value, rawValue: fuel.raw, rawUnit: fuel.unit ?? "prcnt", sourceFileID: file))
             }
-            if let raw = try f.object("machineState")?.string("rawState") {
+            // Deere's own breadcrumbs example sends `rawState` as a number (a state code whose
+            // meaning Deere does not publish). The fix and the fuel level are still good data, so
+            // a code is counted, never a reason to reject the breadcrumb.
+            let machineState = try f.object("machineState")
+            if let code = machineState?.node["rawState"], case .number = code {
+                tally.count("breadcrumb machine states sent as a numeric code (rawState), not read as an engine state")
+                return
+            }
+            if let raw = try machineState?.string("rawState") {
                 guard let state = Self.engineState(raw) else {
                     tally.count("breadcrumb machine states not read as an engine state ('\(raw)')")
                     return

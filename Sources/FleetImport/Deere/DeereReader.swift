@@ -35,6 +35,10 @@ final class DeereReader<S: RecordSink> {
         let prefix: String
         var principal: String?
         var asset: Int64?
+        /// The page's machine when it is not yet in the warehouse: created inside the savepoint
+        /// of the first record that loads, so a machine whose every record is rejected leaves
+        /// no empty auto-created asset behind.
+        var machine: AssetRef?
         var failure: Issue?
         var pending: [(node: JSONNode, path: String, shape: DeereShape)] = []
         var lost = 0
@@ -84,9 +88,19 @@ final class DeereReader<S: RecordSink> {
                 switch try parser.peek() {
                 case .arrayStart?: try values(&state, into: &sink)
                 case .null?: _ = try parser.next()
+                case .objectStart?:
+                    // A single-record response (the equipment API's `/equipment/{id}`, and
+                    // Deere's own equipment examples) puts one record in `values`, not a list.
+                    let path = prefix + "values"
+                    let node: JSONNode
+                    do { node = try parser.readNode(limit: Self.recordLimit) } catch let e as JSONNodeTooLarge {
+                        try sink.reject(Issue(.oversizedRecord, at: path, "the record is larger than \(Self.recordLimit) bytes and was not read (byte \(e.offset))"))
+                        break
+                    }
+                    try record(node, at: path, &state, into: &sink)
                 default:
                     let node = try parser.readNode(limit: 64 * 1024)
-                    try sink.reject(Issue(.wrongType, at: prefix + "values", "'values' should be an array of records but is \(node.kind)", raw: node.render()))
+                    try sink.reject(Issue(.wrongType, at: prefix + "values", "'values' should be an array of records (or one record) but is \(node.kind)", raw: node.render()))
                 }
             case "links":
                 let node = try parser.readNode(limit: 256 * 1024)
@@ -150,11 +164,19 @@ final class DeereReader<S: RecordSink> {
         return id
     }
 
+    /// Thrown to undo a trial creation of the page's machine.
+    private struct TrialOnly: Error {}
+
     private func resolve(_ ref: AssetRef, _ state: inout Page, into sink: inout S) throws {
         do {
-            var id: Int64 = 0
-            try sink.atomically { s in id = try s.asset(ref) }
-            state.asset = id
+            if let id = try sink.findAsset(ref) {
+                state.asset = id
+            } else {
+                // A trial creation, undone, so that a machine FleetKit cannot create fails the
+                // page here as before; the real one waits for a record that loads.
+                do { try sink.atomically { s in _ = try s.asset(ref); throw TrialOnly() } } catch is TrialOnly {}
+                state.machine = ref
+            }
         } catch let e as RowError {
             state.failure = e.issue(at: state.prefix + "links", raw: ref.description)
             state.lost += state.pending.count
@@ -163,14 +185,14 @@ final class DeereReader<S: RecordSink> {
         }
         let pending = state.pending
         state.pending = []
-        for p in pending { try load(p.node, at: p.path, p.shape, asset: state.asset!, into: &sink) }
+        for p in pending { try load(p.node, at: p.path, p.shape, &state, into: &sink) }
     }
 
     private func close(_ state: inout Page, into sink: inout S) throws {
-        if state.asset == nil, state.failure == nil, !state.pending.isEmpty, let ref = input.asset {
+        if state.asset == nil, state.machine == nil, state.failure == nil, !state.pending.isEmpty, let ref = input.asset {
             try resolve(ref, &state, into: &sink)
         }
-        guard state.asset == nil else { return }
+        guard state.asset == nil, state.machine == nil else { return }
         let count = state.lost + state.pending.count
         guard count > 0 else { return }
         if var issue = state.failure {
@@ -201,8 +223,8 @@ final class DeereReader<S: RecordSink> {
         tally.unknown(shape.rawValue, Fields(node, at: path).unknownKeys(shape.known))
         if shape.namesItsMachine {
             try located(node, at: path, into: &sink) { s in try self.equipment(Fields(node, at: path), shape, &s) }
-        } else if let asset = state.asset {
-            try load(node, at: path, shape, asset: asset, into: &sink)
+        } else if state.asset != nil || state.machine != nil {
+            try load(node, at: path, shape, &state, into: &sink)
         } else if state.failure != nil {
             state.lost += 1
         } else {
@@ -215,8 +237,16 @@ final class DeereReader<S: RecordSink> {
         }
     }
 
-    private func load(_ node: JSONNode, at path: String, _ shape: DeereShape, asset: Int64, into sink: inout S) throws {
-        try located(node, at: path, into: &sink) { s in try self.machineData(Fields(node, at: path), shape, asset: asset, &s) }
+    private func load(_ node: JSONNode, at path: String, _ shape: DeereShape, _ state: inout Page, into sink: inout S) throws {
+        let known = state.asset, machine = state.machine
+        var created: Int64?
+        try located(node, at: path, into: &sink) { s in
+            let asset = try known ?? s.asset(machine!)
+            try self.machineData(Fields(node, at: path), shape, asset: asset, &s)
+            if known == nil { created = asset }
+        }
+        // Kept only once the record's savepoint was released (a reject rolled the asset back).
+        if let created { state.asset = created; state.machine = nil }
     }
 
     /// Runs `body` as one savepoint; a row error becomes a reject at its path with the raw record.

@@ -50,6 +50,8 @@ final class GPXPipeline: @unchecked Sendable {
     private var failure: (any Error)?
     /// Points the scanner thread has read (tests check that it stops early when the sink fails).
     private var scanned = 0
+    /// Route points and waypoints seen, and routes holding them: never positions (see `produce`).
+    private var planned = (routePoints: 0, routes: Set<Int>(), waypoints: 0)
 
     /// Thrown inside the scanner thread to unwind the scan when the loader has failed.
     private struct Cancelled: Error {}
@@ -63,6 +65,12 @@ final class GPXPipeline: @unchecked Sendable {
 
     /// Points read by the scanner thread, rejected ones included.
     var pointsScanned: Int { lock.lock(); defer { lock.unlock() }; return scanned }
+
+    /// Route points (in how many routes) and waypoints the file held, none stored; read after `run`.
+    var plannedPoints: (routePoints: Int, routes: Int, waypoints: Int) {
+        lock.lock(); defer { lock.unlock() }
+        return (planned.routePoints, planned.routes.count, planned.waypoints)
+    }
 
     /// Scans on a second thread and replays its sink calls here; returns when the file is done
     /// and the scanner thread has finished.
@@ -130,10 +138,26 @@ final class GPXPipeline: @unchecked Sendable {
         var batch: [Position] = []
         batch.reserveCapacity(batchSize)
         var count = 0, chunkPoints = 0
+        var routePoints = 0, routes = Set<Int>(), waypoints = 0
+        // Stored before `finish`, whose `finished = true` lets the loading thread read them.
+        func keepPlanned() {
+            lock.lock()
+            planned = (routePoints, routes, waypoints)
+            lock.unlock()
+        }
         let scanner = scanner, asset = asset, file = file, batchSize = batchSize
         do {
             try scanner.scan { point in
                 count += 1
+                // Only a track point is a fix of the vehicle. A route (`<rte>`) is a plan: the
+                // turn points of a drive to come, whose `<time>` (GPX 1.1: "creation/modification
+                // timestamp") is not when the vehicle was there; a waypoint is a place (depot,
+                // fuel stop). Neither becomes a position nor a reject: the importer notes them once.
+                switch point.kind {
+                case .routePoint: routePoints += 1; routes.insert(point.track); return
+                case .waypoint: waypoints += 1; return
+                case .trackPoint: break
+                }
                 guard point.problem == nil, let at = point.time, let lat = point.lat, let lon = point.lon else {
                     chunk.append(.points(batch))
                     chunkPoints += batch.count
@@ -158,11 +182,14 @@ final class GPXPipeline: @unchecked Sendable {
                 }
             }
             chunk.append(.points(batch))
+            keepPlanned()
             finish(chunk, nil, scanned: count)
         } catch is Cancelled {
+            keepPlanned()
             finish([], nil, scanned: count)
         } catch {
             // The points of an unfinished batch were never loaded by the one-thread scan either.
+            keepPlanned()
             finish(chunk, error, scanned: count)
         }
     }

@@ -26,7 +26,8 @@ public struct SamsaraImporter: Importer {
                           "\"externalIds\"", "\"ExternalIds\"", "\"vehicleDefects\"", "\"dvirSubmissionTime\"", "\"safetyStatus\"", "\"hosLogs\"",
                           "\"dutyStatusDurations\"", "\"driverActivationStatus\"", "\"defectType\"", "\"tripStartTime\"", "\"startMs\"",
                           "\"durationMilliseconds\"", "\"vehicleReports\"", "\"engineState\"", "\"faultCodes\"", "\"gpsOdometerMeters\"",
-                          "\"defLevelMilliPercent\"", "\"isResolved\"", "\"endCursor\"", "\"reverseGeo\""]
+                          "\"defLevelMilliPercent\"", "\"isResolved\"", "\"endCursor\"", "\"reverseGeo\"", "\"jurisdictionReports\"",
+                          "\"taxableMeters\"", "\"happenedAtTime\"", "\"gpsSpeedMetersPerSecond\"", "\"ecuSpeedMetersPerSecond\""]
 
     public init() {}
 

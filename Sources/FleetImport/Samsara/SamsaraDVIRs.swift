@@ -43,7 +43,7 @@ extension SamsaraReader {
         let lists: [(String, String?)] = [("vehicleDefects", nil), ("trailerDefects", trailerLabel ?? "trailer")]
         for (key, label) in lists {
             for d in try f.array(key) {
-                do { defects.append(try defect(d, trailer: label, dvirUpdatedAt: updatedAt)) } catch let e as SamsaraRowError {
+                do { defects.append(try defect(d, trailer: label, trailerKey: key == "trailerDefects", dvirUpdatedAt: updatedAt)) } catch let e as SamsaraRowError {
                     try sink.reject(Issue(e.reason, at: e.path, e.message, raw: d.node.render()))
                 }
             }
@@ -100,7 +100,10 @@ extension SamsaraReader {
     func defect(_ f: Fields, _ sink: inout S) throws {
         var trailer: String? = nil
         if let t = try f.object("trailer") { trailer = try t.string("name") ?? "trailer" }
-        let d = try defect(f, trailer: trailer, dvirUpdatedAt: nil)
+        // A legacy defects export (no dvirId) naming a trailer lists a DVIR's trailer defect:
+        // it takes the trailer key, as `trailerDefects` does. The stream shape names the DVIR's
+        // vehicle and trailer on every defect, and its ids are unique: its key stays plain.
+        let d = try defect(f, trailer: trailer, trailerKey: trailer != nil && !f.has("dvirId"), dvirUpdatedAt: nil)
         var dvirID: Int64? = nil
         if let dvir = try f.id("dvirId") {
             dvirID = try sink.id(of: DVIR(sourceKey: "samsara-dvir:\(dvir)", assetID: 0, type: "pre_trip", signedAt: 0, safetyStatus: "safe", stateAt: 0, sourceFileID: 0))
@@ -125,7 +128,12 @@ extension SamsaraReader {
 
     /// Samsara marks a defect resolved without saying whether it was repaired or found not to
     /// need repair; a resolution is stored as `repaired`.
-    func defect(_ d: Fields, trailer: String?, dvirUpdatedAt: Int64?) throws -> Defect {
+    ///
+    /// Keys: a vehicle defect is `samsara-defect:<id>`, a trailer defect
+    /// `samsara-defect:trailer:<id>`. Samsara's own DVIR example lists a vehicle defect and a
+    /// trailer defect with the same id "18": one key would make the second silently overwrite
+    /// the first.
+    func defect(_ d: Fields, trailer: String?, trailerKey: Bool, dvirUpdatedAt: Int64?) throws -> Defect {
         guard let id = try d.id("id") else { throw SamsaraRowError(.missingField, "the defect has no 'id'", at: d.at("id")) }
         tally.unknown("defect", d.unknownKeys(SamsaraShape.defectKeys))
         let type = try d.string("defectType")
@@ -155,7 +163,7 @@ extension SamsaraReader {
         guard let stateAt = [created, resolvedAt, updated, notesAt, dvirUpdatedAt].compactMap({ $0 }).max() else {
             throw SamsaraRowError(.missingField, "the defect has no time (createdAtTime, resolvedAtTime or updatedAtTime)", at: d.at("createdAtTime"))
         }
-        return Defect(key: "samsara-defect:\(id)", component: component, defectType: type, comment: comment, critical: critical, createdAt: created,
+        return Defect(key: trailerKey ? "samsara-defect:trailer:\(id)" : "samsara-defect:\(id)", component: component, defectType: type, comment: comment, critical: critical, createdAt: created,
                       resolvedAt: resolvedAt, resolvedBy: resolver, stateAt: stateAt)
     }
 

@@ -180,7 +180,8 @@ final class SamsaraReader<S: RecordSink> {
             case .trip: try self.streamTrip(f, &s)
             case .idlingEvent, .idlingReport: try self.idling(f, shape, &s)
             case .fuelEnergy: self.fuelEnergy(f)
-            case .ifta: self.tally.count("IFTA vehicle reports not stored (jurisdiction distances have no warehouse table)")
+            case .ifta: self.tally.count("IFTA report rows not stored (jurisdiction distances have no warehouse table)")
+            case .assetLocation: try self.assetLocation(f, &s)
             case .hosLogs: self.tally.count("HOS log lists not stored (driver attribution comes from HOS daily logs)")
             case .unknown:
                 let keys = node.members.prefix(12).map(\.key).joined(separator: ", ")
@@ -204,7 +205,8 @@ final class SamsaraReader<S: RecordSink> {
 /// What kind of record an element of `data[]` is, told by the keys it has.
 enum SamsaraShape: String {
     case vehicle, vehicleStats = "stats", dvir, defect, driver, hosDailyLog = "hosDailyLog", trip
-    case idlingEvent = "idlingEvent", idlingReport = "idlingReport", fuelEnergy = "fuelEnergy", ifta, hosLogs = "hosLogs", unknown
+    case idlingEvent = "idlingEvent", idlingReport = "idlingReport", fuelEnergy = "fuelEnergy", ifta, hosLogs = "hosLogs"
+    case assetLocation = "assetLocation", unknown
 
     var label: String {
         switch self {
@@ -220,6 +222,7 @@ enum SamsaraShape: String {
         case .fuelEnergy: return "fuel-energy report rows"
         case .ifta: return "IFTA report rows"
         case .hosLogs: return "HOS log lists"
+        case .assetLocation: return "asset locations"
         case .unknown: return "unrecognised records"
         }
     }
@@ -230,7 +233,8 @@ enum SamsaraShape: String {
         if has("vehicleDefects", "trailerDefects", "dvirSubmissionTime", "dvirSubmissionBeginTime", "authorSignature", "safetyStatus", "defectIds",
                "walkaroundPhotos") { return .dvir }
         if has("isResolved", "defectType", "defectTypeId", "dvirId") { return .defect }
-        if has("jurisdictions") { return .ifta }
+        if has("jurisdictions") || (has("jurisdiction") && has("taxableMeters", "totalMeters")) { return .ifta }
+        if has("happenedAtTime"), has("location"), has("asset") { return .assetLocation }
         if has("hosLogs") { return .hosLogs }
         if has("fuelConsumedMl", "distanceTraveledMeters", "engineRunTimeDurationMs", "efficiencyMpge", "energyUsedKwh") { return .fuelEnergy }
         if has("eventUuid", "durationMilliseconds") { return .idlingEvent }
@@ -265,7 +269,8 @@ enum SamsaraShape: String {
         case .idlingReport: return ["vehicle", "startTime", "endTime", "durationMs", "fuelConsumptionMl", "isPtoActive", "address"]
         case .fuelEnergy: return ["vehicle", "driver", "distanceTraveledMeters", "fuelConsumedMl", "engineRunTimeDurationMs", "engineIdleTimeDurationMs",
                                   "efficiencyMpge", "energyUsedKwh", "estCarbonEmissionsKg", "estFuelEnergyCost"]
-        case .ifta: return ["vehicle", "jurisdictions"]
+        case .ifta: return ["vehicle", "jurisdictions", "jurisdiction", "taxPaidLiters", "taxableMeters", "totalMeters"]
+        case .assetLocation: return ["asset", "happenedAtTime", "location", "speed"]
         case .hosLogs: return ["driver", "hosLogs"]
         case .unknown: return []
         }
@@ -281,7 +286,8 @@ enum SamsaraShape: String {
     /// Keys whose oversized value is a reason to reject, not an unknown key to ignore.
     static let knownKeys: Set<String> = {
         var all = Set<String>()
-        for s in [SamsaraShape.vehicle, .vehicleStats, .dvir, .defect, .driver, .hosDailyLog, .trip, .idlingEvent, .idlingReport, .fuelEnergy, .ifta, .hosLogs] {
+        for s in [SamsaraShape.vehicle, .vehicleStats, .dvir, .defect, .driver, .hosDailyLog, .trip, .idlingEvent, .idlingReport, .fuelEnergy, .ifta, .hosLogs,
+                  .assetLocation] {
             all.formUnion(s.known)
         }
         return all

@@ -74,6 +74,9 @@ struct SeriesState {
     let path: String
     var header: [JSONNode.Member]
     var asset: Int64?
+    /// The vehicle when it is not yet in the warehouse: created when its first point is stored
+    /// (`assetID`), so a vehicle whose every point is rejected leaves no empty asset.
+    var ref: AssetRef?
     var failure: (reason: Issue.Reason, message: String)?
     var skipped = 0
     /// Points read before the vehicle's `id` (JSON members have no order): held until the end.
@@ -97,7 +100,7 @@ struct SeriesState {
 extension SamsaraReader {
     func streamSeries(_ key: String, _ s: inout SeriesState, into sink: inout S) throws {
         guard let (name, stat) = SamsaraStat.named(key) else { return try parser.skipValue() }
-        if s.asset == nil, s.failure == nil, Fields(.object(s.header), at: s.path).has("id") { try resolve(&s, fields: s.header, into: &sink) }
+        if s.asset == nil, s.ref == nil, s.failure == nil, Fields(.object(s.header), at: s.path).has("id") { try resolve(&s, fields: s.header, into: &sink) }
         _ = try parser.next()
         let base = s.path + "." + key
         var index = -1
@@ -110,7 +113,7 @@ extension SamsaraReader {
             }
             if s.failure != nil { s.skipped += 1; continue }
             let f = Fields(node, at: base, index: index)
-            if s.asset == nil { s.pending.append((name, stat, f)); continue }
+            if s.asset == nil, s.ref == nil { s.pending.append((name, stat, f)); continue }
             try point(name, stat, f, &s, into: &sink)
         }
         _ = try parser.next()
@@ -126,7 +129,7 @@ extension SamsaraReader {
         tally.saw("vehicle stat series")
         let f = Fields(.object(fields), at: s.path)
         tally.unknown("stats", f.unknownKeys(SamsaraShape.vehicleStats.known))
-        if s.asset == nil, s.failure == nil { try resolve(&s, fields: fields, into: &sink) }
+        if s.asset == nil, s.ref == nil, s.failure == nil { try resolve(&s, fields: fields, into: &sink) }
         if s.failure == nil {
             let pending = s.pending
             s.pending = []
@@ -150,7 +153,8 @@ extension SamsaraReader {
     /// `/fleet/vehicles/stats` and `/fleet/vehicles/locations`: one object per stat.
     func snapshot(_ f: Fields, _ sink: inout S) throws {
         var s = SeriesState(path: f.path, header: f.node.members)
-        s.asset = try sink.asset(try vehicleRef(f))
+        let ref = try vehicleRef(f)
+        if let known = try sink.findAsset(ref) { s.asset = known } else { s.ref = ref }
         for m in f.node.members {
             guard let (name, stat) = SamsaraStat.named(m.key) else { continue }
             switch m.value {
@@ -168,14 +172,32 @@ extension SamsaraReader {
     private func resolve(_ s: inout SeriesState, fields: [JSONNode.Member], into sink: inout S) throws {
         let f = Fields(.object(fields), at: s.path)
         do {
-            var asset: Int64 = 0
-            try sink.atomically { sink in asset = try sink.asset(try self.vehicleRef(f)) }
-            s.asset = asset
+            let ref = try vehicleRef(f)
+            if let known = try sink.findAsset(ref) {
+                s.asset = known
+            } else {
+                // A trial creation, undone: a vehicle FleetKit cannot create fails here, once,
+                // as before; the real one waits for the first point that is stored.
+                do { try sink.atomically { sink in _ = try sink.asset(ref); throw TrialOnly() } } catch is TrialOnly {}
+                s.ref = ref
+            }
         } catch let e as SamsaraRowError {
             s.failure = (e.reason, e.message)
         } catch let e as RowError {
             s.failure = (e.reason, e.message)
         }
+    }
+
+    /// Thrown to undo a trial creation of a vehicle.
+    private struct TrialOnly: Error {}
+
+    /// The vehicle's asset id, created at the first stored point (see `SeriesState.ref`).
+    private func assetID(_ s: inout SeriesState, _ sink: inout S) throws -> Int64 {
+        if let a = s.asset { return a }
+        let a = try sink.asset(s.ref!)
+        s.asset = a
+        s.ref = nil
+        return a
     }
 
     private func flushDeferred(_ s: inout SeriesState, into sink: inout S) throws {
@@ -192,7 +214,7 @@ extension SamsaraReader {
 
     /// One point of one stat; an unusable point is rejected alone.
     private func point(_ name: String, _ stat: SamsaraStat, _ f: Fields, _ s: inout SeriesState, into sink: inout S) throws {
-        guard let asset = s.asset else { return }
+        guard s.asset != nil || s.ref != nil else { return }
         let node = f.node
         let file = sink.sourceFileID
         do {
@@ -204,7 +226,7 @@ extension SamsaraReader {
                 tally.unknown(name, f.unknownPointKeys())
                 let at = try f.requiredTime("time")
                 guard let v = try f.number("value", in: range, unit: unit) else { throw SamsaraRowError(.missingField, "'value' is missing", at: f.at("value")) }
-                let reading = MeterReading(assetID: asset, meter: meter, at: at, value: v.value * scale, rawValue: v.raw, rawUnit: unit, sourceFileID: file)
+                let reading = MeterReading(assetID: try assetID(&s, &sink), meter: meter, at: at, value: v.value * scale, rawValue: v.raw, rawUnit: unit, sourceFileID: file)
                 if let preferred = SamsaraStat.preferred[name] {
                     if s.loaded.contains(preferred) {
                         tally.count("\(name) readings not used because the vehicle has \(preferred), which is preferred")
@@ -225,12 +247,18 @@ extension SamsaraReader {
                 guard let state = ["on": "on", "off": "off", "idle": "idle"][raw.lowercased()] else {
                     throw SamsaraRowError(.badValue, "engine state '\(raw)' is not On, Off or Idle", at: f.at("value"))
                 }
-                try sink.load(EngineEvent(assetID: asset, at: at, state: state, sourceFileID: file))
+                try sink.load(EngineEvent(assetID: try assetID(&s, &sink), at: at, state: state, sourceFileID: file))
             case .gps, .location:
-                s.positions.append(try position(f, asset: asset, locations: stat == .location, file: file))
+                var p = try position(f, asset: 0, locations: stat == .location, file: file)
+                p.assetID = try assetID(&s, &sink)
+                s.positions.append(p)
                 if s.positions.count >= SeriesState.batch { try flushBuffered(&s, into: &sink) }
             case .faultCodes:
-                for dtc in try faultCodes(f, asset: asset, file: file) { try sink.load(dtc) }
+                let dtcs = try faultCodes(f, asset: 0, file: file)
+                if !dtcs.isEmpty {
+                    let asset = try assetID(&s, &sink)
+                    for var dtc in dtcs { dtc.assetID = asset; try sink.load(dtc) }
+                }
             }
         } catch let e as SamsaraRowError {
             try sink.reject(Issue(e.reason, at: e.path, e.message, raw: node.render()))

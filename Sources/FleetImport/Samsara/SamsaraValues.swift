@@ -19,6 +19,7 @@ extension Issue.Reason {
     static let unknownShape: Issue.Reason = "unknown_shape"
     static let wrongType: Issue.Reason = "wrong_type"
     static let unknownDVIR: Issue.Reason = "unknown_dvir"
+    static let placeholder: Issue.Reason = "placeholder"
 }
 
 /// Typed, located access to the members of one materialised record.
@@ -69,7 +70,17 @@ struct Fields {
     func string(_ key: String) throws(SamsaraRowError) -> String? {
         guard let v = node[key], !v.isNull else { return nil }
         guard case let .string(s) = v else { throw SamsaraRowError(.wrongType, "'\(key)' should be a string but is \(v.kind)", at: at(key)) }
-        return Self.trimmed(s)
+        return try unplaceholder(key, Self.trimmed(s))
+    }
+
+    /// Refuses a value that is its own member name (`"id": "id"`, `"time": "time"`,
+    /// `"name": "name"`): the placeholder of a generated API example (Samsara's published
+    /// examples are full of them), never data. Stored, it became an asset called `name` with
+    /// Samsara id `id`. Compared exactly: a real value equal to its key is not plausible.
+    private func unplaceholder(_ key: String, _ value: String?) throws(SamsaraRowError) -> String? {
+        guard let value, value.utf8.count == key.utf8.count, value == key else { return value }
+        throw SamsaraRowError(.placeholder, "'\(key)' is \"\(value)\", the placeholder of a generated API example, not a value; "
+                              + "export real data from the API (these examples are documentation, not records)", at: at(key))
     }
 
     /// Trimmed, or nil when empty; strings that need no trimming (nearly all) are not copied.
@@ -89,7 +100,7 @@ struct Fields {
     func id(_ key: String) throws(SamsaraRowError) -> String? {
         guard let v = node[key], !v.isNull else { return nil }
         switch v {
-        case let .string(s): return Self.trimmed(s)
+        case let .string(s): return try unplaceholder(key, Self.trimmed(s))
         case let .number(n): return n
         default: throw SamsaraRowError(.wrongType, "'\(key)' should be an id (string or integer) but is \(v.kind)", at: at(key))
         }

@@ -14,6 +14,11 @@ public protocol LoadableRecord {
     /// that must hold for an incoming row to replace a stored one with different values. Records
     /// with a source state time use it so that the later state wins whatever the import order.
     static var precedence: String? { get }
+    /// Optional value columns where absent is not null: an incoming NULL keeps the stored
+    /// value instead of erasing it. Why: a later export of the same fix without `<ele>` (or
+    /// without speed) says nothing about the elevation; erasing it would make the warehouse
+    /// depend on the import order. With COALESCE the stored row is the same in any order.
+    static var keepWhenAbsent: Set<String> { get }
     func bind(into binder: inout Binder)
     /// The asset and instant this row sits at on the asset's timeline (`TimelineRecord`), or
     /// nil. A requirement so that high-volume records answer without a dynamic cast per row.
@@ -22,6 +27,7 @@ public protocol LoadableRecord {
 
 extension LoadableRecord {
     public static var precedence: String? { nil }
+    public static var keepWhenAbsent: Set<String> { [] }
 
     public var timelinePoint: (asset: Int64, at: Int64)? {
         (self as? TimelineRecord).map { ($0.timelineAsset, $0.timelineAt) }

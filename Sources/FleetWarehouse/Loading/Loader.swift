@@ -90,11 +90,14 @@ public struct Loader {
         let insert = try db.makeStatement(sql: "INSERT INTO \(R.table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders)) ON CONFLICT DO NOTHING")
         // UPDATE … FROM a VALUES row, so the incoming row can be named `new` in precedence rules.
         let newColumns = columns.enumerated().map { "column\($0.offset + 1) AS \($0.element)" }.joined(separator: ", ")
+        // A column in `keepWhenAbsent` takes COALESCE(new, stored): an absent value keeps the
+        // stored one, and a row that differs only by absent values is unchanged.
+        func incoming(_ c: String) -> String { R.keepWhenAbsent.contains(c) ? "COALESCE(new.\(c), \(R.table).\(c))" : "new.\(c)" }
         let compared = R.valueColumns.filter { $0 != "source_file_id" }
-        var condition = compared.isEmpty ? "0" : "(" + compared.map { "\(R.table).\($0) IS NOT new.\($0)" }.joined(separator: " OR ") + ")"
+        var condition = compared.isEmpty ? "0" : "(" + compared.map { "\(R.table).\($0) IS NOT \(incoming($0))" }.joined(separator: " OR ") + ")"
         if let precedence = R.precedence { condition += " AND (\(precedence))" }
         let sql = """
-            UPDATE \(R.table) SET \(R.valueColumns.map { "\($0) = new.\($0)" }.joined(separator: ", "))
+            UPDATE \(R.table) SET \(R.valueColumns.map { "\($0) = \(incoming($0))" }.joined(separator: ", "))
             FROM (SELECT \(newColumns) FROM (VALUES (\(placeholders)))) AS new
             WHERE \(R.keyColumns.map { "\(R.table).\($0) IS new.\($0)" }.joined(separator: " AND ")) AND \(condition)
             """

@@ -54,6 +54,9 @@ extension DtcEvent: LoadableRecord {
     public static let table = "dtc_event"
     public static let keyColumns = ["asset_id", "code", "at"]
     public static let valueColumns = ["system", "spn", "fmi", "description", "status", "mil_on", "cleared_at", "source_file_id"]
+    /// A later report of the same code without its description, SPN/FMI, status, MIL or clear
+    /// time says nothing about them: the stored values stay (absent is not null).
+    public static let keepWhenAbsent: Set<String> = ["spn", "fmi", "description", "status", "mil_on", "cleared_at"]
 
     public func bind(into b: inout Binder) {
         b.bind(assetID)

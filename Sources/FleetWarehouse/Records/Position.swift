@@ -40,6 +40,8 @@ extension Position: LoadableRecord {
     public static let table = "position"
     public static let keyColumns = ["asset_id", "at"]
     public static let valueColumns = ["lat", "lon", "speed_mps", "heading_deg", "alt_m", "source_file_id"]
+    /// A later file without `<ele>`, speed or course must not erase them (absent is not null).
+    public static let keepWhenAbsent: Set<String> = ["speed_mps", "heading_deg", "alt_m"]
 
     public func bind(into b: inout Binder) {
         b.bind(assetID)

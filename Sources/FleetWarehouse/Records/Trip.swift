@@ -72,6 +72,11 @@ extension Trip: LoadableRecord {
     public static let table = "trip"
     public static let keyColumns = ["asset_id", "start_at", "source"]
     public static let valueColumns = ["driver_id", "end_at", "start_lat", "start_lon", "end_lat", "end_lon", "distance_m", "duration_s", "moving_s", "idle_s", "max_speed_mps", "start_reason", "end_reason", "source_file_id"]
+    /// An imported trip seen again without its distance, driver or ends (Samsara's trips
+    /// stream has no distance, its v1 trips do) keeps them: absent is not null. Derived trips
+    /// are written by `TripDetection` with its own INSERT, not through this rule.
+    public static let keepWhenAbsent: Set<String> = ["driver_id", "start_lat", "start_lon", "end_lat", "end_lon", "distance_m", "duration_s",
+                                                     "moving_s", "idle_s", "max_speed_mps", "start_reason", "end_reason"]
 
     public func bind(into b: inout Binder) {
         b.bind(assetID)
