@@ -47,7 +47,7 @@ final class ImportWarehouseTests: XCTestCase {
             let path = Self.fixtures.appendingPathComponent(file).path
             let r = try Fleetkit.run(["import", "--db", db] + (format.map { ["--format", $0] } ?? []) + [path])
             XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
-            XCTAssertTrue(r.stderr.contains("failed    \(path): this is a spreadsheet workbook (XLSX or ODS: zip content), not a file FleetKit reads. Open it and save the sheet as CSV"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("failed    \(path): this is a spreadsheet workbook (XLSX), not a file FleetKit reads. Open it and save the sheet as CSV"), r.stderr)
         }
         XCTAssertEqual(try TestWarehouse(existing: db).count("expense"), 0)
     }
