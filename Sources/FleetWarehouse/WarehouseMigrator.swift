@@ -13,6 +13,7 @@ public enum WarehouseMigrator {
         m.registerMigration("v2-meter-anomaly") { db in try db.execute(sql: v2) }
         m.registerMigration("v3-report-indexes") { db in try db.execute(sql: v3) }
         m.registerMigration("v4-position-unchecked-keys", foreignKeyChecks: .immediate) { db in try dropPositionForeignKeys(db) }
+        m.registerMigration("v5-trip-repair") { db in try db.execute(sql: v5) }
         return m
     }
 

@@ -236,7 +236,13 @@ struct TripRun {
                 }
                 pending = 0
             }
-            if d / span <= maxJump { now.distance += d; if v == nil { top = max(top, d / span) } }
+            // A jump is judged from the previous fix, as GPSPath does (see there). A counted move's
+            // average speed is a speed the asset reached: the maximum is at least that, so the
+            // trip's average (distance ÷ moving time over such moves) cannot exceed it.
+            if !GPSPath.isJump(metres: anchor.at == p.at ? d : d - jitter, seconds: dt, limit: maxJump) {
+                now.distance += d
+                top = max(top, d / span)
+            }
         }
         now.at = at; now.lat = lat; now.lon = lon
         nowCos = c
