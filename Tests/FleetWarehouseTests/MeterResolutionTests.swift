@@ -73,7 +73,7 @@ final class MeterResolutionTests: XCTestCase {
     static func floor(_ v: Double, _ r: Double) -> Double { (v / r + 1e-9).rounded(.down) * r }
 
     /// Loads every case as its own asset in one file and derives, as an import does.
-    private func load(_ t: TestWarehouse, _ cases: [Case], edit: (Case, Int64, inout Double) -> Void = { _, _, _ in }) throws -> [Int64] {
+    private func load(_ t: TestWarehouse, _ cases: [Case], edit: (String, Int64, inout Double) -> Void = { _, _, _ in }) throws -> [Int64] {
         var assets: [Int64] = []
         try t.warehouse.pool.write { db in
             let f = try SourceFile.insertedForTest(db)
@@ -92,7 +92,7 @@ final class MeterResolutionTests: XCTestCase {
                     for (meter, value, r) in [("engine_hours", m.engine(s), c.hours * 3600), ("idle_hours", m.idling(s), c.hours * 3600),
                                               ("odometer", m.odometer(s), c.odometer)] {
                         var v = Self.floor(value, r)
-                        if meter == "engine_hours" { edit(c, at, &v) }
+                        edit(meter, at, &v)
                         try sink.load(MeterReading(assetID: a, meter: meter, at: at, value: v, sourceFileID: sink.sourceFileID))
                     }
                     k += 1
@@ -148,24 +148,29 @@ final class MeterResolutionTests: XCTestCase {
             let c = Case(machine: "continuous", polling: polling, hours: hours, odometer: 1000)
             let p = Int64(polling) * 60_000
             // Hour meters are read in seconds: a swapped meter 100 h ahead from day 1 10:00, a
-            // single glitch of +1,000 h on day 1 at 15:00, and a reset 500 h back from day 2 08:00.
+            // single glitch of +2,000 h on day 1 at 15:00, and a reset 150 h back from day 2 08:00;
+            // the odometer the same at the same times: 5,000 km, 100,000 km and 7,500 km.
             let jump = t0 + 34 * 3_600_000, glitch = t0 + 39 * 3_600_000, reset = t0 + 56 * 3_600_000
             var marks: [String: Int64] = [:]
-            _ = try load(t, [c]) { _, at, v in
+            _ = try load(t, [c]) { meter, at, v in
+                guard meter != "idle_hours" else { return }
+                let unit = meter == "engine_hours" ? 3600.0 : 50_000
                 let slot = { (mark: Int64) in at >= mark - p / 2 && at < mark + p / 2 }
-                if at >= jump - p / 2 { v += 100 * 3600 }
-                if at >= reset - p / 2 { v -= 500 * 3600 }
-                if slot(glitch) { v += 1000 * 3600; marks["glitch"] = at }
+                if at >= jump - p / 2 { v += 100 * unit }
+                if at >= reset - p / 2 { v -= 150 * unit }
+                if slot(glitch) { v += 2000 * unit; marks["glitch"] = at }
                 if slot(jump) { marks["jump"] = at }
                 if slot(reset) { marks["reset"] = at }
             }
-            let found = try t.rows("SELECT meter, at, kind FROM meter_anomaly ORDER BY at").map { "\($0[0] as String) \($0[1] as Int64) \($0[2] as String)" }
-            XCTAssertEqual(found.count, 4, "\(hours) h every \(polling) min: \(found)")
-            XCTAssertEqual(Set(found.map { $0.split(separator: " ")[0] }), ["engine_hours"])
-            XCTAssertEqual(found.first, "engine_hours \(marks["jump"]!) implausible_rate")
-            XCTAssertEqual(found.dropFirst().first, "engine_hours \(marks["glitch"]!) implausible_rate")
-            XCTAssertTrue(found.dropFirst(2).first?.hasSuffix("rollback") == true, "the reading after the glitch goes back: \(found)")
-            XCTAssertEqual(found.last, "engine_hours \(marks["reset"]!) rollback")
+            for meter in ["engine_hours", "odometer"] {
+                let found = try t.rows("SELECT at, kind FROM meter_anomaly WHERE meter = ? ORDER BY at", [meter]).map { "\($0[0] as Int64) \($0[1] as String)" }
+                XCTAssertEqual(found.count, 4, "\(meter) \(hours) h every \(polling) min: \(found)")
+                XCTAssertEqual(found.first, "\(marks["jump"]!) implausible_rate", meter)
+                XCTAssertEqual(found.dropFirst().first, "\(marks["glitch"]!) implausible_rate", meter)
+                XCTAssertTrue(found.dropFirst(2).first?.hasSuffix("rollback") == true, "the reading after the glitch goes back: \(found)")
+                XCTAssertEqual(found.last, "\(marks["reset"]!) rollback", meter)
+            }
+            XCTAssertEqual(try t.count("meter_anomaly"), 8, "nothing on the idle meter, nothing else")
         }
     }
 }
