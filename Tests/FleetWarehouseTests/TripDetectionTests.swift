@@ -91,9 +91,12 @@ final class TripDetectionTests: XCTestCase {
         try load(t, twoDrives().fixes)
         XCTAssertEqual(try trips(t), [
             // The departure is the last fix within the 15 m jitter radius of where the truck stood:
-            // the first fix of the drive (12 m on), one second after it started.
-            "2026-10-01T08:10:01Z 2026-10-01T08:20:00Z 7198m moving=599 idle=0 max=12.0 movement-movement",
-            "2026-10-01T08:30:00Z 2026-10-01T08:35:00Z 4500m moving=300 idle=0 max=15.0 movement-movement",
+            // the first fix of the drive (12 m on), one second after it started. The maximum is at
+            // least every counted move's average: the 12 m/s steps, laid out on the test's metres
+            // per degree, are 12.018 m/s on the haversine (the average, 7,198 m / 599 s, is 12.017).
+            "2026-10-01T08:10:01Z 2026-10-01T08:20:00Z 7198m moving=599 idle=0 max=12.018 movement-movement",
+            // 4,500.2 m in 300 s: the average is a hair above 15 m/s, so the maximum is too.
+            "2026-10-01T08:30:00Z 2026-10-01T08:35:00Z 4500m moving=300 idle=0 max=15.001 movement-movement",
         ])
     }
 
@@ -129,7 +132,8 @@ final class TripDetectionTests: XCTestCase {
         try load(t, fixes, engine: [(t0 + 600_000, "on"), (off, "off")])
         // Idle: 120 s warming up, 240 s at the delivery, 60 s before the engine went off (less the
         // seconds around each start and stop, whose average speed is above 1 km/h).
-        XCTAssertEqual(try trips(t), ["2026-10-01T08:10:00Z 2026-10-01T08:24:00Z 4196m moving=422 idle=418 max=10.0 ignition-ignition"])
+        // The second from the last fix (08:09:59) to the engine-on instant is not the trip's.
+        XCTAssertEqual(try trips(t), ["2026-10-01T08:10:00Z 2026-10-01T08:24:00Z 4196m moving=422 idle=417 max=10.0 ignition-ignition"])
     }
 
     func testACrawlBelowOneKmhIsIdleAndAboveIsMovingWhenTheEngineIsUnknown() throws {
@@ -139,8 +143,10 @@ final class TripDetectionTests: XCTestCase {
         fixes += drive(from: fixes.last!, heading: 0, speed: 0.5, seconds: 100)       // 1.8 km/h: moving
         fixes += drive(from: fixes.last!, heading: 0, speed: 10, seconds: 60)
         try load(t, fixes)
-        // 1,260 m from the first fix; the 20 m crawl at 0.2 m/s is partly inside the 15 m jitter radius.
-        XCTAssertEqual(try trips(t), ["2026-10-01T08:00:01Z 2026-10-01T08:05:20Z 1250m moving=220 idle=99 max=10.0 movement-end_of_data"])
+        // 1,260 m from the first fix. The path alone gives 1,250 m (the 20 m crawl at 0.2 m/s is
+        // partly inside the 15 m jitter radius); a trip is never shorter than the straight line
+        // between its ends (TripCheck), and this one is straight.
+        XCTAssertEqual(try trips(t), ["2026-10-01T08:00:01Z 2026-10-01T08:05:20Z 1260m moving=220 idle=99 max=10.0 movement-end_of_data"])
     }
 
     func testOdometerDistanceWinsWhenBothEndsHaveAReading() throws {

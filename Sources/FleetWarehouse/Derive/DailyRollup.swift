@@ -8,19 +8,12 @@ import FleetCore
 ///
 /// Cumulative meters are turned into deltas between consecutive readings, and each delta is
 /// spread over the local days its interval covers in proportion to time. A delta that goes
-/// backwards (a counter reset or a swapped unit) or rises faster than any asset can is not
-/// summed; it is recorded in `meter_anomaly` for the data-quality tables.
+/// backwards (a counter reset or a swapped unit) or rises faster than any asset can, allowing
+/// for the meter's resolution (MeterRule), is not summed; it is recorded in `meter_anomaly`
+/// for the data-quality tables.
 public struct DailyRollup: ScratchDeriver {
     public let name = "daily-rollup"
     public init() {}
-
-    /// Meter → asset_day column, and the fastest plausible rise per second of elapsed time.
-    static let meters: [(meter: String, column: DayGrid.Column, maxPerSecond: Double)] = [
-        ("odometer", .distance, 70),        // 252 km/h (asset_day.distance_m)
-        ("engine_hours", .engine, 1.05),    // an hour meter cannot outrun the clock (5 % skew allowed) (engine_s)
-        ("idle_hours", .idle, 1.05),        // idle_s
-        ("fuel_used", .fuel, 150),          // 540 L/h, above the largest haul trucks' burn (fuel_ml)
-    ]
 
     public func refresh(_ db: Database, touched: inout TouchedTimeline, settings: DeriveSettings) throws {
         try refresh(db, touched: &touched, settings: settings, scratch: DeriveScratch())
@@ -96,7 +89,7 @@ public struct DailyRollup: ScratchDeriver {
         try CachedQuery.execute(db, "DELETE FROM meter_anomaly WHERE asset_id = ? AND at >= ? AND at < ?") {
             $0.bind(asset); $0.bind(windowStart); $0.bind(windowEnd)
         }
-        for m in Self.meters {
+        for m in MeterRule.all {
             // Read in batches: a year of 1 Hz readings must not sit in memory at once, and the
             // anomaly writes must not interleave with an open cursor on the same table.
             var pairs: [(Reading, Reading)] = []
@@ -134,19 +127,14 @@ public struct DailyRollup: ScratchDeriver {
     struct Reading { var at: Int64; var value: Double }
 
     /// Adds consecutive-reading deltas to the grid and returns the ones refused.
-    private func spread(_ pairs: [(Reading, Reading)], meter m: (meter: String, column: DayGrid.Column, maxPerSecond: Double),
-                        grid: inout DayGrid) -> [(Reading, Reading, String)] {
+    private func spread(_ pairs: [(Reading, Reading)], meter m: MeterRule, grid: inout DayGrid) -> [(Reading, Reading, String)] {
         var refused: [(Reading, Reading, String)] = []
             for (a, b) in pairs {
-                let delta = b.value - a.value
-                let seconds = Double(b.at - a.at) / 1000
-                var anomaly: String? = nil
-                if delta < 0 { anomaly = "rollback" } else if delta > m.maxPerSecond * max(seconds, 60) { anomaly = "implausible_rate" }
-                if let anomaly {
+                if let anomaly = m.anomaly(from: (a.at, a.value), to: (b.at, b.value)) {
                     refused.append((a, b, anomaly))
                     continue
                 }
-                grid.spread(delta, from: a.at, to: b.at, into: m.column)
+                grid.spread(b.value - a.value, from: a.at, to: b.at, into: m.column)
             }
         return refused
     }

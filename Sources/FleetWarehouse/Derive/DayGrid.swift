@@ -166,12 +166,22 @@ struct DayGrid {
 /// instead: hours apart, a machine working its site or a receiver that has just reacquired
 /// scatters over a few hundred metres without travelling, while a move to another site is
 /// kilometres. A fix inside the radius leaves the anchor where it is, so a drive that starts
-/// right after a gap still counts in full from the next fix on.
+/// right after a gap still counts in full from the next fix on. A fix more than `maxLegGap`
+/// after the previous one and outside the site radius adds nothing and restarts the path
+/// there: the straight line from a fix days or years earlier (another file's last fix) is not
+/// a distance anyone drove.
+///
+/// A jump is judged on the speed implied between the previous fix and this one, with the real
+/// interval (no one-second floor): the distance from the anchor, less the jitter radius when
+/// the previous fix was not the anchor (it was within that radius of it), over the time since
+/// the previous fix. Judged from the anchor instead, a bad fix after an hour parked looked
+/// like a slow move of an hour and was counted.
 struct GPSPath {
     let jitter = 15.0
     let maxSpeed = 70.0
     let sparseGap: Int64 = 3_600_000
     let siteRadius = 1000.0
+    let maxLegGap: Int64 = 86_400_000
     private let jitterBound: Geo.Radius, siteBound: Geo.Radius
     // Plain fields and flags, not optional tuples: `add` runs once per position, and the anchor
     // carries its latitude's cosine so each fix's is computed once (Geo.cosLat).
@@ -220,9 +230,16 @@ struct GPSPath {
             d = Geo.haversine(anchorLat, anchorLon, anchorCos, lat, lon, cos)
         }
         if cos.isNaN { cos = Geo.cosLat(lat) }
-        let seconds = max(Double(at - anchorAt) / 1000, 1)
+        let jump = Self.isJump(metres: anchorAt == previousAt ? d : d - jitter, seconds: Double(at - previousAt) / 1000, limit: maxSpeed)
         (anchorAt, anchorLat, anchorLon, anchorCos) = (at, lat, lon, cos)
-        return d / seconds > maxSpeed ? nil : d
+        return jump || at - previousAt > maxLegGap ? nil : d
+    }
+
+    /// Whether a move of at least `metres` in `seconds` is faster than `limit` m/s: a jump of
+    /// 70.01 m/s is one, 70 m/s is not; any move in no time is one.
+    @inline(__always)
+    static func isJump(metres: Double, seconds: Double, limit: Double) -> Bool {
+        metres > limit * seconds
     }
 
     static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {

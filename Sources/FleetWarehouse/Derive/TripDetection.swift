@@ -114,13 +114,21 @@ public struct TripDetection: ScratchDeriver {
            b >= a, b - a <= 70 * Double(t.end.at - t.start.at) / 1000 + 1000 {
             distance = r(b - a)
         }
+        // The invariants, checked and repaired on the figures as they will be stored (TripCheck).
+        var check = TripCheck(distance: distance, duration: Double(t.end.at - t.start.at) / 1000, moving: t.end.moving - t.start.moving,
+                              idle: t.end.idle - t.start.idle, maxSpeed: t.maxSpeed)
+        check.enforce(straightLine: Geo.haversine(t.start.lat, t.start.lon, t.end.lat, t.end.lon))
         let trip = Trip(assetID: asset, startAt: t.start.at, endAt: t.end.at, startLat: t.start.lat, startLon: t.start.lon,
-                        endLat: t.end.lat, endLon: t.end.lon, distanceM: distance, durationS: Double(t.end.at - t.start.at) / 1000,
-                        movingS: r(t.end.moving - t.start.moving), idleS: r(t.end.idle - t.start.idle), maxSpeedMps: r(t.maxSpeed),
+                        endLat: t.end.lat, endLon: t.end.lon, distanceM: check.distance, durationS: check.duration,
+                        movingS: check.moving, idleS: check.idle, maxSpeedMps: check.maxSpeed,
                         startReason: t.startReason, endReason: t.reason, source: Self.source)
         // Bound column by column on a cached statement: GRDB's Codable `insert` was 9 % of a
         // Samsara import. The columns are `Trip.bind`'s order (its keys, then its values).
         try CachedQuery.execute(db, Self.insertSQL) { trip.bind(into: &$0) }
+        if !check.repairs.isEmpty {
+            let id = db.lastInsertedRowID
+            try CachedQuery.execute(db, "UPDATE trip SET repair = ? WHERE id = ?") { $0.bind(check.repairs.joined(separator: ",")); $0.bind(id) }
+        }
     }
 
     static let insertSQL: String = {

@@ -213,8 +213,10 @@ struct TripRun {
         case let (nil, b?): v = b
         case (nil, nil): v = engine.obdSpeed(at: at)
         }
+        // How this interval was counted: 1 moving, 2 idle, 0 neither or not yet (pending).
+        var counted: Int8 = 0
         if let v {
-            if v >= rules.idleSpeedMps { now.moving += dt } else if engineOn != false { now.idle += dt }
+            if v >= rules.idleSpeedMps { now.moving += dt; counted = 1 } else if engineOn != false { now.idle += dt; counted = 2 }
         } else {
             pending += dt
         }
@@ -236,7 +238,27 @@ struct TripRun {
                 }
                 pending = 0
             }
-            if d / span <= maxJump { now.distance += d; if v == nil { top = max(top, d / span) } }
+            // A jump is judged from the previous fix, as GPSPath does (see there). A counted move's
+            // average speed is a speed the asset reached: the maximum is at least that, so the
+            // trip's average (distance ÷ moving time over such moves) cannot exceed it.
+            if !GPSPath.isJump(metres: anchor.at == p.at ? d : d - jitter, seconds: dt, limit: maxJump) {
+                now.distance += d
+                top = max(top, d / span)
+                // The fixes moved at 1 km/h or more over this very interval while the reported
+                // speed says standing (a lagging `<speed>`): the interval is moving, so the
+                // distance it adds has moving time to go with it.
+                if counted != 1, v != nil, anchor.at == p.at, d >= rules.idleSpeedMps * dt {
+                    if counted == 2 { now.idle -= dt }
+                    now.moving += dt
+                    counted = 1
+                }
+            }
+        }
+        // The engine went on between the previous fix and this one: the trip it may start begins
+        // at that instant, so the part of this interval before it is not the trip's.
+        if frozen, !inTrip, candidate.at > p.at, counted != 0 {
+            let before = Double(candidate.at - p.at) / 1000
+            if counted == 1 { candidate.moving += before } else { candidate.idle += before }
         }
         now.at = at; now.lat = lat; now.lon = lon
         nowCos = c
