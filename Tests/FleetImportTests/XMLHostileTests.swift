@@ -22,6 +22,9 @@ final class XMLHostileTests: XCTestCase {
         ("utf32be-no-bom.xml", "the XML is encoded in UTF-32 (UCS-4), which FleetKit does not read"),
         ("utf32le-no-declaration.xml", "the XML is encoded in UTF-32 (UCS-4), which FleetKit does not read"),
         ("utf16-declares-latin1.xml", "the file's bytes are UTF-16 but its declaration names another encoding"),
+        // libxml2's own decoders crash on bytes they cannot convert; FleetKit transcodes first.
+        ("utf16-lone-surrogate.xml", "at line 4: the bytes there are not valid UTF-16"),
+        ("windows1252-undefined-byte.xml", "at line 4: the bytes there are not valid windows-1252"),
         ("doctype-bracket-in-comment.xml", "the XML declares entities in its DOCTYPE"),
         ("doctype-bracket-in-pi.xml", "the XML declares entities in its DOCTYPE"),
         ("doctype-plain.xml", "FleetKit refuses any DOCTYPE"),
@@ -67,6 +70,29 @@ final class XMLHostileTests: XCTestCase {
             XCTAssertEqual(outcome.loaded, 1, name)
         }
         XCTAssertEqual(try t.rows("SELECT pin FROM asset ORDER BY pin").map { $0[0] as String }, ["PIN1", "PIN2", "PIN3", "PIN4", "PIN5"])
+    }
+
+    /// 8-bit and UTF-16 files are transcoded to UTF-8 before libxml2 reads them: their text
+    /// arrives right, and the line numbers of errors stay those of the file.
+    func testTranscodedFilesKeepTheirTextAndLineNumbers() throws {
+        let t = try TestWarehouse()
+        func file(_ model: String, _ pin: String) -> String {
+            "<?xml version=\"1.0\"\n encoding=\"%@\"?>\n<Fleet snapshotTime=\"2026-10-01T19:00:00Z\"><Equipment><EquipmentHeader><OEMName>JOHN DEERE</OEMName><Model>\(model)</Model><PIN>\(pin)</PIN></EquipmentHeader>"
+                + "<CumulativeOperatingHours datetime=\"2026-10-01T18:00:00Z\"><Hour>1</Hour></CumulativeOperatingHours></Equipment></Fleet>\n"
+        }
+        let files: [(String, Data)] = [
+            ("cp1252.xml", String(format: file("Bagger 5 €", "PINCP1252"), "windows-1252").data(using: .windowsCP1252)!),
+            ("latin1.xml", String(format: file("Größe", "PINLATIN1"), "ISO-8859-1").data(using: .isoLatin1)!),
+            ("utf16be.xml", String(format: file("Größe €", "PINUTF16"), "UTF-16").data(using: .utf16BigEndian)!),
+        ]
+        for (name, data) in files {
+            XCTAssertEqual(try t.importFile(try t.write(data, to: name), options: ImportOptions(format: "iso15143")).status, .imported, name)
+        }
+        XCTAssertEqual(try t.rows("SELECT pin, model FROM asset ORDER BY pin").map { "\($0[0] as String) \($0[1] as String)" },
+                       ["PINCP1252 Bagger 5 €", "PINLATIN1 Größe", "PINUTF16 Größe €"])
+        let broken = ("<?xml version=\"1.0\"\n encoding=\"UTF-16\"?>\n<Fleet>\n<A>1</B>\n</Fleet>").data(using: .utf16LittleEndian)!
+        let outcome = try t.importFile(try t.write(broken, to: "broken.xml"), options: ImportOptions(format: "iso15143"))
+        XCTAssertTrue(outcome.error?.contains("at line 4, column") ?? false, outcome.error ?? "")
     }
 
     /// Every 8-bit encoding name the guard lets through reaches libxml2's encoding switch from a

@@ -23,8 +23,8 @@ protocol XMLElementConsumer: AnyObject {
 /// `maxTextBytes`) so one hostile element cannot grow without limit either.
 ///
 /// Safety: the prolog is checked by `XMLPrologGuard` first, every byte passes through
-/// `XMLGuardedStream` (no PI without data reaches libxml2), and external entities are never
-/// resolved. libxml2 runs in recover mode under Foundation, so the first error is recorded and
+/// `XMLGuardedStream` (libxml2 reads UTF-8 only, and no PI without data), and external
+/// entities are never resolved. libxml2 runs in recover mode under Foundation, so the first error is recorded and
 /// nothing after it reaches the consumer; the file then fails with that error's line.
 final class XMLElementReader: NSObject, XMLParserDelegate {
     static let maxNodes = 10_000
@@ -55,8 +55,8 @@ final class XMLElementReader: NSObject, XMLParserDelegate {
     static let warnings: Set<Int> = [27, 93, 97, 98, 99, 100, 102, 106, 107]
 
     func run() throws {
-        let family = try XMLPrologGuard.check(url)
-        guard let stream = XMLGuardedStream(url: url, family: family) else { throw FleetError.io(path: url.path, reason: "cannot open the file for reading") }
+        let source = try XMLPrologGuard.check(url)
+        let stream = try XMLGuardedStream(url: url, family: source.family, declared: source.declared)
         let parser = XMLParser(stream: stream)
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = false

@@ -24,9 +24,10 @@ enum XMLPrologGuard {
     static let prologLimit = 1 << 20
     static let hint = "Nothing of this file was imported; re-export the file as UTF-8."
 
-    /// Returns the file's encoding family, which `XMLGuardedStream` needs to read its characters.
+    /// Returns the file's encoding family and the encoding its XML declaration names (nil
+    /// without one), which `XMLGuardedStream` needs to hand libxml2 UTF-8.
     @discardableResult
-    static func check(_ url: URL) throws -> XMLByteEncoding {
+    static func check(_ url: URL) throws -> (family: XMLByteEncoding, declared: String?) {
         let handle: FileHandle
         do { handle = try FileHandle(forReadingFrom: url) } catch {
             throw FleetError.io(path: url.path, reason: "cannot open the file for reading (\(error.localizedDescription))")
@@ -44,11 +45,12 @@ enum XMLPrologGuard {
                     reason: "the XML is encoded in \(name), which FleetKit does not read (it reads UTF-8, UTF-16 and the common 8-bit encodings such as ISO-8859-1 and windows-1252)",
                     hint: hint)
             }
-            switch scan(family.utf8(raw), family: family, atEnd: atEnd, file: url.path) {
-            case .done: return family
+            let text = family.utf8(raw)
+            switch scan(text, family: family, atEnd: atEnd, file: url.path) {
+            case .done: return (family, declared(text))
             case let .refused(error): throw error
             case .needMore:
-                if atEnd { return family }   // the file ends inside its prolog: the parser reports that
+                if atEnd { return (family, declared(text)) }   // the file ends inside its prolog: the parser reports that
                 if raw.count >= prologLimit {
                     throw FleetError.unreadable(file: url.path, location: nil,
                         reason: "the XML prolog (before the root element) is longer than \(prologLimit / 1024) KiB",
@@ -138,6 +140,16 @@ enum XMLPrologGuard {
         return .refused(FleetError.unreadable(file: file, location: "line \(line)",
             reason: "the XML declares the encoding '\(name.prefix(40))', which FleetKit does not read here (\(why); it reads UTF-8, UTF-16 and the common 8-bit encodings such as ISO-8859-1 and windows-1252)",
             hint: hint))
+    }
+
+    /// The encoding named by the XML declaration at the very start (after a UTF-8 BOM), the only
+    /// place where libxml2 reads one.
+    static func declared(_ u: [UInt8]) -> String? {
+        let start = u.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard u.count > start + 5, u[start..<(start + 5)].elementsEqual("<?xml".utf8), isXMLSpace(u[start + 5]) else { return nil }
+        var end = start + 5
+        while end + 1 < u.count, !(u[end] == UInt8(ascii: "?") && u[end + 1] == UInt8(ascii: ">")) { end += 1 }
+        return declaredEncoding(u[start..<min(end + 1, u.count)])
     }
 
     /// The value of the `encoding` pseudo-attribute: `encoding`, XML whitespace, `=`, XML
