@@ -151,6 +151,13 @@ final class XMLHostileTests: XCTestCase {
         XCTAssertNotNil(XMLByteEncoding.ascii(bom: true).refusal(declared: "ISO-8859-1"), "a UTF-8 BOM contradicts Latin-1")
         XCTAssertNotNil(XMLByteEncoding.ascii(bom: false).refusal(declared: "UTF-16"), "8-bit bytes cannot be UTF-16")
         XCTAssertNil(XMLByteEncoding.utf16(bigEndian: true, bom: false).refusal(declared: "utf-16"))
+        // Odd spellings of allowed names never reach libxml2's own lookup: iconv reads or refuses them.
+        let t = try TestWarehouse()
+        for spelling in ["U_T-F8", "utf_8", "ISO_8859_1", "Windows_1252"] {
+            let url = try t.write("<?xml version=\"1.0\" encoding=\"\(spelling)\"?>\n<Fleet snapshotTime=\"2026-10-01T19:00:00Z\"></Fleet>\n", to: "\(spelling).xml")
+            let outcome = try t.importFile(url, options: ImportOptions(format: "iso15143"))
+            if outcome.status == .failed { XCTAssertTrue(outcome.error?.contains("which FleetKit cannot convert to UTF-8") ?? false, outcome.error ?? "") }
+        }
     }
 
     /// `fleetkit import` on each fixture: exit code 1 (the file is counted as failed), never a

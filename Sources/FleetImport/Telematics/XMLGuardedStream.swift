@@ -48,7 +48,9 @@ final class XMLGuardedStream: InputStream {
             source = bigEndian ? "UTF-16BE" : "UTF-16LE"
             skip = bom ? 2 : 0
         case .ascii:
-            if let declared, !["UTF8"].contains(XMLByteEncoding.normalized(declared)) { source = declared }
+            // Only the plain spellings reach libxml2's declaration parser; a spelling such as
+            // `U_T-F8` goes to iconv, which refuses it cleanly, instead of libxml2's lookup.
+            if let declared, !["UTF-8", "UTF8"].contains(declared.uppercased()) { source = declared }
         case .unreadable: break
         }
         sourceName = source ?? "UTF-8"
