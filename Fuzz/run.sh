@@ -101,7 +101,7 @@ wanted samsara && run samsara "${core[@]}" $(stage samsara Sources/FleetImport/J
 seed receipt Fuzz/seeds/receipt/*
 wanted receipt && run receipt "${core[@]}" $(stage receipt Sources/FleetOCR/Receipt*.swift Sources/FleetOCR/OCRResult.swift) Fuzz/ReceiptExtractorFuzz.swift
 
-seed elm Fuzz/seeds/elm/*; wanted elm && run elm "${core[@]}" $(stage elm Sources/FleetImport/OBD/{OBDDecoder,ELMLine,ELMAssembler,TextLineReader,OBDLocalTime,OBDChannels,OBDLayouts}.swift Sources/FleetImport/GPX/XMLTypes.swift) Fuzz/ELM327Fuzz.swift  # ELM327 transcripts: line reader, parser, multi-frame assembler, J1979 decoders
+seed elm Fuzz/seeds/elm/*; wanted elm && run elm "${core[@]}" $(stage elm Sources/FleetImport/OBD/{OBDDecoder,ELMLine,ELMAssembler,TextLineReader,OBDLocalTime,OBDChannels,OBDLayouts,OBDText}.swift Sources/FleetImport/GPX/XMLTypes.swift) Fuzz/ELM327Fuzz.swift  # ELM327 transcripts: line reader, parser, multi-frame assembler, J1979 decoders
 
 echo "== fuzz summary"; cat "$summary"
 exit $status
