@@ -22,6 +22,8 @@ final class XMLHostileTests: XCTestCase {
         ("utf32be-no-bom.xml", "the XML is encoded in UTF-32 (UCS-4), which FleetKit does not read"),
         ("utf32le-no-declaration.xml", "the XML is encoded in UTF-32 (UCS-4), which FleetKit does not read"),
         ("utf16-declares-latin1.xml", "the file's bytes are UTF-16 but its declaration names another encoding"),
+        // Found by the iso campaign on 2026-11-24 (192,651st execution): an odd spelling of UTF-8.
+        ("decl-odd-utf8-spelling.xml", "at line 1: the XML is in the encoding 'UT-F-8', which FleetKit cannot convert to UTF-8"),
         // libxml2's own decoders crash on bytes they cannot convert; FleetKit transcodes first.
         ("utf16-lone-surrogate.xml", "at line 4: the bytes there are not valid UTF-16"),
         ("windows1252-undefined-byte.xml", "at line 4: the bytes there are not valid windows-1252"),
