@@ -38,6 +38,9 @@ stage() {
 # code, so leak checks are off for the XML harness only.
 FLAGS_iso="-detect_leaks=0"
 ASAN_iso="detect_leaks=0"
+# Each harness's dictionary (libFuzzer -dict=): the tokens of its format, so mutations reach
+# what a byte flip rarely does (an encoding name, "\n" after "<?xml", "<!ENTITY", an AT command).
+declare -A DICT=([csv]=csv [values]=values [gpx]=gpx [iso]=xml [samsara]=json [receipt]=receipt [elm]=elm)
 run() {
   local name=$1; shift
   local extra_var=FLAGS_$name
@@ -47,11 +50,16 @@ run() {
   wanted "$name" || return 0
   local corpus=Fuzz/corpus/$name
   mkdir -p "$corpus" "Fuzz/crashes/$name"
+  # The committed, minimised seeds (Fuzz/seeds/<name>) are read on every run besides the grown
+  # corpus, and the format's dictionary is used.
+  local seeds=() dict=()
+  [ -d "Fuzz/seeds/$name" ] && seeds=("Fuzz/seeds/$name")
+  [ -n "${DICT[$name]:-}" ] && dict=("-dict=Fuzz/dict/${DICT[$name]}.dict")
   echo "== $name: building"
   swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name Fuzz_$name "$@" -o "$out/$name" 2> "$out/$name.build.log" \
     || { cat "$out/$name.build.log"; exit 2; }
   echo "== $name: fuzzing for ${seconds}s"
-  if ASAN_OPTIONS=$asan "$out/$name" "$corpus" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=1024 \
+  if ASAN_OPTIONS=$asan "$out/$name" "$corpus" "${seeds[@]}" "${dict[@]}" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=1024 \
        -artifact_prefix="Fuzz/crashes/$name/" -print_final_stats=1 $extra > "$out/$name.log" 2>&1; then
     grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$out/$name.log" | sed "s/^/   $name /"
     echo "$name $(grep -oE 'number_of_executed_units: [0-9]+' "$out/$name.log" | grep -oE '[0-9]+') executions in ${seconds}s, corpus $(ls "$corpus" | wc -l) inputs" >> "$summary"
@@ -72,21 +80,25 @@ run values "${core[@]}" Fuzz/ValuesFuzz.swift
 
 # GPX: the byte scanner and its tokenizer, values and buffers.
 seed gpx Tests/FleetImportTests/Fixtures/gpx/*.gpx
-wanted gpx && run gpx "${core[@]}" $(stage gpx Sources/FleetImport/GPX/*.swift) Fuzz/GPXScannerFuzz.swift
+# The files that need the warehouse (GPXPipeline, GPXTripFeed: `import FleetWarehouse`) are left out.
+gpx_sources=()
+for f in Sources/FleetImport/GPX/*.swift; do grep -q '^import FleetWarehouse' "$f" || gpx_sources+=("$f"); done
+wanted gpx && run gpx "${core[@]}" $(stage gpx "${gpx_sources[@]}") Fuzz/GPXScannerFuzz.swift
 
 # ISO 15143-3 / AEMP 1.2, XML and JSON: prolog guard, element reader, JSON stream reader,
 # element mapping and identity (not ISOFeed/ISOFeedLoader, which need the warehouse).
 seed iso Tests/FleetImportTests/Fixtures/iso15143/*.xml Tests/FleetImportTests/Fixtures/iso15143/*.json \
   Tests/FleetImportTests/Fixtures/aemp12/*.xml Fuzz/seeds/iso/*
 telematics=()
-for t in FeedNode FeedTally FeedValues ISOElements ISOIdentity JSONStreamReader XMLElementReader XMLPrologGuard XSDuration; do
+for t in FeedNode FeedTally FeedValues ISOElements ISOIdentity JSONStreamReader XMLByteEncoding XMLElementReader XMLGuardedStream XMLPrologGuard XSDuration; do
   telematics+=("Sources/FleetImport/Telematics/$t.swift")
 done
-wanted iso && run iso "${core[@]}" $(stage iso "${telematics[@]}") Fuzz/ISOFeedFuzz.swift
+# Byte (Byte.digits, the shared time-field reader) lives in GPX/XMLTypes.swift.
+wanted iso && run iso "${core[@]}" $(stage iso "${telematics[@]}" Sources/FleetImport/GPX/XMLTypes.swift) Fuzz/ISOFeedFuzz.swift
 
 # Samsara: the JSON pull parser, JSON nodes and the record value decoders.
 seed samsara Tests/FleetImportTests/Fixtures/samsara/*.json
-wanted samsara && run samsara "${core[@]}" $(stage samsara Sources/FleetImport/JSON/*.swift Sources/FleetImport/Samsara/SamsaraValues.swift) Fuzz/SamsaraJSONFuzz.swift
+wanted samsara && run samsara "${core[@]}" $(stage samsara Sources/FleetImport/JSON/*.swift Sources/FleetImport/Samsara/SamsaraValues.swift Sources/FleetImport/GPX/XMLTypes.swift) Fuzz/SamsaraJSONFuzz.swift
 
 # Receipts: field extraction on OCR text (no Tesseract or Leptonica files).
 seed receipt Fuzz/seeds/receipt/*

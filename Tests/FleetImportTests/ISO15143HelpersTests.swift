@@ -182,9 +182,12 @@ final class ISO15143HelpersTests: XCTestCase {
         func check(_ text: String, _ data: Data? = nil) throws {
             try XMLPrologGuard.check(try t.write(data ?? Data(text.utf8), to: "p.xml"))
         }
-        XCTAssertNoThrow(try check("<?xml version=\"1.0\"?><!-- <!ENTITY in a comment> --><!DOCTYPE Fleet><Fleet/>"))
+        XCTAssertNoThrow(try check("<?xml version=\"1.0\"?><!-- <!ENTITY in a comment> --><Fleet/>"))
         XCTAssertNoThrow(try check("<Fleet><Note>&lt;!ENTITY x \"y\"&gt;</Note></Fleet>"))
-        XCTAssertNoThrow(try check("<!DOCTYPE Fleet [<!ELEMENT Fleet ANY>]><Fleet/>"))
+        // Any DOCTYPE is refused, with or without an internal subset (issue 18 item 6).
+        XCTAssertThrowsError(try check("<?xml version=\"1.0\"?><!DOCTYPE Fleet><Fleet/>")) { XCTAssertTrue("\($0)".contains("FleetKit refuses any DOCTYPE"), "\($0)") }
+        XCTAssertThrowsError(try check("<!DOCTYPE Fleet [<!ELEMENT Fleet ANY>]><Fleet/>")) { XCTAssertTrue("\($0)".contains("FleetKit refuses any DOCTYPE"), "\($0)") }
+        XCTAssertThrowsError(try check("<!DOCTYPE Fleet [<!-- ] --><!ENTITY a \"b\">]><Fleet/>")) { XCTAssertTrue("\($0)".contains("declares entities"), "\($0)") }
         XCTAssertThrowsError(try check("<!DOCTYPE Fleet [<!ENTITY a \"b\">]><Fleet/>")) { XCTAssertTrue("\($0)".contains("declares entities"), "\($0)") }
         XCTAssertThrowsError(try check("<?xml version=\"1.0\"?>\n\n<!doctype Fleet [\n <!ENTITY a \"]>\">\n]><Fleet/>")) { XCTAssertTrue("\($0)".contains("at line 3"), "\($0)") }
         XCTAssertThrowsError(try check("<!DOCTYPE Fleet PUBLIC \"-//X//Y\" \"http://example.com/f.dtd\"><Fleet/>")) { XCTAssertTrue("\($0)".contains("external DTD"), "\($0)") }

@@ -12,7 +12,7 @@ enum ISOFeed {
         if isJSON(input.head) {
             try ISOJSONDriver.run(input, loader: loader)
         } else {
-            try XMLElementReader(url: input.url, consumer: ISOXMLDriver(loader: loader, file: input.path)).run()
+            try XMLElementReader(url: input.source, consumer: ISOXMLDriver(loader: loader, file: input.path)).run()
         }
         loader.finish()
     }
@@ -107,7 +107,7 @@ enum ISOJSONDriver {
     }
 
     private static func walk<S: RecordSink>(_ input: InputFile, pages: inout [PageInfo], loader: ISOFeedLoader<S>?) throws {
-        var r = try JSONStreamReader(url: input.url)
+        var r = try JSONStreamReader(url: input.source)
         defer { r.close() }
         var ordinal = 0
         switch try r.peekKind() {

@@ -22,8 +22,9 @@ protocol XMLElementConsumer: AnyObject {
 /// keeps memory bounded by the largest collected element, which is capped (`maxNodes`,
 /// `maxTextBytes`) so one hostile element cannot grow without limit either.
 ///
-/// Safety: the prolog is checked by `XMLPrologGuard` first, and external entities are never
-/// resolved. libxml2 runs in recover mode under Foundation, so the first error is recorded and
+/// Safety: the prolog is checked by `XMLPrologGuard` first, every byte passes through
+/// `XMLGuardedStream` (libxml2 reads UTF-8 only, and no PI without data), and external
+/// entities are never resolved. libxml2 runs in recover mode under Foundation, so the first error is recorded and
 /// nothing after it reaches the consumer; the file then fails with that error's line.
 final class XMLElementReader: NSObject, XMLParserDelegate {
     static let maxNodes = 10_000
@@ -54,8 +55,8 @@ final class XMLElementReader: NSObject, XMLParserDelegate {
     static let warnings: Set<Int> = [27, 93, 97, 98, 99, 100, 102, 106, 107]
 
     func run() throws {
-        try XMLPrologGuard.check(url)
-        guard let stream = InputStream(url: url) else { throw FleetError.io(path: url.path, reason: "cannot open the file for reading") }
+        let source = try XMLPrologGuard.check(url)
+        let stream = try XMLGuardedStream(url: url, family: source.family, declared: source.declared)
         let parser = XMLParser(stream: stream)
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = false
@@ -64,6 +65,7 @@ final class XMLElementReader: NSObject, XMLParserDelegate {
         parser.delegate = self
         self.parser = parser
         _ = parser.parse()
+        if let refusal = stream.refusal { throw refusal }
         if let consumerError { throw consumerError }
         if let e = xmlError {
             throw FleetError.unreadable(file: url.path, location: "line \(e.line), column \(e.column)",

@@ -1,21 +1,33 @@
 import Foundation
 import FleetCore
 
-/// Refuses XML whose DOCTYPE declares entities or points at an external DTD, before the
-/// parser sees a byte of it.
+/// Refuses, before libxml2 sees a byte of it, XML that FleetKit cannot read safely: any
+/// DOCTYPE, and any encoding outside the families `XMLByteEncoding` lets through.
 ///
-/// Foundation's `XMLParser` on Linux runs libxml2 with entity substitution on, and it does not
-/// pass entity declarations to its delegate, so the delegate cannot see an entity-expansion
-/// bomb or an external entity coming. With external entities off, libxml2 silently drops an
-/// external entity's text instead of failing, which would load a quietly altered file. No
-/// telematics feed needs a DOCTYPE, so the file is refused whole with a clear message.
+/// WHY a DOCTYPE is refused whole: Foundation's `XMLParser` on Linux runs libxml2 with entity
+/// substitution on and does not pass entity declarations to its delegate, so the delegate
+/// cannot see an entity-expansion bomb or an external entity coming; with external entities
+/// off, libxml2 silently drops an external entity's text instead of failing, which would load a
+/// quietly altered file. Finding where an internal subset ends means parsing comments, PIs and
+/// quoted strings the way libxml2 does (a `]` inside a comment once ended it early and let a
+/// 1.3 MB entity bomb through: 150 s of CPU, exit 0). No telematics feed needs a DOCTYPE, so
+/// the first `<!DOCTYPE` refuses the file, whatever follows it.
+///
+/// WHY the encoding is decided here: libxml2 2.9 dereferences NULL when the first bytes or the
+/// declaration switch it to some encodings (UTF-32, EBCDIC, UTF-7, unknown names). The first
+/// four bytes give the family (`XMLByteEncoding.sniff`); an XML declaration (`<?xml` followed
+/// by any XML whitespace: space, tab, CR or LF) may only name an encoding of that family.
 ///
 /// A DOCTYPE can only appear before the root element, so only the prolog is scanned (at most
 /// `prologLimit` bytes; UTF-16 files are transcoded first).
 enum XMLPrologGuard {
     static let prologLimit = 1 << 20
+    static let hint = "Nothing of this file was imported; re-export the file as UTF-8."
 
-    static func check(_ url: URL) throws {
+    /// Returns the file's encoding family and the encoding its XML declaration names (nil
+    /// without one), which `XMLGuardedStream` needs to hand libxml2 UTF-8.
+    @discardableResult
+    static func check(_ url: URL) throws -> (family: XMLByteEncoding, declared: String?) {
         let handle: FileHandle
         do { handle = try FileHandle(forReadingFrom: url) } catch {
             throw FleetError.io(path: url.path, reason: "cannot open the file for reading (\(error.localizedDescription))")
@@ -25,11 +37,20 @@ enum XMLPrologGuard {
         while true {
             let chunk = try handle.read(upToCount: 64 * 1024) ?? Data()
             raw.append(chunk)
-            switch scan(utf8(raw), file: url.path) {
-            case .done: return
+            let atEnd = chunk.isEmpty
+            if raw.count < 4 && !atEnd { continue }
+            let family = XMLByteEncoding.sniff([UInt8](raw.prefix(4)))
+            if case let .unreadable(name) = family {
+                throw FleetError.unreadable(file: url.path, location: "line 1",
+                    reason: "the XML is encoded in \(name), which FleetKit does not read (it reads UTF-8, UTF-16 and the common 8-bit encodings such as ISO-8859-1 and windows-1252)",
+                    hint: hint)
+            }
+            let text = family.utf8(raw)
+            switch scan(text, family: family, atEnd: atEnd, file: url.path) {
+            case .done: return (family, declared(text))
             case let .refused(error): throw error
             case .needMore:
-                if chunk.isEmpty { return }   // the file ends inside its prolog: the parser reports that
+                if atEnd { return (family, declared(text)) }   // the file ends inside its prolog: the parser reports that
                 if raw.count >= prologLimit {
                     throw FleetError.unreadable(file: url.path, location: nil,
                         reason: "the XML prolog (before the root element) is longer than \(prologLimit / 1024) KiB",
@@ -43,25 +64,14 @@ enum XMLPrologGuard {
 
     /// The prefix as UTF-8: UTF-16 files (by BOM or by `<?` in 16-bit form) are transcoded.
     static func utf8(_ data: Data) -> [UInt8] {
-        let b = [UInt8](data.prefix(4))
-        var bigEndian: Bool? = nil
-        if b.count >= 2, b[0] == 0xFF, b[1] == 0xFE { bigEndian = false }
-        if b.count >= 2, b[0] == 0xFE, b[1] == 0xFF { bigEndian = true }
-        if b.count >= 4, b[0] == 0x3C, b[1] == 0, b[2] == 0x3F, b[3] == 0 { bigEndian = false }
-        if b.count >= 4, b[0] == 0, b[1] == 0x3C, b[2] == 0, b[3] == 0x3F { bigEndian = true }
-        guard let bigEndian else { return [UInt8](data) }
-        var units: [UInt16] = []
-        units.reserveCapacity(data.count / 2)
-        var i = data.startIndex
-        while i + 1 < data.endIndex {
-            let (x, y) = (UInt16(data[i]), UInt16(data[i + 1]))
-            units.append(bigEndian ? x << 8 | y : y << 8 | x)
-            i += 2
-        }
-        return Array(String(decoding: units, as: UTF16.self).utf8)
+        XMLByteEncoding.sniff([UInt8](data.prefix(4))).utf8(data)
     }
 
-    private static func scan(_ u: [UInt8], file: String) -> Outcome {
+    static func isXMLSpace(_ c: UInt8) -> Bool { c == 32 || c == 9 || c == 10 || c == 13 }
+
+    /// At the end of the file an unfinished declaration is still checked: libxml2 reads what
+    /// there is of it when its input ends, encoding switch included.
+    private static func scan(_ u: [UInt8], family: XMLByteEncoding, atEnd: Bool, file: String) -> Outcome {
         var i = 0
         if u.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
         func line(_ at: Int) -> Int { u[..<min(at, u.count)].reduce(1) { $1 == 10 ? $0 + 1 : $0 } }
@@ -80,90 +90,80 @@ enum XMLPrologGuard {
         }
         while i < u.count {
             let c = u[i]
-            if c == 32 || c == 9 || c == 10 || c == 13 { i += 1; continue }
+            if isXMLSpace(c) { i += 1; continue }
             guard c == UInt8(ascii: "<") else { return .done }   // text before the root: the parser reports it
             if has("<?", at: i) {
-                guard let e = find("?>", from: i + 2) else { return .needMore }
-                if has("<?xml ", at: i), let refused = encoding(String(decoding: u[i..<e], as: UTF8.self), line: line(i), file: file) { return refused }
+                let e = find("?>", from: i + 2)
+                if e == nil && !atEnd { return .needMore }
+                let end = e ?? u.count
+                if has("<?xml", at: i), i + 5 < u.count, isXMLSpace(u[i + 5]) || u[i + 5] == UInt8(ascii: "?"),
+                   let refused = encoding(u[i..<end], family: family, line: line(i), file: file) {
+                    return refused
+                }
+                guard let e else { return .needMore }
                 i = e + 2
             } else if has("<!--", at: i) {
                 guard let e = find("-->", from: i + 4) else { return .needMore }
                 i = e + 3
             } else if has("<!DOCTYPE", at: i) {
-                return doctype(u, from: i, line: line(i), file: file)
-            } else if i + 1 < u.count {
-                return .done   // the root element starts
+                return .refused(doctype(u[i...], line: line(i), file: file))
+            } else if i + 9 < u.count || atEnd {
+                return .done   // the root element starts (or other markup the parser reports)
             } else {
-                return .needMore
+                return .needMore   // perhaps a `<!DOCTYPE` cut by the chunk
             }
         }
         return .needMore
     }
 
-    /// Reads the DOCTYPE declaration starting at `start`: an external identifier or an
-    /// `<!ENTITY` anywhere in it refuses the file.
-    private static func doctype(_ u: [UInt8], from start: Int, line: Int, file: String) -> Outcome {
-        var i = start + 9
-        var quote: UInt8? = nil
-        var text: [UInt8] = []
-        var depth = 0
-        while i < u.count {
-            let c = u[i]
-            if let q = quote {
-                if c == q { quote = nil }
-            } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
-                quote = c
-            } else if c == UInt8(ascii: "[") {
-                depth += 1
-            } else if c == UInt8(ascii: "]") {
-                depth -= 1
-            } else if c == UInt8(ascii: ">"), depth <= 0 {
-                return verdict(String(decoding: text, as: UTF8.self), line: line, file: file)
-            }
-            text.append(c)
-            i += 1
+    /// The refusal of a DOCTYPE; its words only choose the message (an entity declaration, an
+    /// external DTD, or a DOCTYPE as such), never whether the file is read.
+    private static func doctype(_ rest: ArraySlice<UInt8>, line: Int, file: String) -> Error {
+        let text = String(decoding: rest.prefix(64 * 1024), as: UTF8.self)
+        let hint = "Telematics feeds never need a DOCTYPE. Nothing of this file was imported; ask the sender for a plain export (without <!DOCTYPE …>)."
+        let reason: String
+        if text.contains("<!ENTITY") {
+            reason = "the XML declares entities in its DOCTYPE (an entity-expansion bomb or an external entity reference); FleetKit never expands or fetches XML entities and refuses any DOCTYPE"
+        } else if let name = text.dropFirst(9).split(whereSeparator: { " \t\r\n[>".contains($0) }).prefix(2).last,
+                  name == "SYSTEM" || name == "PUBLIC" {
+            reason = "the XML DOCTYPE refers to an external DTD, which could declare entities; FleetKit never fetches external XML resources and refuses any DOCTYPE"
+        } else {
+            reason = "the XML has a DOCTYPE; FleetKit refuses any DOCTYPE, because a DTD can declare entities that the XML parser would expand"
         }
-        return .needMore
-    }
-
-    /// The encodings a declaration may name. libxml2 2.9 (Debian 12), pushed a stream by
-    /// `XMLParser(stream:)`, dereferences NULL when a declaration switches it to some others
-    /// (EBCDIC, UTF-32, UTF-7: found by `make fuzz`), so anything else is refused, not parsed.
-    static func isReadableEncoding(_ name: String) -> Bool {
-        let n = name.uppercased().filter { $0 != "-" && $0 != "_" }
-        if ["UTF8", "USASCII", "ASCII", "UTF16", "UTF16LE", "UTF16BE", "UCS2", "SHIFTJIS", "SJIS", "EUCJP", "EUCKR", "GB2312", "GBK", "GB18030",
-            "BIG5", "KOI8R", "KOI8U"].contains(n) { return true }
-        return ["ISO8859", "LATIN", "WINDOWS125", "CP125"].contains { n.hasPrefix($0) && n.count <= $0.count + 2 && n.dropFirst($0.count).allSatisfy(\.isNumber) }
+        return FleetError.unreadable(file: file, location: "line \(line)", reason: reason, hint: hint)
     }
 
     /// The `encoding` of an XML declaration (`<?xml version="1.0" encoding="…"`), refused when
-    /// it is not one FleetKit reads.
-    private static func encoding(_ declaration: String, line: Int, file: String) -> Outcome? {
-        guard let r = declaration.range(of: "encoding") else { return nil }
-        let rest = declaration[r.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" || $0 == "\r" || $0 == "\n" }
-        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
-        let name = String(rest.dropFirst().prefix { $0 != quote })
-        guard !isReadableEncoding(name) else { return nil }
+    /// it is not one FleetKit reads for bytes of this family.
+    private static func encoding(_ declaration: ArraySlice<UInt8>, family: XMLByteEncoding, line: Int, file: String) -> Outcome? {
+        guard let name = declaredEncoding(declaration), let why = family.refusal(declared: name) else { return nil }
         return .refused(FleetError.unreadable(file: file, location: "line \(line)",
-            reason: "the XML declares the encoding '\(name.prefix(40))', which FleetKit does not read (it reads UTF-8, UTF-16 and the common 8-bit encodings such as ISO-8859-1 and windows-1252)",
-            hint: "Nothing of this file was imported; re-export the file as UTF-8."))
+            reason: "the XML declares the encoding '\(name.prefix(40))', which FleetKit does not read here (\(why); it reads UTF-8, UTF-16 and the common 8-bit encodings such as ISO-8859-1 and windows-1252)",
+            hint: hint))
     }
 
-    private static func verdict(_ declaration: String, line: Int, file: String) -> Outcome {
-        let upper = declaration.uppercased()
-        let hint = "Telematics feeds never need a DOCTYPE. Nothing of this file was imported; ask the sender for a plain export."
-        if upper.contains("<!ENTITY") {
-            return .refused(FleetError.unreadable(file: file, location: "line \(line)",
-                reason: "the XML declares entities in its DOCTYPE (an entity-expansion bomb or an external entity reference); FleetKit never expands or fetches XML entities",
-                hint: hint))
-        }
-        let beforeSubset = upper.split(separator: "[", maxSplits: 1).first.map(String.init) ?? upper
-        let words = beforeSubset.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
-        if words.contains("SYSTEM") || words.contains("PUBLIC") {
-            return .refused(FleetError.unreadable(file: file, location: "line \(line)",
-                reason: "the XML DOCTYPE refers to an external DTD, which could declare entities; FleetKit never fetches external XML resources",
-                hint: hint))
-        }
-        return .done
+    /// The encoding named by the XML declaration at the very start (after a UTF-8 BOM), the only
+    /// place where libxml2 reads one.
+    static func declared(_ u: [UInt8]) -> String? {
+        let start = u.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard u.count > start + 5, u[start..<(start + 5)].elementsEqual("<?xml".utf8), isXMLSpace(u[start + 5]) else { return nil }
+        var end = start + 5
+        while end + 1 < u.count, !(u[end] == UInt8(ascii: "?") && u[end + 1] == UInt8(ascii: ">")) { end += 1 }
+        return declaredEncoding(u[start..<min(end + 1, u.count)])
+    }
+
+    /// The value of the `encoding` pseudo-attribute: `encoding`, XML whitespace, `=`, XML
+    /// whitespace, a quoted name. An `encoding` without a quoted value gives the empty name
+    /// (refused), so no spelling of the declaration slips past.
+    static func declaredEncoding(_ declaration: ArraySlice<UInt8>) -> String? {
+        let text = Array(declaration)
+        let key = Array("encoding".utf8)
+        guard let k = (0...max(0, text.count - key.count)).first(where: { text.count >= key.count && Array(text[$0..<($0 + key.count)]) == key }) else { return nil }
+        var i = k + key.count
+        while i < text.count, isXMLSpace(text[i]) || text[i] == UInt8(ascii: "=") { i += 1 }
+        guard i < text.count, text[i] == UInt8(ascii: "\"") || text[i] == UInt8(ascii: "'") else { return "" }
+        let quote = text[i]
+        let value = text[(i + 1)...].prefix { $0 != quote }
+        return String(decoding: value, as: UTF8.self)
     }
 }
