@@ -101,8 +101,17 @@ public struct DecimalNumber: Equatable, Sendable, CustomStringConvertible {
         guard !s.isEmpty else { throw .notANumber(text) }
 
         var chars = Array(s.unicodeScalars)
-        // Spaces, thin spaces and apostrophes group thousands (Swiss, French); drop them after checking shape.
-        chars.removeAll { $0 == " " || $0 == "\u{00A0}" || $0 == "\u{202F}" || $0 == "'" || $0 == "’" }
+        // Spaces, thin spaces and apostrophes group thousands (Swiss, French); drop them after
+        // checking shape: only between digits of the integer part, in groups of three. Dropped
+        // anywhere, `.31 8888888888888800` read as 0.318888888888888800 (the fuzzer found it).
+        let spacer: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\u{00A0}" || $0 == "\u{202F}" || $0 == "'" || $0 == "’" }
+        if chars.contains(where: spacer) {
+            let firstMark = chars.firstIndex { $0 == "." || $0 == "," } ?? chars.count
+            let groups = chars[..<firstMark].split(omittingEmptySubsequences: false, whereSeparator: spacer)
+            guard !chars[firstMark...].contains(where: spacer), groups.count > 1, (1...3).contains(groups[0].count),
+                  groups.dropFirst().allSatisfy({ $0.count == 3 }) else { throw .badGrouping(text) }
+        }
+        chars.removeAll(where: spacer)
         guard chars.allSatisfy({ ("0"..."9").contains($0) || $0 == "." || $0 == "," }),
               chars.contains(where: { ("0"..."9").contains($0) }) else { throw .notANumber(text) }
         let dots = chars.indices.filter { chars[$0] == "." }
@@ -137,7 +146,9 @@ public struct DecimalNumber: Equatable, Sendable, CustomStringConvertible {
         }
         let digits = integerPart.filter { $0 != "." && $0 != "," } + fraction
         guard !fraction.contains(where: { $0 == "." || $0 == "," }), !digits.isEmpty else { throw .notANumber(text) }
-        guard digits.count <= 18 else { throw .tooLarge(text) }
+        // Leading zeros carry nothing: 18 significant digits fit an Int64 mantissa, whatever
+        // the `0.` that prints before a pure fraction.
+        guard digits.drop(while: { $0 == "0" }).count <= 18 else { throw .tooLarge(text) }
         var m: Int64 = 0
         for d in digits { m = m * 10 + Int64(d.value - 48) }
         return DecimalNumber(mantissa: negative ? -m : m, scale: fraction.count)

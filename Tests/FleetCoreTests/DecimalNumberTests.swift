@@ -40,6 +40,21 @@ final class DecimalNumberTests: XCTestCase {
         }
     }
 
+    /// Grouping spaces and apostrophes only between three-digit groups of the integer part; a
+    /// pure fraction with 18 significant digits prints and reads back as itself (the `values`
+    /// fuzz harness found `.31 8888888888888800`, read as 0.318888888888888800, whose printed
+    /// form `0.318888888888888800` was then refused as 19 digits).
+    func testGroupingSpacesOnlyInTheIntegerPartAndLeadingZerosAreFree() throws {
+        for bad in [".31 8888888888888800", "12 34", "1 234.5 6", "12 345 67", "1'23", " 1  234"] {
+            XCTAssertThrowsError(try DecimalNumber.parse(bad), bad)
+        }
+        XCTAssertEqual(try DecimalNumber.parse("1 234 567,5", convention: .comma).description, "1234567.5")
+        XCTAssertEqual(try DecimalNumber.parse("12'345.60").description, "12345.60")
+        let fraction = try DecimalNumber.parse(".318888888888888800")
+        XCTAssertEqual(try DecimalNumber.parse(fraction.description), fraction)
+        XCTAssertThrowsError(try DecimalNumber.parse("0.1234567890123456789"))   // 19 significant digits
+    }
+
     func testScaling() {
         XCTAssertEqual(DecimalNumber(mantissa: 1234, scale: 2).scaled(to: 2), 1234)
         XCTAssertEqual(DecimalNumber(mantissa: 12, scale: 0).scaled(to: 2), 1200)
