@@ -105,6 +105,7 @@ public struct DecimalNumber: Equatable, Sendable, CustomStringConvertible {
         // checking shape: only between digits of the integer part, in groups of three. Dropped
         // anywhere, `.31 8888888888888800` read as 0.318888888888888800 (the fuzzer found it).
         let spacer: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\u{00A0}" || $0 == "\u{202F}" || $0 == "'" || $0 == "’" }
+        guard chars.allSatisfy({ ("0"..."9").contains($0) || $0 == "." || $0 == "," || spacer($0) }) else { throw .notANumber(text) }
         if chars.contains(where: spacer) {
             let firstMark = chars.firstIndex { $0 == "." || $0 == "," } ?? chars.count
             let groups = chars[..<firstMark].split(omittingEmptySubsequences: false, whereSeparator: spacer)
