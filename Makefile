@@ -67,7 +67,7 @@ bench-deps:
 	fi
 
 clean:
-	rm -rf .build Reports/*.csv Reports/*.xlsx Reports/*.html Reports/*.json Reports/run
+	rm -rf .build Reports/*.csv Reports/*.xlsx Reports/*.html Reports/*.json SampleRun
 
 # --- Report renderers: the real readers their tests and screenshots use ---
 .PHONY: test-tools screenshots

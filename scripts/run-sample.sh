@@ -9,8 +9,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-.build/release/fleetkit}
-run=Reports/run
-rm -rf "$run" Reports/*.csv Reports/*.xlsx Reports/*.html Reports/*.json
+# The job's own folders (warehouse, inbox, archive, quarantine) live in SampleRun/, beside
+# Reports/ and not inside it: the nightly job refuses a config whose reports folder holds its
+# inbox (or the reverse), since files there would be imported, moved or deleted twice.
+run=SampleRun
+rm -rf "$run" Reports/run Reports/*.csv Reports/*.xlsx Reports/*.html Reports/*.json
 mkdir -p "$run/inbox"
 
 fill_inbox() {
@@ -26,7 +29,7 @@ warehouse: fleet.sqlite
 inbox: inbox
 archive: archive
 quarantine: quarantine
-reports: ../../Reports
+reports: ../Reports
 settle_seconds: 0
 timezone: America/Chicago
 currency: USD
