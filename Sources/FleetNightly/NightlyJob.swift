@@ -43,6 +43,9 @@ public struct NightlyJob {
         /// Reports (or formats of one) that could not be written; the others were (exit code 1).
         public var report_failures: [ReportFailure]
         public var exit_code: Int32
+        /// The config's settings that differed from the warehouse's and were stored, and how
+        /// many assets that re-derived; absent when none changed.
+        public var settings_changed: SettingsChange? = nil
     }
 
     /// - parameter makeRunner: imports each file; the `fleetkit` command passes one that runs
@@ -67,10 +70,12 @@ public struct NightlyJob {
             }
         }
         let warehouse = try Warehouse(path: config.warehouse)
-        try applySettings(warehouse, zone: zone)
+        let settingsChange = try applySettings(warehouse)
+        // Every import derives with what the warehouse stores, which now is the config's.
+        let settings = try warehouse.settings()
         let session = ImportSession(warehouse: warehouse)
-        var options = ImportOptions(zone: zone, currency: config.currency)
-        options.trips = config.trips
+        var options = ImportOptions(zone: settings.zone, currency: settings.currency)
+        options.trips = settings.trips
         options.attributeByFolder = config.attribution.byFolder
         let runID = try session.begin(command: command)
         let runner = makeRunner(session)
@@ -82,7 +87,7 @@ public struct NightlyJob {
         let entries = InboxWalker.entries(inbox: config.inbox)
         let clock = Date()
         let rule = SettleRule(settleSeconds: config.settleSeconds, requireMarker: config.requireDoneMarker,
-                              previous: SettleRule.decode(try warehouse.setting(SettleRule.settingKey)))
+                              previous: try SettleRule.decode(settings.nightlySettleLooks))
         var waiting: [String: SettleRule.Observation] = [:]
         var warnings: [URL: String] = [:]
         var ready: [InboxWalker.Entry] = []
@@ -107,8 +112,8 @@ public struct NightlyJob {
                 results.append(try quarantine(entry, reason: problem, outcome: outcome))
                 continue
             }
-            var request = FileImportRequest(path: url.path, warehouse: config.warehouse, runID: runID, timezone: config.timezone,
-                                            currency: config.currency, trips: config.trips, attributeByFolder: config.attribution.byFolder)
+            var request = FileImportRequest(path: url.path, warehouse: config.warehouse, runID: runID, timezone: settings.zone.identifier,
+                                            currency: settings.currency, trips: settings.trips, attributeByFolder: config.attribution.byFolder)
             // The descriptor the child opens must still be the file the listing judged settled.
             request.expected = entry.look.map { FileImportRequest.Expected(size: $0.size, mtime: $0.mtime, device: $0.device, inode: $0.inode) }
             let outcome: FileOutcome
@@ -136,7 +141,8 @@ public struct NightlyJob {
                 }
             }
         }
-        try warehouse.setSetting(SettleRule.settingKey, SettleRule.encode(waiting))
+        let looks = try SettleRule.encode(waiting)
+        try warehouse.apply(setting: [.nightlySettleLooks]) { $0.nightlySettleLooks = looks }
         var summary = try session.finish(runID, outcomes: outcomes)
         summary.files = outcomes
 
@@ -145,23 +151,27 @@ public struct NightlyJob {
         let result = Summary(run_id: runID, as_of: today.description, files: results, totals: summary.totals, quarantined: quarantined,
                              skipped: results.filter { $0.action == "skipped" }.count, reports: written.map(\.path),
                              report_failures: reportFailures,
-                             exit_code: quarantined > 0 || summary.totals.failed > 0 || summary.totals.rejected > 0 || !reportFailures.isEmpty ? 1 : 0)
+                             exit_code: quarantined > 0 || summary.totals.failed > 0 || summary.totals.rejected > 0 || !reportFailures.isEmpty ? 1 : 0,
+                             settings_changed: settingsChange.isEmpty ? nil : settingsChange)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try AtomicWrite.write(try encoder.encode(result), to: URL(fileURLWithPath: config.reports).appendingPathComponent("nightly-last-run.json"))
         return result
     }
 
-    /// The config's settings become the warehouse's; a changed time zone rebuilds the daily
-    /// rollups, whose buckets are local days.
-    private func applySettings(_ w: Warehouse, zone: FleetZone) throws {
-        if try w.setting("timezone") ?? "UTC" != config.timezone {
-            try w.setSetting("timezone", config.timezone)
-            try w.pool.write { db in try Derivations.rebuildAll(db, settings: DeriveSettings(zone: zone, trips: config.trips)) }
+    /// The config's settings become the warehouse's (WarehouseSettings.apply): a changed zone or
+    /// trip rule re-derives every asset, the same way `fleetkit init` does, so `import` and
+    /// `nightly` derive the same trips from the same facts.
+    private func applySettings(_ w: Warehouse) throws -> SettingsChange {
+        let zone = FleetZone(identifier: config.timezone)!
+        let policy = DVIRPolicy(rawValue: config.dvirPolicy)!
+        return try w.apply(setting: [.timezone, .currency, .units, .dvirPolicy, .tripRules]) { s in
+            s.zone = zone
+            s.currency = config.currency
+            s.units = config.units
+            s.dvirPolicy = policy
+            s.trips = config.trips
         }
-        try w.setSetting("currency", config.currency)
-        try w.setSetting("units", config.units.rawValue)
-        try w.setSetting("dvir_policy", config.dvirPolicy)
     }
 
     private func archive(_ entry: InboxWalker.Entry, day: CivilDate, outcome: FileOutcome) throws -> FileResult {

@@ -1,4 +1,5 @@
 import Foundation
+import FleetWarehouse
 
 /// When a file in the inbox counts as complete (docs/OPERATIONS.md, "When a file is imported").
 /// A done-marker whose file is not beside it is never imported as data: it waits, named.
@@ -66,17 +67,23 @@ struct SettleRule {
         return "warning: its modification time \(f.string(from: look.modified)) is in the future (now \(f.string(from: now))); check the clock of the machine that wrote it"
     }
 
-    /// The warehouse setting that keeps the looks between runs.
-    static let settingKey = "nightly_settle_looks"
-
-    static func decode(_ json: String?) -> [String: Observation] {
-        guard let json, let looks = try? JSONDecoder().decode([String: Observation].self, from: Data(json.utf8)) else { return [:] }
-        return looks
+    /// The looks kept between runs (`WarehouseSettings.nightlySettleLooks`). A stored object of
+    /// another shape is an error naming the setting, never an empty memory: that would let a
+    /// file still being written be judged on its clock alone.
+    static func decode(_ json: String?) throws -> [String: Observation] {
+        guard let json else { return [:] }
+        do { return try JSONDecoder().decode([String: Observation].self, from: Data(json.utf8)) } catch {
+            let key = WarehouseSettings.Key.nightlySettleLooks
+            throw WarehouseSettingsError(key: key.rawValue, value: json, reason: "is not the nightly job's record of unsettled files (\(error))",
+                                         hint: key.hint)
+        }
     }
 
-    static func encode(_ looks: [String: Observation]) -> String {
+    /// nil for no looks, so the setting is removed rather than kept empty.
+    static func encode(_ looks: [String: Observation]) throws -> String? {
+        guard !looks.isEmpty else { return nil }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        return String(decoding: (try? encoder.encode(looks)) ?? Data("{}".utf8), as: UTF8.self)
+        return String(decoding: try encoder.encode(looks), as: UTF8.self)
     }
 }

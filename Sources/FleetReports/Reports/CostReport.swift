@@ -1,5 +1,6 @@
 import GRDB
 import FleetCore
+import FleetWarehouse
 
 /// Finance's monthly report: cost per asset, month and category, subtotals per group and cost
 /// centre, the fleet total, cost per distance and per engine hour, and fuel economy. Every total
@@ -18,7 +19,7 @@ public struct CostReport: Report {
     public init() {}
 
     public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {
-        let base = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'currency'") ?? "USD"
+        let base = try WarehouseSettings.load(db).currency
         let converter = try CurrencyConverter(db, base: base, target: request.currency)
         let withoutTotal = try CostLine.withoutTotal(db, request)
         let assets = try AssetInfo.fetchAll(db, request)
