@@ -60,6 +60,35 @@ final class NightlyTripRulesTests: XCTestCase {
         XCTAssertEqual(try trips(), 2)
     }
 
+    /// Re-deriving after a rule change gives exactly what importing under that rule gives.
+    func testARuleChangeReDerivesToWhatAFreshImportUnderTheRuleGives() throws {
+        var rules = TripRules()
+        rules.stopSeconds = 600
+        func load(_ t: TestWarehouse) throws {
+            let settings = try t.warehouse.settings()
+            var options = ImportOptions(zone: settings.zone)
+            options.trips = settings.trips
+            let assets = try t.write(StopAndGoGPX.assets, to: "assets.csv")
+            XCTAssertEqual(try t.importFile(assets, options: options).status, .imported)
+            options.asset = "T-01"
+            for (day, stop) in [("2026-10-05", 300), ("2026-10-06", 900), ("2026-10-08", 120)] {
+                let gpx = try t.write(StopAndGoGPX.text(day: day, stopSeconds: stop), to: "\(day).gpx")
+                XCTAssertEqual(try t.importFile(gpx, options: options).status, .imported)
+            }
+        }
+        let changed = try TestWarehouse()
+        try load(changed)
+        XCTAssertEqual(try changed.count("trip"), 5)   // 300 s and 900 s stops end trips under 180 s; 120 s does not
+        let change = try changed.warehouse.apply(setting: [.tripRules]) { $0.trips = rules }
+        XCTAssertEqual(change.rederivedAssets, 1)
+        XCTAssertEqual(try changed.count("trip"), 4)   // under 600 s only the 900 s stop does
+
+        let fresh = try TestWarehouse()
+        try fresh.warehouse.apply(setting: [.tripRules]) { $0.trips = rules }
+        try load(fresh)
+        XCTAssertEqual(try changed.factDump(tables: ["trip", "asset_day"]), try fresh.factDump(tables: ["trip", "asset_day"]))
+    }
+
     func testImpossibleTripRulesInTheConfigAreRefusedWithTheKey() throws {
         XCTAssertThrowsError(try config("trips:\n  gap_seconds: -60")) { error in
             XCTAssertTrue("\(error)".contains("trips"), "\(error)")
