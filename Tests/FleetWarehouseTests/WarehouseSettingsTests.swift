@@ -97,6 +97,16 @@ final class WarehouseSettingsTests: XCTestCase {
         XCTAssertEqual(try t.warehouse.settings().trips, TripRules())
     }
 
+    func testANilValueRemovesTheRow() throws {
+        let t = try TestWarehouse()
+        try t.warehouse.apply(setting: [.nightlySettleLooks]) { $0.nightlySettleLooks = "{\"inbox/a.csv\":{}}" }
+        XCTAssertEqual(try t.warehouse.settings().nightlySettleLooks, "{\"inbox/a.csv\":{}}")
+        let change = try t.warehouse.apply(setting: [.nightlySettleLooks]) { $0.nightlySettleLooks = nil }
+        XCTAssertEqual(change.changed, [.nightlySettleLooks])
+        XCTAssertNil(try t.warehouse.settings().nightlySettleLooks)
+        XCTAssertEqual(try t.count("setting", where: "key = 'nightly_settle_looks'"), 0)
+    }
+
     func testTripRuleAssignmentsTakeTheRulesOwnKeysAndRefuseTheRest() throws {
         let rules = try TripRules().setting(["gap_seconds=1800", "stop_radius_m = 150"])
         XCTAssertEqual(rules.gapSeconds, 1800)

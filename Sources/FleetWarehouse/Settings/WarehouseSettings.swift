@@ -120,7 +120,7 @@ public struct WarehouseSettings: Sendable {
             throw FleetError.invalidArgument(name: "trip rules", value: try new.trips.storedText(), hint: problem)
         }
         let before = try old.stored(), after = try new.stored()
-        let absent = Set(try String.fetchAll(db, sql: "SELECT key FROM setting").compactMap(Key.init(rawValue:)))
+        let present = Set(try String.fetchAll(db, sql: "SELECT key FROM setting").compactMap(Key.init(rawValue:)))
         var change = SettingsChange()
         for key in Key.allCases where keys.contains(key) {
             let value = after[key] ?? nil
@@ -129,7 +129,7 @@ public struct WarehouseSettings: Sendable {
             if let value {
                 try db.execute(sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                                arguments: [key.rawValue, value])
-            } else if !absent.contains(key) {
+            } else if present.contains(key) {
                 try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key.rawValue])
             }
         }
