@@ -70,7 +70,7 @@ final class WarehouseSettingsTests: XCTestCase {
             XCTAssertThrowsError(try t.warehouse.settings(), c.value) { error in
                 guard case let FleetError.warehouse(path, reason, hint) = error else { return XCTFail("\(c.key): \(error)") }
                 XCTAssertEqual(path, t.warehouse.path)
-                XCTAssertTrue(reason.contains("the setting '\(c.key)' is '\(c.value)'"), reason)
+                XCTAssertTrue(reason.contains("the warehouse setting '\(c.key)' is '\(c.value)'"), reason)
                 XCTAssertTrue(reason.contains(c.says), reason)
                 XCTAssertTrue(hint.contains(c.fix), hint)
             }

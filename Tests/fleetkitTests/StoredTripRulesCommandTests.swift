@@ -112,7 +112,7 @@ final class StoredTripRulesCommandTests: XCTestCase {
                         ["init", "--db", db, "--trip-rule", "stop_seconds=600"]] {
             let r = try Fleetkit.run(command)
             XCTAssertEqual(r.status, 2, "\(command): \(r.stderr)")
-            XCTAssertTrue(r.stderr.contains("the setting 'trip_rules' is '{\"stop_secs\":600}', which names the unknown rule 'stop_secs'"), "\(command): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("the warehouse setting 'trip_rules' is '{\"stop_secs\":600}', which names the unknown rule 'stop_secs'"), "\(command): \(r.stderr)")
             XCTAssertTrue(r.stderr.contains("fleetkit init --reset-trip-rules"), r.stderr)
         }
         XCTAssertEqual(try TestWarehouse(existing: db).count("asset"), 0)

@@ -20,8 +20,8 @@ public struct WarehouseSettingsError: Error, CustomStringConvertible, Sendable, 
     /// What is wrong, without the hint.
     public var statement: String {
         let shown = value.count > 200 ? String(value.prefix(200)) + "…" : value
-        return "the setting '\(key)' is '\(shown)', which \(reason)"
+        return "the warehouse setting '\(key)' is '\(shown)', which \(reason)"
     }
 
-    public var description: String { "the warehouse \(statement). \(hint)" }
+    public var description: String { "\(statement). \(hint)" }
 }
