@@ -43,6 +43,9 @@ public struct NightlyJob {
         /// Reports (or formats of one) that could not be written; the others were (exit code 1).
         public var report_failures: [ReportFailure]
         public var exit_code: Int32
+        /// Something the run worked around but an operator must know (a corrupt stored setting);
+        /// `fleetkit nightly` prints each on stderr.
+        public var warnings: [String] = []
     }
 
     /// - parameter makeRunner: imports each file; the `fleetkit` command passes one that runs
@@ -81,8 +84,8 @@ public struct NightlyJob {
         // Settling is about the real clock, whatever day the run reports as (SettleRule).
         let entries = InboxWalker.entries(inbox: config.inbox)
         let clock = Date()
-        let rule = SettleRule(settleSeconds: config.settleSeconds, requireMarker: config.requireDoneMarker,
-                              previous: SettleRule.decode(try warehouse.setting(SettleRule.settingKey)))
+        let stored = SettleRule.decode(try warehouse.setting(SettleRule.settingKey))
+        let rule = SettleRule(settleSeconds: config.settleSeconds, requireMarker: config.requireDoneMarker, previous: stored.looks)
         var waiting: [String: SettleRule.Observation] = [:]
         var warnings: [URL: String] = [:]
         var ready: [InboxWalker.Entry] = []
@@ -145,7 +148,8 @@ public struct NightlyJob {
         let result = Summary(run_id: runID, as_of: today.description, files: results, totals: summary.totals, quarantined: quarantined,
                              skipped: results.filter { $0.action == "skipped" }.count, reports: written.map(\.path),
                              report_failures: reportFailures,
-                             exit_code: quarantined > 0 || summary.totals.failed > 0 || summary.totals.rejected > 0 || !reportFailures.isEmpty ? 1 : 0)
+                             exit_code: quarantined > 0 || summary.totals.failed > 0 || summary.totals.rejected > 0 || !reportFailures.isEmpty ? 1 : 0,
+                             warnings: stored.warning.map { [$0] } ?? [])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try AtomicWrite.write(try encoder.encode(result), to: URL(fileURLWithPath: config.reports).appendingPathComponent("nightly-last-run.json"))

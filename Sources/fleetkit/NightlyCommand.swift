@@ -39,6 +39,8 @@ struct NightlyCommand: ParsableCommand {
             Console.err("error: \(error)")
             throw Exit.couldNotRun
         }
+        // Warnings go to stderr in both modes, so cron mails them even when stdout is JSON.
+        for warning in summary.warnings { Console.err(warning) }
         if json {
             try writeJSON(summary)
         } else {
