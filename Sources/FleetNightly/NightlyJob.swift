@@ -72,9 +72,6 @@ public struct NightlyJob {
         let warehouse = try Warehouse(path: config.warehouse)
         try applySettings(warehouse, zone: zone)
         let session = ImportSession(warehouse: warehouse)
-        var options = ImportOptions(zone: zone, currency: config.currency)
-        options.trips = config.trips
-        options.attributeByFolder = config.attribution.byFolder
         let runID = try session.begin(command: command)
         let runner = makeRunner(session)
         let today = zone.day(of: Int64(now.timeIntervalSince1970 * 1000))
@@ -100,20 +97,43 @@ public struct NightlyJob {
                 ready.append(e)
             }
         }
-        let byURL = Dictionary(ready.map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
-        let ordered = session.ordered(ready.map { ($0.url, $0.problem) }, options: options)
-        for (url, problem) in ordered {
-            let entry = byURL[url]!
-            if let problem {
+        func importRequest(_ entry: InboxWalker.Entry) -> FileImportRequest {
+            var request = FileImportRequest(path: entry.url.path, warehouse: config.warehouse, runID: runID, timezone: config.timezone,
+                                            currency: config.currency, trips: config.trips, attributeByFolder: config.attribution.byFolder)
+            // The descriptor the child opens must still be the file the listing judged settled.
+            request.expected = entry.look.map { FileImportRequest.Expected(size: $0.size, mtime: $0.mtime, device: $0.device, inode: $0.inode) }
+            return request
+        }
+        // Master data first (the order of `session.importers`), then the rest in listing order.
+        // The format is read through the runner, in the import child: reading a file's first
+        // bytes is already input, and a crash there must cost that file, not the run.
+        var rank: [URL: Int] = [:]
+        var order: [InboxWalker.Entry] = []
+        for e in ready {
+            guard e.problem == nil, ready.count > 1 else { order.append(e); continue }
+            var request = importRequest(e)
+            request.detectOnly = true
+            switch try runner.detectFormat(e.url, request: request) {
+            case let .format(name):
+                rank[e.url] = name.flatMap { n in session.importers.firstIndex { $0.format == n } }
+                order.append(e)
+            case let .failed(reason):
+                let outcome = FileOutcome(path: e.url.path, status: .failed, error: reason)
+                outcomes.append(outcome)
+                results.append(try quarantine(e, reason: reason, outcome: outcome))
+            }
+        }
+        let ordered = order.indices.sorted { (rank[order[$0].url] ?? session.importers.count, $0) < (rank[order[$1].url] ?? session.importers.count, $1) }
+            .map { order[$0] }
+        for entry in ordered {
+            let url = entry.url
+            if let problem = entry.problem {
                 let outcome = FileOutcome(path: url.path, status: .failed, error: problem)
                 outcomes.append(outcome)
                 results.append(try quarantine(entry, reason: problem, outcome: outcome))
                 continue
             }
-            var request = FileImportRequest(path: url.path, warehouse: config.warehouse, runID: runID, timezone: config.timezone,
-                                            currency: config.currency, trips: config.trips, attributeByFolder: config.attribution.byFolder)
-            // The descriptor the child opens must still be the file the listing judged settled.
-            request.expected = entry.look.map { FileImportRequest.Expected(size: $0.size, mtime: $0.mtime, device: $0.device, inode: $0.inode) }
+            let request = importRequest(entry)
             let outcome: FileOutcome
             do { outcome = try runner.importFile(url, request: request) } catch {
                 // The warehouse failed (full disk, I/O error): the file stays in the inbox, the
