@@ -58,6 +58,26 @@ final class UnknownUseReportTests: XCTestCase {
         XCTAssertTrue(summary.dataQuality.rows.contains { ($0[0].textValue ?? "").contains("Assets whose use is unknown") && $0[1] == .integer(1) })
     }
 
+    /// The same class in the other reports that show use: the cost report's distance and engine
+    /// hours, and DVIR compliance's days operated (for a vehicle: the test makes the snapshot's
+    /// asset one, since DVIRs are for vehicles) are unknown, not 0.
+    func testCostAndDVIRShowOneSnapshotAsUnknown() throws {
+        let t = try TestWarehouse()
+        _ = try t.importFile(Self.snapshot)
+        let cost = try run(t, CostReport.self).tables[0]
+        XCTAssertEqual(cost.rows.count, 1)
+        XCTAssertEqual(column(cost, "distance"), .null)
+        XCTAssertEqual(column(cost, "engine_hours"), .null)
+
+        try t.warehouse.pool.write { try $0.execute(sql: "UPDATE asset SET kind = 'vehicle'") }
+        let dvir = try run(t, DVIRComplianceReport.self)
+        let byVehicle = dvir.tables[0]
+        XCTAssertEqual(byVehicle.rows.count, 1)
+        XCTAssertEqual(column(byVehicle, "days_operated"), .null)
+        XCTAssertEqual(column(byVehicle, "days_missing_dvir"), .null)
+        XCTAssertEqual(qualityCount(dvir, "Vehicles with no telematics, or a single reading"), .integer(1))
+    }
+
     /// The same machine seen again later the same month, 6.5 h further on its meter: now there
     /// is an interval, and the figures are measured ones (6.5 h, one day operated).
     func testASecondSnapshotMeasuresTheInterval() throws {

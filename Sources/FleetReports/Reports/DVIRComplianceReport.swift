@@ -17,7 +17,10 @@ public struct DVIRComplianceReport: Report {
 
     public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {
         let assets = try AssetInfo.fetchAll(db, request).filter { $0.kind != "equipment" }
-        let days = try OperatedDays.fetch(db, request)
+        // A vehicle whose rollup measured nothing (one snapshot) has unknown days operated, as
+        // one without telematics does: not 0 days, and so no "missing DVIR" count either.
+        let usage = try AssetUsage.fetch(db, request)
+        let days = try OperatedDays.fetch(db, request).filter { usage[$0.key]?.measured ?? false }
         var summaryRows: [[ReportValue]] = []
         var violations: [[ReportValue]] = []
         var unjudged: [String] = []
@@ -100,7 +103,7 @@ public struct DVIRComplianceReport: Report {
                                              arguments: [request.start, request.end])
         var quality = DataQuality()
         let noTelematics = assets.filter { days[$0.id] == nil }.map(\.unit)
-        quality.add("Vehicles with no telematics in the period (days operated unknown)", noTelematics.count,
+        quality.add("Vehicles with no telematics, or a single reading, in the period (days operated unknown)", noTelematics.count,
                     noTelematics.isEmpty ? "none" : noTelematics.prefix(20).joined(separator: ", ") + (noTelematics.count > 20 ? ", …" : ""))
         quality.add("Safety defects that could not be judged (no telematics while open)", unjudged.count,
                     unjudged.isEmpty ? "none" : unjudged.prefix(10).joined(separator: "; "))
