@@ -51,16 +51,19 @@ public struct NightlyJob {
     /// - parameter makeRunner: imports each file; the `fleetkit` command passes one that runs
     ///   each file in a child process, so that a crash of one file's import quarantines that
     ///   file instead of ending the run (FileImportRunner says why).
+    /// - parameter reports: writes the reports; the `fleetkit` command passes one that writes
+    ///   them in a child process, so that a crash there is a recorded failure (ReportRefresher).
     public func run(command: String,
-                    runner makeRunner: (ImportSession) -> any FileImportRunner = { InProcessImportRunner(session: $0) }) throws -> Summary {
+                    runner makeRunner: (ImportSession) -> any FileImportRunner = { InProcessImportRunner(session: $0) },
+                    reports: any ReportRefresher = InProcessReportRefresher()) throws -> Summary {
         // The job's own writes (settings, the run ledger, archived paths) meet a full disk too;
         // the operator must read "the disk is full", not "SQLite error 13 … COMMIT TRANSACTION".
-        do { return try runLocked(command: command, runner: makeRunner) } catch let error as DatabaseError {
+        do { return try runLocked(command: command, runner: makeRunner, reports: reports) } catch let error as DatabaseError {
             throw Warehouse.explain(error, path: config.warehouse, doing: "the nightly run")
         }
     }
 
-    private func runLocked(command: String, runner makeRunner: (ImportSession) -> any FileImportRunner) throws -> Summary {
+    private func runLocked(command: String, runner makeRunner: (ImportSession) -> any FileImportRunner, reports: any ReportRefresher) throws -> Summary {
         let zone = FleetZone(identifier: config.timezone)!
         let lock = try NightlyLock(path: config.warehouse + ".lock")
         defer { withExtendedLifetime(lock) {} }
@@ -163,7 +166,8 @@ public struct NightlyJob {
         var summary = try session.finish(runID, outcomes: outcomes)
         summary.files = outcomes
 
-        let (written, reportFailures) = try refreshReports(warehouse, zone: zone, today: today)
+        let refreshed = try reports.refresh(self, warehouse: warehouse, today: today)
+        let (written, reportFailures) = (refreshed.files.map { URL(fileURLWithPath: $0) }, refreshed.failures)
         let quarantined = results.filter { $0.action == "quarantined" }.count
         let result = Summary(run_id: runID, as_of: today.description, files: results, totals: summary.totals, quarantined: quarantined,
                              skipped: results.filter { $0.action == "skipped" }.count, reports: written.map(\.path),
@@ -267,10 +271,12 @@ public struct NightlyJob {
     /// Every configured report for every configured period. Each report (and format) is written
     /// or fails alone (`ReportWriter`): a failure is recorded and the run goes on, so one bad
     /// value can no longer cost the night's other reports after the files were already archived.
-    private func refreshReports(_ warehouse: Warehouse, zone: FleetZone, today: CivilDate) throws -> ([URL], [ReportFailure]) {
+    /// Run by `InProcessReportRefresher`, and by `fleetkit nightly-reports` in the child.
+    public func refreshReports(_ warehouse: Warehouse, today: CivilDate) throws -> ReportRefresh {
+        let zone = FleetZone(identifier: config.timezone)!
         let reports = config.reportsToRefresh.compactMap { ReportRegistry.named($0) }
         let formats = config.formats.compactMap { ReportFormats.named($0) }
-        guard !reports.isEmpty, !formats.isEmpty else { return ([], []) }
+        guard !reports.isEmpty, !formats.isEmpty else { return ReportRefresh(files: [], failures: []) }
         var failures: [ReportFailure] = []
         let writer = ReportWriter(warehouse: warehouse, formats: formats)
         let directory = URL(fileURLWithPath: config.reports, isDirectory: true)
@@ -301,6 +307,6 @@ public struct NightlyJob {
                 failures.append(ReportFailure(report: "index", format: "html", reason: "\(error)"))
             }
         }
-        return (files, failures)
+        return ReportRefresh(files: files.map(\.path), failures: failures)
     }
 }

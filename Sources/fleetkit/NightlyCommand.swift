@@ -33,8 +33,9 @@ struct NightlyCommand: ParsableCommand {
             }
             // Files are imported in a child process: a crash costs that file, not the run.
             let runner = ChildProcessImportRunner(timeLimit: fileTimeLimit)
+            // Reports are written in a child process too: a crash there is a recorded failure.
             summary = try NightlyJob(config: config, now: now).run(command: (["fleetkit"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
-                                                                   runner: { _ in runner })
+                                                                   runner: { _ in runner }, reports: ChildProcessReportRefresher(configPath: self.config))
         } catch {
             Console.err("error: \(error)")
             throw Exit.couldNotRun
