@@ -89,24 +89,6 @@ final class NightlyTripRulesTests: XCTestCase {
         XCTAssertEqual(try changed.factDump(tables: ["trip", "asset_day"]), try fresh.factDump(tables: ["trip", "asset_day"]))
     }
 
-    /// The job's memory of files still being written, unreadable: the run stops before it
-    /// imports anything, naming the setting and the flag that clears it; it never forgets in
-    /// silence (a half-written file would then be judged on its clock alone).
-    func testUnreadableSettleLooksStopTheRunWithTheFix() throws {
-        try StopAndGoGPX.assets.write(to: root.appendingPathComponent("inbox/master/assets.csv"), atomically: true, encoding: .utf8)
-        let warehouse = try Warehouse(path: root.appendingPathComponent("fleet.sqlite").path)
-        try warehouse.pool.write { db in
-            try db.execute(sql: "INSERT INTO setting(key, value) VALUES ('nightly_settle_looks', '{\"inbox/a.csv\": 5}')")
-        }
-        XCTAssertThrowsError(try NightlyJob(config: try config("")).run(command: "test")) { error in
-            XCTAssertTrue("\(error)".contains("the warehouse setting 'nightly_settle_looks' is '{\"inbox/a.csv\": 5}'"), "\(error)")
-            XCTAssertTrue("\(error)".contains("fleetkit init --forget-settle-state"), "\(error)")
-        }
-        XCTAssertEqual(try TestWarehouse(existing: warehouse.path).count("source_file"), 0)
-        try warehouse.apply(setting: [.nightlySettleLooks]) { $0.nightlySettleLooks = nil }   // what --forget-settle-state does
-        XCTAssertEqual(try NightlyJob(config: try config("")).run(command: "test").totals.imported, 1)
-    }
-
     func testImpossibleTripRulesInTheConfigAreRefusedWithTheKey() throws {
         XCTAssertThrowsError(try config("trips:\n  gap_seconds: -60")) { error in
             XCTAssertTrue("\(error)".contains("trips"), "\(error)")

@@ -79,8 +79,10 @@ public struct CostReport: Report {
             let fuelML = u.fuelML > 0 ? u.fuelML : fuelBought[a.id] ?? 0
             var row: [ReportValue] = [.text(a.unit), .text(a.name ?? ""), .text(a.group ?? ""), .text(a.costCenter ?? ""), .text(a.department ?? "")]
             row += CostLine.categories.map { money(sums[$0] ?? 0) }
-            let known = usage[a.id] != nil
-            row += [money(total), known ? .number(request.distance(u.distanceM)) : .null, known ? .number(u.engineS / 3600) : .null,
+            // Unknown is not zero: no telematics, a single reading, or no such figure on any day.
+            let known = usage[a.id]?.measured ?? false
+            row += [money(total), known && u.distanceKnown ? .number(request.distance(u.distanceM)) : .null,
+                    known && u.engineKnown ? .number(u.engineS / 3600) : .null,
                     u.distanceM > 0 ? money(Int64((Double(total) / request.distance(u.distanceM)).rounded())) : .null,
                     u.engineS > 0 ? money(Int64((Double(total) / (u.engineS / 3600)).rounded())) : .null,
                     fuelML > 0 ? .number(request.volume(fuelML)) : .null,

@@ -23,7 +23,8 @@ public struct WarehouseSettings: Sendable {
     /// Trip and stop detection rules: every derivation uses these.
     public var trips = TripRules()
     /// The nightly job's memory of how files that were still being written looked (SettleRule),
-    /// as the JSON object it owns; nil when it remembers none.
+    /// as the JSON object it owns, unchecked here (SettleRule.decode warns when it cannot read
+    /// it); nil when it remembers none.
     public var nightlySettleLooks: String?
 
     public init() {}
@@ -92,7 +93,8 @@ public struct WarehouseSettings: Sendable {
         case .tripRules:
             trips = try TripRules.stored(value)
         case .nightlySettleLooks:
-            guard (try? JSONSerialization.jsonObject(with: Data(value.utf8))) is [String: Any] else { throw bad("is not a JSON object") }
+            // Kept as text: the nightly job's SettleRule reads it, and an unreadable memory is a
+            // warning there, not a stop (it only ever makes a file ready sooner).
             nightlySettleLooks = value
         }
     }
