@@ -76,9 +76,11 @@ final class RealDataSamsaraTests: XCTestCase {
               check: ("SELECT at, lat, lon, speed_mps, heading_deg FROM position", ["1580108785000|37.7749|137.2719|30.2|120.0"])),
         // Equipment series with "time": "time" and "id": "id": refused whole.
         .init(file: "extra_api_fleet_equipment_stats_history.json", format: "samsara", loaded: 0, rejected: 2, reasons: ["placeholder"], assets: 0, check: nil),
-        // Trailer 1234: gps speed 152047843600549300 mph is refused; its GPS odometer of 50 m loads.
+        // Trailer 1234 (reefer stats: it is a trailer, under the trailer id DVIRs use): gps speed
+        // 152047843600549300 mph is refused; its GPS odometer of 50 m loads.
         .init(file: "extra_api_fleet_trailers_stats_history.json", format: "samsara", loaded: 1, rejected: 1, reasons: ["out_of_range"], assets: 1,
-              check: ("SELECT meter, at, value FROM meter_reading", ["odometer|1580108785000|50.0"])),
+              check: ("SELECT a.kind, i.id_type, i.id_value, m.meter, m.at, m.value FROM meter_reading m JOIN asset a ON a.id = m.asset_id JOIN asset_identifier i ON i.asset_id = a.id",
+                      ["trailer|trailer_id|1234|odometer|1580108785000|50.0"])),
         .init(file: "extra_api_fleet_vehicles_locations_feed.json", format: "samsara", loaded: 0, rejected: 1, reasons: ["out_of_range"], assets: 0, check: nil),
     ]
     /// v1 trips name no vehicle: without --asset the file fails whole (tested with and without).
