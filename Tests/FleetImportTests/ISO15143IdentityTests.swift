@@ -119,7 +119,11 @@ final class ISO15143IdentityTests: XCTestCase {
     }
 
     /// Bosch's time-series page as its API returns it: no EquipmentHeader, the machine only in the
-    /// links, with its own machine id (`510TS_15075`), which is kept exactly.
+    /// links, with its own machine id (`510TS_15075`), which is kept exactly. The fixture is the
+    /// response sample of Bosch Rexroth's published API description
+    /// (boschrexroth/bodas-data-management-samples, iso15143ApiEndpoints/README.md), cut to three
+    /// of its readings (the first two and the last); the `[]` fixture is its "page number greater
+    /// than the maximum" response.
     func testAHeaderlessJSONTimeSeriesPageIsDetectedAndNamedByItsLink() throws {
         let url = fixture("iso15143/bosch-hours-no-header.json")
         XCTAssertEqual(ImporterRegistry.detect(try FileWalker.head(of: url), filename: "page.json")?.format, "iso15143")
