@@ -150,6 +150,34 @@ final class ISO15143IdentityTests: XCTestCase {
         XCTAssertEqual(dumps[0], dumps[1])
     }
 
+    /// Bosch's fleet snapshot (the same published sample): no PIN and no serial, the machine
+    /// named by its `BodasMachineId`, locations under `Locations`; its time-series pages name
+    /// the machine by that id in their links.
+    func testBoschSnapshotMachinesAreTheirMachineIDsAndMeetTheirTimeSeries() throws {
+        let t = try TestWarehouse()
+        let o = try t.importFile(fixture("iso15143/bosch-fleet-snapshot.json"))
+        XCTAssertEqual(o.format, "iso15143")
+        XCTAssertEqual([o.loaded, o.rejected], [4, 0])
+        XCTAssertTrue(o.notes?.contains { $0.contains("EEC1__EngSpeed") } ?? false, "\(o.notes ?? [])")
+        XCTAssertEqual(try t.rows("SELECT a.kind, a.model, i.id_value FROM asset a JOIN asset_identifier i ON i.asset_id = a.id ORDER BY 3")
+            .map { "\($0[0] as String) \($0[1] as String) \($0[2] as String)" }, ["equipment model1 Machine1", "equipment model1 Machine2"])
+        // 2053.8 h and 736.1 h; the fixes with their altitude in metres.
+        XCTAssertEqual(try t.rows("""
+            SELECT i.id_value, m.at, m.value FROM meter_reading m JOIN asset_identifier i ON i.asset_id = m.asset_id ORDER BY 1
+            """).map { "\($0[0] as String) \(Timestamp.iso($0[1])) \(String(format: "%.3f", $0[2] as Double))" },
+                       ["Machine1 2023-02-08T12:38:02Z 7393680.000", "Machine2 2023-02-13T10:20:09Z 2649960.000"])
+        XCTAssertEqual(try t.rows("SELECT i.id_value, p.at, p.lat, p.lon, p.alt_m FROM position p JOIN asset_identifier i ON i.asset_id = p.asset_id ORDER BY 1")
+            .map { "\($0[0] as String) \(Timestamp.iso($0[1])) \($0[2] as Double) \($0[3] as Double) \($0[4] as Double)" },
+                       ["Machine1 2023-02-08T12:37:29Z 48.424358 9.935278 603.6", "Machine2 2023-02-13T10:24:10Z 48.424002 9.935772 607.1"])
+        let page = try t.write("""
+            [{"CumulativeOperatingHours": [{"Hour": 737.0, "datetime": "2023-02-14T08:00:00Z"}],
+              "links": [{"rel": "self", "href": "/Fleet/Equipment/Machine2/CumulativeOperatingHours/2023-02-14T00:00:00Z/2023-02-15T00:00:00Z/1"}]}]
+            """, to: "machine2-hours.json")
+        XCTAssertEqual(try t.importFile(page).loaded, 1)
+        XCTAssertEqual(try t.count("asset"), 2)
+        XCTAssertEqual(try t.count("meter_reading", where: "asset_id = (SELECT asset_id FROM asset_identifier WHERE id_value = 'Machine2')"), 2)
+    }
+
     func testTheEmptyPagePastTheLastIsNoDataWithANote() throws {
         let t = try TestWarehouse()
         let url = fixture("iso15143/bosch-page-past-last.json")

@@ -24,6 +24,7 @@ import FleetCore
 ///   which finds an asset with exactly that VIN (the resolver looks both ways) but never sets
 ///   one: the match is exact, without upper-casing or removing spaces, so a label is never bent
 ///   into someone's VIN. With a PIN it is not added (Deere's `EquipmentID` repeats the PIN).
+/// - Bosch's `BodasMachineId` is the machine id of its links (`iso15143`, `machine_id`).
 /// - Make, model and the `EquipmentID` (as the name) are hints that fill empty asset fields.
 enum ISOIdentity {
     static func ref(from header: FeedNode, tally: inout FeedTally) throws -> AssetRef {
@@ -36,6 +37,11 @@ enum ISOIdentity {
         let oem = text("OEMName") ?? text("Make")
         let model = text("Model"), serial = text("SerialNumber"), equipmentID = text("EquipmentID")
         var ref = AssetRef(name: equipmentID, make: oem, model: model)
+        // Bosch's header extension names the machine by the id its time-series links use
+        // (`/Fleet/Equipment/{machineID}/…`): the same identifier as a header-less page's link.
+        if let machineID = text("BodasMachineId") {
+            ref.identifiers.append(AssetRef.Identifier(source: "iso15143", type: "machine_id", value: machineID))
+        }
         if let raw = text("PIN") {
             let pin = PIN.normalise(raw)
             guard (4...30).contains(pin.utf8.count), isAlphanumericASCII(pin) else {
@@ -91,9 +97,17 @@ enum ISOIdentity {
         guard let i = parts.lastIndex(where: { $0.caseInsensitiveCompare("Equipment") == .orderedSame }), i + 1 < parts.count else { return nil }
         let segment = parts[i + 1].removingPercentEncoding ?? parts[i + 1]
         let pin = PIN.normalise(segment)
-        if (4...30).contains(pin.utf8.count), isAlphanumericASCII(pin) { return ref(pin: pin) }
-        guard (1...64).contains(segment.utf8.count), segment.utf8.allSatisfy({ $0 > 32 && $0 < 127 }) else { return nil }
-        return AssetRef(identifiers: [AssetRef.Identifier(source: "iso15143", type: "machine_id", value: segment)], kind: .equipment)
+        let visible = (1...64).contains(segment.utf8.count) && segment.utf8.allSatisfy { $0 > 32 && $0 < 127 }
+        let machineID = AssetRef.Identifier(source: "iso15143", type: "machine_id", value: segment)
+        if (4...30).contains(pin.utf8.count), isAlphanumericASCII(pin) {
+            // Also the machine id as written: Bosch's own ids (`Machine2`) look like PINs, and
+            // its snapshots name the machine by that id (`BodasMachineId`).
+            var r = ref(pin: pin)
+            if visible { r.identifiers = [machineID] }
+            return r
+        }
+        guard visible else { return nil }
+        return AssetRef(identifiers: [machineID], kind: .equipment)
     }
 
     /// Only ASCII letters and digits, checked on the UTF-8 bytes: the same test as
