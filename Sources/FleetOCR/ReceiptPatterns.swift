@@ -32,26 +32,22 @@ enum ReceiptPatterns {
     static let odometerLabels = ["ODOMETER", "ODO", "MILEAGE", "KM-STAND", "KM STAND", "KILOMETERSTAND", "KILOMETRAGE", "RIDA", "KM STAND", "KMSTAND"]
     static let dateLabels = ["DATE", "DATUM", "DATA", "FECHA", "TARIKH", "日付"]
 
-    /// Fuel grades as printed; the first pattern that matches a line names the grade.
-    static let gradePatterns = [
-        #"\bV-?POWER(\s+(9[5-9]|100|DIESEL|RACING))?\b"#, #"\bFUELSAVE(\s+(95|DIESEL))?\b"#, #"\bSYNERGY(\s+(9[58]|DIESEL|PRIMAX))?\b"#,
-        #"\b(UNLEADED|UNL)\s+(REGULAR|PLUS|PREMIUM|SUPER|MIDGRADE)\b"#, #"\bULSD(\s+DIESEL)?\b"#, #"\bPREMIUM\s+DIESEL\b"#,
-        #"\bDIESEL(\s+(#\s?[12]|B\s?\d{1,2}))?\b"#, #"\bSUPER(\s+(E\s?10|E\s?5|95|98|PLUS))?\b"#, #"\bSP\s?9[58](-?E\s?10)?\b"#, #"\bGAZOLE\b"#,
-        #"\bRON\s?9[2578]\b"#,
-        #"\bEURO\s?9[58]\b"#, #"\bBENZINAS\s?9[58]\b"#, #"\bDYZELINAS\b"#, #"\bHIGH\s+OCTANE\b"#, #"\bHI-?OCTANE\b"#, #"\bE\s?(10|85)\b"#,
-        #"\b(REGULAR|PREMIUM|MIDGRADE|PLUS)\s+(UNLEADED|GAS|GASOLINE)\b"#, #"\bUNLEADED\b"#, #"\bREGULAR\b"#, #"\bPREMIUM\b"#, #"\bMIDGRADE\b"#,
-        #"\bPETROL\b"#, #"\bBENZIN\b"#, #"\bADBLUE\b"#, #"\bDEF\b"#, #"\bLPG\b"#, #"\bAUTOGAS\b"#, #"\bCNG\b"#,
-    ]
-
-    /// Categories of non-fuel receipts, from words on the slip (checked in this order).
-    static let categoryWords: [(category: String, words: [String])] = [
-        ("tires", ["TIRE", "TIRES", "TYRE", "TYRES", "REIFEN", "PNEU", "PNEUS"]),
-        ("tolls", ["TOLL", "TOLLWAY", "TURNPIKE", "E-ZPASS", "EZPASS", "PEAGE", "MAUT", "AUTOPISTA", "TOLLS"]),
-        ("repair", ["REPAIR", "REPAIRS", "WERKSTATT", "REPARATUR", "MECHANIC", "COLLISION", "BODY SHOP", "GARAGE"]),
-        ("maintenance", ["OIL CHANGE", "LUBE", "JIFFY", "INSPECTION", "SERVICE", "WARTUNG", "ENTRETIEN"]),
-        ("parts", ["AUTOZONE", "O'REILLY", "NAPA", "ADVANCE AUTO", "PARTS", "FILTER", "WIPER", "BATTERY", "BRAKE", "MOTOR OIL", "ERSATZTEIL"]),
-        ("registration", ["DMV", "REGISTRATION", "ZULASSUNG", "LICENSE PLATE"]),
-        ("insurance", ["INSURANCE", "VERSICHERUNG", "ASSURANCE"]),
+    /// Fuel grades as printed; the first pattern that matches a line names the grade. Each runs
+    /// only on lines whose folded text holds one of its anchors.
+    static let gradePatterns: [(anchors: [String], pattern: String)] = [
+        (["POWER"], #"\bV-?POWER(\s+(9[5-9]|100|DIESEL|RACING))?\b"#), (["FUELSAVE"], #"\bFUELSAVE(\s+(95|DIESEL))?\b"#),
+        (["SYNERGY"], #"\bSYNERGY(\s+(9[58]|DIESEL|PRIMAX))?\b"#),
+        (["UNL"], #"\b(UNLEADED|UNL)\s+(REGULAR|PLUS|PREMIUM|SUPER|MIDGRADE)\b"#), (["ULSD"], #"\bULSD(\s+DIESEL)?\b"#),
+        (["PREMIUM"], #"\bPREMIUM\s+DIESEL\b"#),
+        (["DIESEL"], #"\bDIESEL(\s+(#\s?[12]|B\s?\d{1,2}))?\b"#), (["SUPER"], #"\bSUPER(\s+(E\s?10|E\s?5|95|98|PLUS))?\b"#),
+        (["SP"], #"\bSP\s?9[58](-?E\s?10)?\b"#), (["GAZOLE"], #"\bGAZOLE\b"#),
+        (["RON"], #"\bRON\s?9[2578]\b"#),
+        (["EURO"], #"\bEURO\s?9[58]\b"#), (["BENZINAS"], #"\bBENZINAS\s?9[58]\b"#), (["DYZELINAS"], #"\bDYZELINAS\b"#),
+        (["OCTANE"], #"\bHIGH\s+OCTANE\b"#), (["OCTANE"], #"\bHI-?OCTANE\b"#), (["10", "85"], #"\bE\s?(10|85)\b"#),
+        (["REGULAR", "PREMIUM", "MIDGRADE", "PLUS"], #"\b(REGULAR|PREMIUM|MIDGRADE|PLUS)\s+(UNLEADED|GAS|GASOLINE)\b"#),
+        (["UNLEADED"], #"\bUNLEADED\b"#), (["REGULAR"], #"\bREGULAR\b"#), (["PREMIUM"], #"\bPREMIUM\b"#),
+        (["MIDGRADE"], #"\bMIDGRADE\b"#), (["PETROL"], #"\bPETROL\b"#), (["BENZIN"], #"\bBENZIN\b"#), (["ADBLUE"], #"\bADBLUE\b"#),
+        (["DEF"], #"\bDEF\b"#), (["LPG"], #"\bLPG\b"#), (["AUTOGAS"], #"\bAUTOGAS\b"#), (["CNG"], #"\bCNG\b"#),
     ]
 
     static let months: [String: Int] = [
@@ -102,29 +98,87 @@ enum ReceiptPatterns {
 
     /// Repairs the OCR slips that break numbers, so that the number patterns can read them:
     /// unusual dashes and commas, a space after or before a decimal mark (`85. 54`), letters
-    /// read for digits inside a number (`4O.5O`, `l2.345`, `S.00`), a stray `%` after an amount.
+    /// read for digits inside a number (`4O.5O`, `l2.345`, `S.00`), a stray `%` after an amount,
+    /// a litre sign read as `1` after a currency (`EUR/1L`).
+    ///
+    /// Each rule is one pass over the characters that reads the previous pass's output (as a
+    /// regular-expression replacement would) and writes a new one: this runs on every OCR
+    /// line, and hand scanning is many times cheaper than `NSRegularExpression` on Linux.
     static func repair(_ line: String) -> String {
-        var s = line
-        for (from, to) in [("—", "-"), ("–", "-"), ("‚", ","), ("，", ","), ("．", "."), ("’", "'"), ("`", "'"), ("§", "S"), ("\t", " ")] {
-            s = s.replacingOccurrences(of: from, with: to)
+        var a: [Character] = []
+        a.reserveCapacity(line.count)
+        for c in line {
+            switch c {
+            case "—", "–": a.append("-")
+            case "‚", "，": a.append(",")
+            case "．": a.append(".")
+            case "’", "`": a.append("'")
+            case "§": a.append("S")
+            case "\t": a.append(" ")
+            default: a.append(c)
+            }
         }
-        let rules: [(String, String)] = [
-            (#"(?<=\d)([.,]) (?=\d\d(?![\d:]))"#, "$1"),       // "85. 54" → "85.54", not "2025, 16:04"
-            (#"(?<=\d) ([.,])(?=\d)"#, "$1"),                   // "85 .54" → "85.54"
-            (#"(?<=\d)[Oo](?=[\d.,]|\b)"#, "0"),                // "4O" → "40"
-            (#"(?<=[\d][.,])[Oo]"#, "0"),                       // "5.O0" → "5.00"
-            (#"(?<![A-Za-z])[Oo](?=\d)"#, "0"),                 // "O5" → "05"
-            (#"(?<=\d)[lI|](?=\d)"#, "1"),                      // "1l2" → "112"
-            (#"(?<![A-Za-z\d])[lI|](?=\d+[.,]\d)"#, "1"),       // "l2.345" → "12.345"
-            (#"(?<![A-Za-z\d])S(?=\d*[.,]\d\d(?!\d))"#, "5"),   // "S.00", "S2.10" → "5.00", "52.10"
-            (#"(?<=\d[.,]\d\d)[%*](?=\s|$)"#, ""),              // "42.70%" → "42.70"
-            (#"(?<=EUR|€|\$|RM|GBP|£|USD|SGD|CHF)\s?/\s?[1I|]L?(?![\w/])"#, "/L"),   // "EUR/1L", "EUR/1" → "EUR/L"
-        ]
-        for (pattern, template) in rules {
-            guard let re = regex(pattern, []) else { continue }
-            s = re.stringByReplacingMatches(in: s, range: NSRange(location: 0, length: (s as NSString).length), withTemplate: template)
+        func d(_ x: [Character], _ k: Int) -> Bool { k >= 0 && k < x.count && x[k].isASCII && x[k].isNumber }
+        func isMark(_ x: [Character], _ k: Int) -> Bool { k >= 0 && k < x.count && (x[k] == "." || x[k] == ",") }
+        func letter(_ x: [Character], _ k: Int) -> Bool { k >= 0 && k < x.count && x[k].isASCII && x[k].isLetter }
+        func pass(_ rule: ([Character], Int) -> (replacement: [Character], length: Int)?) {
+            var out: [Character] = []
+            out.reserveCapacity(a.count)
+            var k = 0
+            while k < a.count {
+                if let r = rule(a, k) { out.append(contentsOf: r.replacement); k += r.length } else { out.append(a[k]); k += 1 }
+            }
+            a = out
         }
-        return s
+        let hasDigit = a.contains(where: { $0.isASCII && $0.isNumber })
+        // "85. 54" → "85.54" (two digits after the space, not a time: "2025, 16:04" stays).
+        if hasDigit { pass { x, k in isMark(x, k) && d(x, k - 1) && k + 1 < x.count && x[k + 1] == " " && d(x, k + 2) && d(x, k + 3) && !d(x, k + 4)
+                       && !(k + 4 < x.count && x[k + 4] == ":") ? ([x[k]], 2) : nil } }
+        // "85 .54" → "85.54".
+        if hasDigit { pass { x, k in x[k] == " " && d(x, k - 1) && isMark(x, k + 1) && d(x, k + 2) ? ([], 1) : nil } }
+        // "4O" → "40" (an O after a digit, before a digit, a mark or the end of a word).
+        if hasDigit { pass { x, k in (x[k] == "O" || x[k] == "o") && d(x, k - 1)
+                       && (k + 1 == x.count || d(x, k + 1) || isMark(x, k + 1) || !(x[k + 1].isLetter || x[k + 1] == "_" || x[k + 1].isNumber)) ? (["0"], 1) : nil } }
+        // "5.O0" → "5.00".
+        if hasDigit { pass { x, k in (x[k] == "O" || x[k] == "o") && isMark(x, k - 1) && d(x, k - 2) ? (["0"], 1) : nil } }
+        // "O5" → "05".
+        if hasDigit { pass { x, k in (x[k] == "O" || x[k] == "o") && !letter(x, k - 1) && d(x, k + 1) ? (["0"], 1) : nil } }
+        // "1l2" → "112".
+        if hasDigit { pass { x, k in (x[k] == "l" || x[k] == "I" || x[k] == "|") && d(x, k - 1) && d(x, k + 1) ? (["1"], 1) : nil } }
+        // "l2.345" → "12.345": before digits, a mark and a digit.
+        if hasDigit { pass { x, k in
+            guard x[k] == "l" || x[k] == "I" || x[k] == "|", !letter(x, k - 1), !d(x, k - 1), d(x, k + 1) else { return nil }
+            var p = k + 1
+            while d(x, p) { p += 1 }
+            return isMark(x, p) && d(x, p + 1) ? (["1"], 1) : nil
+        } }
+        // "S.00", "S2.10" → "5.00", "52.10": digits, a mark and exactly two digits.
+        if hasDigit { pass { x, k in
+            guard x[k] == "S", !letter(x, k - 1), !d(x, k - 1) else { return nil }
+            var p = k + 1
+            while d(x, p) { p += 1 }
+            return isMark(x, p) && d(x, p + 1) && d(x, p + 2) && !d(x, p + 3) ? (["5"], 1) : nil
+        } }
+        // "42.70%" → "42.70" (at the end of the line or before a space).
+        if hasDigit { pass { x, k in (x[k] == "%" || x[k] == "*") && d(x, k - 1) && d(x, k - 2) && isMark(x, k - 3) && d(x, k - 4)
+                       && (k + 1 == x.count || x[k + 1].isWhitespace) ? ([], 1) : nil } }
+        // "EUR/1L", "EUR/1" → "EUR/L": after a currency, a slash, then 1, I or | for the litre sign.
+        if a.contains("/") { pass { x, k in
+            guard x[k] == "/" || x[k].isWhitespace else { return nil }
+            let tokens: [[Character]] = [["E", "U", "R"], ["€"], ["$"], ["R", "M"], ["G", "B", "P"], ["£"], ["U", "S", "D"], ["S", "G", "D"], ["C", "H", "F"]]
+            guard tokens.contains(where: { t in k >= t.count && x[(k - t.count)..<k].elementsEqual(t) }) else { return nil }
+            var p = k
+            if p < x.count, x[p].isWhitespace { p += 1 }
+            guard p < x.count, x[p] == "/" else { return nil }
+            p += 1
+            if p < x.count, x[p].isWhitespace { p += 1 }
+            guard p < x.count, x[p] == "1" || x[p] == "I" || x[p] == "|" else { return nil }
+            p += 1
+            func free(_ q: Int) -> Bool { q >= x.count || !(x[q].isLetter || x[q].isNumber || x[q] == "_" || x[q] == "/") }
+            if p < x.count, x[p] == "L", free(p + 1) { return (["/", "L"], p + 1 - k) }
+            return free(p) ? (["/", "L"], p - k) : nil
+        } }
+        return String(a)
     }
 
     /// Compiled expressions, shared by all threads: compiling one costs more than matching it

@@ -213,7 +213,8 @@ final class ReceiptExtractorTests: XCTestCase {
         let f = extractor.extract(text: "SHELL\n03/14/2025 07:42\nGALLONS 12.345\nPRICE/GAL $ 3.459\nTOTAL $ 47.20\n")
         XCTAssertEqual(total(f), "47.20", "the printed total is kept as read")
         XCTAssertLessThan(f.total!.confidence, ReceiptFields.reviewThreshold)
-        XCTAssertEqual(f.doubtful.count, 1)
+        XCTAssertEqual(f.doubtful.map { $0.prefix(while: { $0 != " " }) }, ["total", "volume"], "nothing says which of the three is misread")
+        XCTAssertNil(f.totalCheck)
     }
 
     func testLitreSignReadAsOneOrBar() {
@@ -233,7 +234,8 @@ final class ReceiptExtractorTests: XCTestCase {
     func testAVolumeImplyingAnImpossiblePriceIsDoubtful() {
         let f = extractor.extract(text: "ARAL\nDatum 20.02.2025\nMenge 1,00 l\nSUMME EUR 94,35\n")
         XCTAssertEqual(volume(f), "1.00 L", "kept as read…")
-        XCTAssertEqual(f.doubtful, ["volume doubtful (45%)"], "…but 94.35 EUR a litre is no fuel price")
+        // …but 94.35 EUR a litre is no fuel price, and no unit price or payment line confirms either.
+        XCTAssertEqual(f.doubtful, ["total doubtful (55%)", "volume doubtful (28%)"])
     }
 
     func testQuantityAtPriceWithoutAUnitAndYenThousands() {
