@@ -15,7 +15,8 @@ import FleetCore
 struct ReceiptCurrency {
     typealias Line = ReceiptExtractor.Line
 
-    static let marks: [(mark: String, code: String)] = ReceiptPatterns.currencyMarks
+    static let marks: [(mark: String, code: String)] = [("EURO", "EUR")] + ReceiptPatterns.currencyMarks
+    static let markChars: [(mark: [Character], code: String)] = marks.map { (Array($0.mark), $0.code) }
 
     /// Words of one currency area's receipts (matched as whole words on folded text).
     static let languageWords: [(code: String, words: [String])] = [
@@ -86,9 +87,12 @@ struct ReceiptCurrency {
     /// The currencies printed beside an amount on one line, one per mark.
     static func printed(in text: String) -> [String] {
         let c = Array(text)
+        let upper = c.map { x -> Character in
+            guard let a = x.asciiValue, a >= 97, a <= 122 else { return x }
+            return Character(Unicode.Scalar(a - 32))
+        }
         func d(_ k: Int) -> Bool { k >= 0 && k < c.count && c[k].isASCII && c[k].isNumber }
         func letter(_ k: Int) -> Bool { k >= 0 && k < c.count && c[k].isLetter }
-        func up(_ x: Character) -> Character { x.isASCII && x.isLetter ? Character(x.uppercased()) : x }
         /// The amount touching the mark, as text: after it (`RM 41.95`) or before it (`74,07 EUR`).
         func amount(from k: Int, step: Int) -> String {
             var p = k
@@ -104,9 +108,9 @@ struct ReceiptCurrency {
         var k = 0
         while k < c.count {
             var matched = false
-            for (mark, code) in marks {
-                let m = Array(mark)
-                guard k + m.count <= c.count, zip(m, c[k..<(k + m.count)]).allSatisfy({ up($1) == $0 }) else { continue }
+            for (m, code) in markChars {
+                let mark = String(m)
+                guard k + m.count <= c.count, upper[k] == m[0], upper[k..<(k + m.count)].elementsEqual(m) else { continue }
                 let isWord = m.allSatisfy(\.isLetter)
                 if isWord {
                     guard !letter(k - 1), !letter(k + m.count) else { continue }
@@ -144,7 +148,7 @@ struct ReceiptCurrency {
                 while digits < 8, n < words.count, words[n].allSatisfy(\.isNumber) { digits += words[n].count; n += 1 }
                 if (8...12).contains(digits), word.dropFirst(letters.count).allSatisfy(\.isNumber) { return (code, i) }
             }
-            for (prefix, code) in phonePrefixes where key.contains(prefix) {
+            for (prefix, code) in phonePrefixes where ReceiptPatterns.has(key, prefix) {
                 if let r = key.range(of: prefix), key[r.upperBound...].first.map({ $0 == " " || $0.isNumber }) ?? false { return (code, i) }
             }
             for (form, code) in legalForms where ReceiptPatterns.contains(key, form) { return (code, i) }

@@ -147,7 +147,7 @@ struct ReceiptDates {
     /// `05-JAN-2017`, `JAN 5, 2017` and `2025年3月14日`, as (year, month, day).
     static func namedDates(in line: Line) -> [(Int, Int, Int)] {
         var out: [(Int, Int, Int)] = []
-        if line.text.contains("年") {
+        if ReceiptPatterns.has(line.text, "年") {
             for m in ReceiptPatterns.matches(#"(?<![\d.,])(\d{4})\s?年\s?(\d{1,2})\s?月\s?(\d{1,2})\s?日"#, in: line.text) {
                 out.append((Int(m.groups[1]!)!, Int(m.groups[2]!)!, Int(m.groups[3]!)!))
             }

@@ -110,7 +110,7 @@ public struct ReceiptExtractor: Sendable {
     /// only on lines holding one of its anchor words, so most lines cost a substring test.
     func grade(_ lines: [Line]) -> ReceiptFields.Field<String>? {
         for (anchors, pattern) in ReceiptPatterns.gradePatterns {
-            for (i, line) in lines.enumerated() where anchors.contains(where: { line.key.contains($0) }) {
+            for (i, line) in lines.enumerated() where anchors.contains(where: { ReceiptPatterns.has(line.key, $0) }) {
                 if let m = ReceiptPatterns.matches(pattern, in: line.text).first {
                     let value = String(line.text[m.range]).split(separator: " ").joined(separator: " ")
                     return .init(value, confidence: 0.9 * line.factor, line: i)

@@ -69,7 +69,8 @@ struct FuelLines {
         var rest = Substring(text[n.range.upperBound...])
         func skipSpaces() { while let c = rest.first, c == " " { rest = rest.dropFirst() } }
         skipSpaces()
-        for mark in ["EUR", "USD", "MYR", "SGD", "GBP", "RM", "S$", "$", "€", "£"] where rest.uppercased().hasPrefix(mark) {
+        let head = String(rest.prefix(3)).uppercased()
+        for mark in ["EUR", "USD", "MYR", "SGD", "GBP", "RM", "S$", "$", "€", "£"] where head.hasPrefix(mark) {
             rest = rest.dropFirst(mark.count)
             break
         }
@@ -152,7 +153,7 @@ struct FuelLines {
         // line (`GALLONS 12.345 PRICE/GAL $3.459`) is read too.
         var volumeKey = Substring(line.key)
         if !prices.contains(where: { $0.line == i }),
-           let (label, unit) = Self.priceLabels.first(where: { ReceiptPatterns.contains(line.key, $0.label) || (!$0.label.first!.isLetter && line.key.contains($0.label)) }),
+           let (label, unit) = Self.priceLabels.first(where: { ReceiptPatterns.contains(line.key, $0.label) || (!$0.label.first!.isLetter && ReceiptPatterns.has(line.key, $0.label)) }),
            let r = line.key.range(of: label) {
             let offset = line.key.distance(from: line.key.startIndex, to: r.upperBound)
             if let n = nums.first(where: { text.distance(from: text.startIndex, to: $0.range.lowerBound) >= offset && !used.contains($0.range) }) {
@@ -212,8 +213,13 @@ struct FuelLines {
         let plausible = f.currency.flatMap { ReceiptPatterns.plausiblePricePerLitre[$0.value] }
         let defaultUnit: ReceiptFields.VolumeUnit = f.currency?.value == "USD" ? .usGallon : .litre
         var best: (v: Reading, p: Reading, t: TotalCandidate, score: Double, computed: Double)? = nil
-        for v in fuel.volumes {
-            for p in fuel.prices where !(p.line == v.line && p.range == v.range) {
+        // Bounded work whatever the text: a slip has a few readings, a hostile text thousands,
+        // and the search is volumes × prices × amounts.
+        let volumes = fuel.volumes.sorted { $0.weight > $1.weight }.prefix(maxReadings)
+        let prices = fuel.prices.sorted { $0.weight > $1.weight }.prefix(maxReadings)
+        let amounts = Array((totals + lineAmounts).prefix(maxAmounts))
+        for v in volumes {
+            for p in prices where !(p.line == v.line && p.range == v.range) {
                 if v.unitless || p.unitless {
                     // Both numbers of one unit-less `a X b` line, on a slip that names a fuel, at a price a pump charges.
                     guard fuelCue, v.line == p.line, let plausible else { continue }
@@ -222,7 +228,7 @@ struct FuelLines {
                 }
                 let computed = v.amount.double * p.amount.double
                 let tolerance = 0.5 * pow(10, -Double(p.amount.scale)) * v.amount.double + 0.5 * pow(10, -Double(v.amount.scale)) * p.amount.double + 1.5 * minorUnit
-                for t in totals + lineAmounts where abs(computed - t.amount.double) <= tolerance {
+                for t in amounts where abs(computed - t.amount.double) <= tolerance {
                     let keyword = totals.contains { $0.line == t.line && $0.amount == t.amount }
                     let perLitre = p.amount.double * 1000 / (v.unit ?? p.unit ?? defaultUnit).millilitres
                     let score = v.weight + p.weight + t.weight * (keyword ? 2 : 1) + (plausible?.contains(perLitre) ?? false ? 0.2 : 0)
@@ -263,6 +269,9 @@ struct FuelLines {
             f.total = .init(s.amount, confidence: confidence, line: s.line)
         }
     }
+
+    static let maxReadings = 24
+    static let maxAmounts = 400
 
     /// The highest confidence of a reading no second source confirms: below the review threshold.
     static let unconfirmed = 0.55

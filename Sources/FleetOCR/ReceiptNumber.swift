@@ -77,7 +77,7 @@ struct ReceiptNumber: Equatable {
             let fraction = text[text.index(after: index)...].filter(\.isNumber).count
             return DecimalNumber(mantissa: all, scale: fraction)
         }
-        let hasSpaceGroups = text.contains(" ") || text.contains("'")
+        let hasSpaceGroups = text.contains { $0 == " " || $0 == "'" }
         if marks.isEmpty { return (DecimalNumber(mantissa: all, scale: 0), nil) }
         let last = text.lastIndex { $0 == "." || $0 == "," }!
         if Set(marks).count == 2 || hasSpaceGroups {

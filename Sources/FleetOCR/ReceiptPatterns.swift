@@ -84,16 +84,59 @@ enum ReceiptPatterns {
 
     /// Whether `phrase` occurs in `key` as whole words (`TOTAL` is not in `TOTALENERGIES`,
     /// `SUBTOTAL` is not `TOTAL`). CJK phrases match anywhere.
+    ///
+    /// Compares UTF-8 bytes: extraction asks this for every keyword of every list on every
+    /// line (thousands of times a receipt), and Foundation's `range(of:)` on Linux costs many
+    /// times more. A neighbouring letter is decided on the whole Unicode scalar.
     static func contains(_ key: String, _ phrase: String) -> Bool {
-        var searchStart = key.startIndex
-        while let r = key.range(of: phrase, range: searchStart..<key.endIndex) {
-            let before = r.lowerBound == key.startIndex ? nil : key[key.index(before: r.lowerBound)]
-            let after = r.upperBound == key.endIndex ? nil : key[r.upperBound]
-            let cjk = phrase.unicodeScalars.first.map { $0.value > 0x2E80 } ?? false
-            if cjk || (!(before?.isLetter ?? false) && !(after?.isLetter ?? false)) { return true }
-            searchStart = r.upperBound
+        find(key, phrase, wholeWords: true)
+    }
+
+    /// Whether `part` occurs anywhere in `text` (bytes compared, no word boundaries).
+    static func has(_ text: String, _ part: String) -> Bool {
+        find(text, part, wholeWords: false)
+    }
+
+    private static func find(_ key: String, _ phrase: String, wholeWords: Bool) -> Bool {
+        var key = key, phrase = phrase
+        let cjk = phrase.unicodeScalars.first.map { $0.value > 0x2E80 } ?? false
+        return key.withUTF8 { k in
+            phrase.withUTF8 { p in
+                guard !p.isEmpty, p.count <= k.count else { return false }
+                let first = p[0]
+                var i = 0
+                while i <= k.count - p.count {
+                    if k[i] == first {
+                        var j = 1
+                        while j < p.count, k[i + j] == p[j] { j += 1 }
+                        if j == p.count {
+                            if !wholeWords || cjk || (!letter(before: i, in: k) && !letter(at: i + p.count, in: k)) { return true }
+                        }
+                    }
+                    i += 1
+                }
+                return false
+            }
         }
-        return false
+    }
+
+    /// Whether the scalar ending just before byte `i` is a letter.
+    private static func letter(before i: Int, in k: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard i > 0 else { return false }
+        var start = i - 1
+        while start > 0, k[start] & 0xC0 == 0x80 { start -= 1 }
+        return letter(at: start, in: k)
+    }
+
+    /// Whether the scalar starting at byte `i` is a letter.
+    private static func letter(at i: Int, in k: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard i < k.count else { return false }
+        let b = k[i]
+        if b < 0x80 { return (b >= 65 && b <= 90) || (b >= 97 && b <= 122) }
+        var end = i + 1
+        while end < k.count, k[end] & 0xC0 == 0x80 { end += 1 }
+        guard let scalar = String(decoding: UnsafeBufferPointer(rebasing: k[i..<end]), as: UTF8.self).unicodeScalars.first else { return false }
+        return scalar.properties.isAlphabetic
     }
 
     /// Repairs the OCR slips that break numbers, so that the number patterns can read them:

@@ -83,8 +83,8 @@ struct ReceiptTotals {
         for (i, line) in lines.enumerated() where i != at && has(line, Self.paymentWords) && !has(line, Self.changeWords) {
             if money(line).contains(where: { same($0, value) }) { return .paymentLine }
         }
-        let tendered = lines.filter { has($0, Self.tenderWords) && !has($0, Self.changeWords) }.flatMap(money)
-        let change = lines.filter { has($0, Self.changeWords) }.flatMap(money)
+        let tendered = lines.filter { has($0, Self.tenderWords) && !has($0, Self.changeWords) }.flatMap(money).prefix(64)
+        let change = lines.filter { has($0, Self.changeWords) }.flatMap(money).prefix(64)
         for t in tendered { for c in change where c.double > 0 && same(t, value + c.double) { return .tenderedMinusChange } }
         // Net and tax: a subtotal plus the tax lines, or two amounts of one line that add up to it
         // (a tax table's net, tax and gross).
@@ -94,7 +94,7 @@ struct ReceiptTotals {
             if same(s, value - taxSum, within: 1) || taxes.contains(where: { same(s, value - $0.double, within: 1) }) { return .netPlusTax }
         }
         for line in lines {
-            let m = money(line)
+            let m = Array(money(line).prefix(12))   // a tax table row has three to five amounts
             guard m.count >= 3, m.contains(where: { same($0, value) }) else { continue }
             for (x, a) in m.enumerated() { for b in m[(x + 1)...] where a.double > 0 && b.double > 0 && same(a, value - b.double, within: 1) && !same(a, value) {
                 return .netPlusTax

@@ -98,7 +98,9 @@ final class ReceiptTextFixtureTests: XCTestCase {
         var table: [String: [Outcome: Int]] = [:]
         for fx in try Self.fixtures() {
             let f = ReceiptExtractor(defaultCurrency: "USD", now: Self.now).extract(text: fx.text)
-            for (field, o) in Self.score(f, fx.truth) { table[field, default: [:]][o, default: 0] += 1 }
+            let scores = Self.score(f, fx.truth)
+            for (field, o) in scores { table[field, default: [:]][o, default: 0] += 1 }
+            print(fx.name + ": " + scores.keys.sorted().map { "\($0) \(Self.describe(f, $0)) [\(scores[$0]!.rawValue)]" }.joined(separator: "; "))
         }
         var all: [Outcome: Int] = [:]
         print("field        correct  flagged  wrong-not-flagged")
