@@ -17,6 +17,7 @@ struct ReceiptCurrency {
 
     static let marks: [(mark: String, code: String)] = [("EURO", "EUR")] + ReceiptPatterns.currencyMarks
     static let markChars: [(mark: [Character], code: String)] = marks.map { (Array($0.mark), $0.code) }
+    static let markStarts = Set(markChars.map { $0.mark[0] })
 
     /// Words of one currency area's receipts (matched as whole words on folded text).
     static let languageWords: [(code: String, words: [String])] = [
@@ -50,7 +51,13 @@ struct ReceiptCurrency {
     struct Decision { var field: ReceiptFields.Field<String>; var source: ReceiptFields.CurrencySource }
 
     static func decide(_ lines: [Line], fleet: String) -> Decision {
-        let country = countryCurrency(lines)
+        var countryRead = false, countryFound: (code: String, line: Int)? = nil
+        var country: (code: String, line: Int)? {
+            get {
+                if !countryRead { countryFound = countryCurrency(lines); countryRead = true }
+                return countryFound
+            }
+        }
         var votes: [String: (count: Int, line: Int, factor: Double)] = [:]
         for (i, line) in lines.enumerated() where !line.numbers.isEmpty {
             for code in printed(in: line.text) {
@@ -107,10 +114,11 @@ struct ReceiptCurrency {
         var out: [String] = []
         var k = 0
         while k < c.count {
+            guard markStarts.contains(upper[k]) else { k += 1; continue }
             var matched = false
             for (m, code) in markChars {
-                let mark = String(m)
                 guard k + m.count <= c.count, upper[k] == m[0], upper[k..<(k + m.count)].elementsEqual(m) else { continue }
+                let mark = String(m)
                 let isWord = m.allSatisfy(\.isLetter)
                 if isWord {
                     guard !letter(k - 1), !letter(k + m.count) else { continue }

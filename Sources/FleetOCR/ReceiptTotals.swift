@@ -34,8 +34,8 @@ struct ReceiptTotals {
         var out: [TotalCandidate] = []
         let firstAmount = lines.firstIndex { l in l.numbers.contains { $0.value.scale > 0 } } ?? lines.count
         for (i, line) in lines.enumerated() {
-            guard !ReceiptPatterns.notTotal.contains(where: { ReceiptPatterns.contains(line.key, $0) }),
-                  let keyword = ReceiptPatterns.totalKeywords.first(where: { ReceiptPatterns.contains(line.key, $0.phrase) }) else { continue }
+            guard let keyword = ReceiptPatterns.totalKeywords.first(where: { ReceiptPatterns.contains(line.key, $0.phrase) }),
+                  !ReceiptPatterns.notTotal.contains(where: { ReceiptPatterns.contains(line.key, $0) }) else { continue }
             var source = line, at = i
             if line.numbers.isEmpty {
                 guard i >= firstAmount, i + 1 < lines.count, lines[i + 1].numbers.count == 1, lines[i + 1].key.filter(\.isLetter).count <= 3 else { continue }
