@@ -314,4 +314,52 @@ final class ReceiptExtractorTests: XCTestCase {
         XCTAssertLessThan(f.total!.confidence, ReceiptFields.reviewThreshold)
         XCTAssertEqual(f.doubtful.count, 2)
     }
+
+    // MARK: - Issue 17: second sources, currency sources, the date window
+
+    func testEachKindOfSecondSourceConfirmsATotal() {
+        func check(_ text: String) -> (String?, ReceiptFields.TotalCheck?, Bool) {
+            let f = extractor.extract(text: "SHOP\n01/02/2025\n" + text)
+            return (total(f), f.totalCheck, (f.total?.confidence ?? 0) >= ReceiptFields.reviewThreshold)
+        }
+        XCTAssertTrue(check("TOTAL $ 12.50\nVISA $ 12.50\n") == ("12.50", .paymentLine, true))
+        XCTAssertTrue(check("TOTAL $ 12.50\nCASH $ 20.00\nCHANGE $ 7.50\n") == ("12.50", .tenderedMinusChange, true))
+        XCTAssertTrue(check("SUBTOTAL 11.57\nTAX 0.93\nTOTAL $ 12.50\n") == ("12.50", .netPlusTax, true))
+        XCTAssertTrue(check("FUEL SALE $ 12.50\nTOTAL $ 12.50\n") == ("12.50", .secondTotalLine, true))
+        XCTAssertTrue(check("TOTAL $ 12.50\n") == ("12.50", nil, false), "one reading of one line is not sure")
+        XCTAssertTrue(check("TOTAL $ 12.50\nVISA $ 2.50\n") == ("12.50", nil, false), "a payment line with another amount confirms nothing")
+    }
+
+    func testTheCurrencySourceIsRecordedInOrder() {
+        func currency(_ text: String, fleet: String = "USD") -> String {
+            let f = ReceiptExtractor(defaultCurrency: fleet).extract(text: text)
+            return "\(f.currency?.value ?? "-") \(f.currencySource?.rawValue ?? "-")"
+        }
+        XCTAssertEqual(currency("SHOP\nTOTAL 12,50 EUR\n"), "EUR printed")
+        XCTAssertEqual(currency("SHOP\nSUMME 12,50\nMwSt 19% 2,00\n"), "EUR language")
+        XCTAssertEqual(currency("SHOP\nUID DE812706034\nTOTAL 12,50\n"), "EUR country")
+        XCTAssertEqual(currency("SHOP\nJOLIET IL 60435\nTOTAL 12.50\n", fleet: "EUR"), "USD country")
+        XCTAssertEqual(currency("SHOP\nTOTAL 12.50\n", fleet: "CAD"), "CAD fleet")
+        XCTAssertEqual(currency("SHOP\nFarm 12 rm\nSUMME 12,50\n"), "EUR language", "a lower-case rm is no ringgit")
+        XCTAssertEqual(currency("SHOP\n¥1\nTOTAL TTC 3,60\n"), "EUR language", "a ¥ beside a lone digit is a speck")
+        XCTAssertEqual(currency("SHOP\n¥ 12.50\nTOTAL TTC 12,50\n"), "EUR language", "no yen has cents")
+    }
+
+    func testDatesOutsideTheImportWindowOrLabelledAsExpiryAreNotThePurchase() {
+        let june2025 = Date(timeIntervalSince1970: 1_748_736_000)   // 2025-06-01
+        func date(_ text: String) -> String? {
+            ReceiptExtractor(defaultCurrency: "EUR", now: june2025).extract(text: "SHOP\n" + text).date?.value.description
+        }
+        XCTAssertEqual(date("Datum 12.03.2095\nBeleg 2025-03-12\n"), "2025-03-12")
+        XCTAssertNil(date("Datum 12.03.2026\n"), "after the import time")
+        XCTAssertNil(date("Datum 12.03.1998\n"), "before 2000")
+        XCTAssertEqual(date("Date d'expiration 31/12/2025\nLe 14/03/2025\n"), "2025-03-14")
+        XCTAssertEqual(date("VALID UNTIL 01/04/2025\n01/03/2025 10:00\n"), "2025-03-01")
+        XCTAssertNil(date("EXP 01/05/2025\n"), "an expiry alone is no purchase date")
+        XCTAssertEqual(date("Kae: 001/0010 Bon0950\nDat.31.08.2015 Zeit 19:22\n"), "2015-08-31")
+        // Month first by convention is in the future: the day-first reading is the only possible one.
+        let us = ReceiptExtractor(defaultCurrency: "USD", now: june2025).extract(text: "SHOP\n12/05/2025 $ 1.00\n").date
+        XCTAssertEqual(us?.value.description, "2025-05-12")
+        XCTAssertLessThan(us?.confidence ?? 1, 0.9)
+    }
 }
