@@ -42,7 +42,8 @@ struct ReceiptMerchant {
             header.append((i, name, quality(name) * max(line.factor, 0.3)))
             if header.count >= 6 { break }
         }
-        if let brand = header.first(where: { h in brands.contains { ReceiptPatterns.contains(ReceiptPatterns.key(h.name), $0) } }), brand.quality > 0.2 {
+        if let brand = header.first(where: { h in let key = ReceiptPatterns.key(h.name); return brands.contains { ReceiptPatterns.contains(key, $0) } }),
+           brand.quality > 0.2 {
             return .init(brand.name, confidence: 0.9 * max(lines[brand.line].factor, 0.5), line: brand.line)
         }
         if let sure = header.first(where: { $0.quality >= ReceiptFields.reviewThreshold }) {

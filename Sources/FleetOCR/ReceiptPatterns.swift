@@ -79,7 +79,11 @@ enum ReceiptPatterns {
     /// Upper case with diacritics folded (`MOKĖTI` → `MOKETI`, `Rückgeld` → `RUCKGELD`), for
     /// keyword matching only; values are read from the line as printed.
     static func key(_ text: String) -> String {
-        text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).uppercased()
+        // Most OCR lines are ASCII, where folding changes nothing and upper case is a byte map.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: text.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
+        }
+        return text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).uppercased()
     }
 
     /// Whether `phrase` occurs in `key` as whole words (`TOTAL` is not in `TOTALENERGIES`,
@@ -102,17 +106,15 @@ enum ReceiptPatterns {
         let cjk = phrase.unicodeScalars.first.map { $0.value > 0x2E80 } ?? false
         return key.withUTF8 { k in
             phrase.withUTF8 { p in
-                guard !p.isEmpty, p.count <= k.count else { return false }
-                let first = p[0]
+                guard !p.isEmpty, p.count <= k.count, let kb = k.baseAddress, let pb = p.baseAddress else { return false }
+                // memchr for the first byte, memcmp for the rest: the C library's loops.
                 var i = 0
-                while i <= k.count - p.count {
-                    if k[i] == first {
-                        var j = 1
-                        while j < p.count, k[i + j] == p[j] { j += 1 }
-                        if j == p.count {
-                            if !wholeWords || cjk || (!letter(before: i, in: k) && !letter(at: i + p.count, in: k)) { return true }
-                        }
-                    }
+                let last = k.count - p.count
+                while i <= last {
+                    guard let hit = memchr(kb + i, Int32(pb[0]), last - i + 1) else { return false }
+                    i = UnsafeRawPointer(hit) - UnsafeRawPointer(kb)
+                    if memcmp(kb + i, pb, p.count) == 0,
+                       !wholeWords || cjk || (!letter(before: i, in: k) && !letter(at: i + p.count, in: k)) { return true }
                     i += 1
                 }
                 return false
