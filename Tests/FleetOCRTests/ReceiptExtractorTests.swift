@@ -1,6 +1,7 @@
 import XCTest
 import FleetCore
 @testable import FleetOCR
+import FleetTestSupport
 
 /// Field extraction on text: every layout of the field notes and every trap, no images needed.
 final class ReceiptExtractorTests: XCTestCase {
@@ -361,5 +362,21 @@ final class ReceiptExtractorTests: XCTestCase {
         let us = ReceiptExtractor(defaultCurrency: "USD", now: june2025).extract(text: "SHOP\n12/05/2025 $ 1.00\n").date
         XCTAssertEqual(us?.value.description, "2025-05-12")
         XCTAssertLessThan(us?.confidence ?? 1, 0.9)
+    }
+
+    /// Work is bounded whatever the text: hundreds of `a X b` fuel lines, amounts, dates, marks
+    /// and tax rows (the shapes whose searches multiply) are read in seconds, not hours.
+    func testHostileTextIsReadWithBoundedWork() throws {
+        var lines: [String] = []
+        for i in 0..<400 {
+            lines.append("\(i % 9 + 1),\(100 + i) X \(i % 50 + 10),\(100 + i % 900) l | \(i + 1),\(i % 90 + 10) A")
+            lines.append("TOTAL $ \(i).\(i % 90 + 10) VISA \(i).50 CASH \(i + 5).00 CHANGE \(i % 7).25 ¥\(i) RM \(i)")
+            lines.append("Datum \(i % 28 + 1).0\(i % 9 + 1).20\(10 + i % 15) EXP \(i % 12 + 1)/27 MwSt \(i),10 \(i),20 \(i),30 \(i * 2),40")
+        }
+        let text = lines.joined(separator: "\n")
+        let f = try withDeadline(60, "extraction of \(text.utf8.count) bytes of hostile receipt text") {
+            ReceiptExtractor(defaultCurrency: "EUR").extract(text: text)
+        }
+        XCTAssertNotNil(f.currency)
     }
 }
