@@ -96,6 +96,63 @@ enum ReceiptPatterns {
         find(key, phrase, wholeWords: true)
     }
 
+    /// Whether a word of `key` reads as `word` allowing what OCR does to a printed word: its
+    /// letters spaced out (`S U M M E`), digits for look-alike letters (`R\u{fc}ck9e1d`), and one
+    /// other wrong letter (`SUHHE`, `RUCKGELU`). Only for words of five letters or more, whose
+    /// one-letter neighbours are not other receipt words; a match is weaker evidence than the
+    /// word itself.
+    static func resembles(_ key: String, _ word: String) -> Bool { resembles(wordTokens(key), word) }
+
+    /// The words of a key as bytes (letters and digits); a run of four or more single letters
+    /// separated by spaces is one word (`S U M H E`).
+    static func wordTokens(_ key: String) -> [[UInt8]] {
+        var tokens: [[UInt8]] = []
+        var current: [UInt8] = [], spaced: [UInt8] = []
+        func endRun() { if spaced.count >= 4 { tokens.append(spaced) }; spaced = [] }
+        func flush(atSpace: Bool) {
+            if current.count == 1, current[0] >= 65, current[0] <= 90 { spaced.append(current[0]) } else {
+                endRun()
+                if !current.isEmpty { tokens.append(current) }
+            }
+            current = []
+            if !atSpace { endRun() }
+        }
+        for b in key.utf8 {
+            if (b >= 65 && b <= 90) || (b >= 48 && b <= 57) { current.append(b) } else { flush(atSpace: b == 32) }
+            if tokens.count > 64 { break }   // a receipt line has a handful of words
+        }
+        flush(atSpace: false)
+        return tokens
+    }
+
+    /// Letters OCR confuses with each other or with digits (either order).
+    private static let lookAlike: Set<UInt16> = {
+        let pairs: [(Character, Character)] = [("0", "O"), ("1", "L"), ("1", "I"), ("5", "S"), ("9", "G"), ("8", "B"), ("2", "Z"), ("6", "G"),
+                                               ("M", "H"), ("M", "N"), ("H", "N"), ("U", "O"), ("O", "D"), ("U", "D"), ("I", "L"), ("E", "F"), ("C", "G")]
+        var set = Set<UInt16>()
+        for (a, b) in pairs {
+            let x = UInt16(a.asciiValue!), y = UInt16(b.asciiValue!)
+            set.insert(x << 8 | y)
+            set.insert(y << 8 | x)
+        }
+        return set
+    }()
+
+    /// One of `tokens` is `word` with at most one wrong letter and at most two look-alikes.
+    static func resembles(_ tokens: [[UInt8]], _ word: String) -> Bool {
+        let target = Array(word.utf8)
+        guard target.count >= 5 else { return false }
+        return tokens.contains { t in
+            guard t.count == target.count, t.contains(where: { $0 >= 65 && $0 <= 90 }) else { return false }
+            var wrong = 0, alike = 0
+            for (a, b) in zip(t, target) where a != b {
+                if lookAlike.contains(UInt16(a) << 8 | UInt16(b)) { alike += 1 } else { wrong += 1 }
+                if wrong > 1 || alike > 2 || wrong + alike > 2 { return false }
+            }
+            return true
+        }
+    }
+
     /// Whether `part` occurs anywhere in `text` (bytes compared, no word boundaries).
     static func has(_ text: String, _ part: String) -> Bool {
         find(text, part, wholeWords: false)

@@ -17,6 +17,14 @@ struct ReceiptTotals {
 
     let lines: [Line]
     let minorDigits: Int
+    /// Each line's words, for keywords OCR misread (`ReceiptPatterns.resembles`).
+    let tokens: [[[UInt8]]]
+
+    init(lines: [Line], minorDigits: Int) {
+        self.lines = lines
+        self.minorDigits = minorDigits
+        tokens = lines.map { ReceiptPatterns.wordTokens($0.key) }
+    }
 
     static let paymentWords = ["VISA", "MASTERCARD", "MASTER CARD", "MAESTRO", "AMEX", "AMERICAN EXPRESS", "DISCOVER", "DEBIT", "CREDIT", "CARD",
                                "KARTE", "KARTENZAHLUNG", "EC-CASH", "GIROCARD", "CARTE", "CB", "KORTELE", "KORTELE", "PAID", "BEZAHLT", "PAYE",
@@ -34,7 +42,9 @@ struct ReceiptTotals {
         var out: [TotalCandidate] = []
         let firstAmount = lines.firstIndex { l in l.numbers.contains { $0.value.scale > 0 } } ?? lines.count
         for (i, line) in lines.enumerated() {
-            guard let keyword = ReceiptPatterns.totalKeywords.first(where: { ReceiptPatterns.contains(line.key, $0.phrase) }),
+            // The keyword as printed, else misread (`SUHHE`, `S U M H E`) at a lower weight.
+            guard let keyword = ReceiptPatterns.totalKeywords.first(where: { ReceiptPatterns.contains(line.key, $0.phrase) })
+                    ?? Self.misreadTotalWords.first(where: { ReceiptPatterns.resembles(tokens[i], $0) }).map({ ($0, 0.6) }),
                   !ReceiptPatterns.notTotal.contains(where: { ReceiptPatterns.contains(line.key, $0) }) else { continue }
             var source = line, at = i
             if line.numbers.isEmpty {
@@ -74,7 +84,15 @@ struct ReceiptTotals {
         abs(a.double - b) <= minor * pow(10, -Double(minorDigits)) + 1e-9
     }
 
+    /// Total keywords recognised even when misread (`ReceiptPatterns.resembles`).
+    static let misreadTotalWords = ["SUMME", "TOTAL", "MOKETI", "TOTAAL", "GESAMT", "JUMLAH", "BETRAG"]
+
     private func has(_ line: Line, _ words: [String]) -> Bool { words.contains { ReceiptPatterns.contains(line.key, $0) } }
+
+    /// Cash and change lines, also when OCR misread the word (`RUCKGELU`, `Rück9e1d`).
+    private func hasMisread(_ i: Int, _ words: [String]) -> Bool {
+        has(lines[i], words) || words.contains { $0.count >= 6 && ReceiptPatterns.resembles(tokens[i], $0) }
+    }
 
     /// How the receipt itself confirms `amount` (read on line `at`), or nil.
     func confirmation(of amount: DecimalNumber, at: Int, keywordTotals: [TotalCandidate]) -> ReceiptFields.TotalCheck? {
@@ -83,8 +101,8 @@ struct ReceiptTotals {
         for (i, line) in lines.enumerated() where i != at && has(line, Self.paymentWords) && !has(line, Self.changeWords) {
             if money(line).contains(where: { same($0, value) }) { return .paymentLine }
         }
-        let tendered = lines.filter { has($0, Self.tenderWords) && !has($0, Self.changeWords) }.flatMap(money).prefix(64)
-        let change = lines.filter { has($0, Self.changeWords) }.flatMap(money).prefix(64)
+        let tendered = lines.indices.filter { hasMisread($0, Self.tenderWords) && !hasMisread($0, Self.changeWords) }.flatMap { money(lines[$0]) }.prefix(64)
+        let change = lines.indices.filter { hasMisread($0, Self.changeWords) }.flatMap { money(lines[$0]) }.prefix(64)
         for t in tendered { for c in change where c.double > 0 && same(t, value + c.double) { return .tenderedMinusChange } }
         // Net and tax: a subtotal plus the tax lines, or two amounts of one line that add up to it
         // (a tax table's net, tax and gross).
