@@ -2,7 +2,8 @@
 /// chart drawn from those cells, so the numbers behind a chart are visible and checkable.
 ///
 /// stackedBar → stacked column chart; bar → horizontal bar chart (first category on top, as in
-/// the table); timeline → horizontal bar chart of its values (days until due; negative = overdue).
+/// the table, bars growing rightwards from 0, the value name under the horizontal axis);
+/// timeline → horizontal bar chart of its values (days until due; negative = overdue).
 /// Titles, series names and the value-axis name are cell references, never literal strings,
 /// because libxlsxwriter reads a chart string starting with `=` as a formula.
 enum XLSXCharts {
@@ -10,7 +11,9 @@ enum XLSXCharts {
     static let scale = 1.4
     static let chartRows = 21
 
-    static func write(_ charts: [ReportChart], sheetName: String, book: Workbook, styles: XLSXStyles) throws {
+    /// Writes the sheet and returns it, for the caller's print setup.
+    @discardableResult
+    static func write(_ charts: [ReportChart], sheetName: String, book: Workbook, styles: XLSXStyles) throws -> Workbook.Sheet {
         let sheet = try book.addSheet(sheetName)
         var widths: [Double] = []
         var top = 0
@@ -49,5 +52,6 @@ enum XLSXCharts {
             top += max(n + 3, chartRows) + 2
         }
         XLSXFormat.setWidths(sheet, widths)
+        return sheet
     }
 }
