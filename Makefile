@@ -76,8 +76,17 @@ SCREENSHOT_DIR := .build-screenshots
 # Extra `swift test` flags for `screenshots`, e.g. SCREENSHOT_SWIFTFLAGS="--scratch-path .build-reports".
 SCREENSHOT_SWIFTFLAGS ?=
 
-## test-tools: a Python venv (.venv-tools) with openpyxl, the real XLSX reader the report tests open workbooks with.
+## test-tools: a Python venv (.venv-tools) with openpyxl, the real XLSX reader the report tests open workbooks with,
+## and headless Chromium with poppler's pdftotext/pdfinfo, which print and measure every report page (HTMLPrintTests).
+TEST_TOOL_PACKAGES := chromium poppler-utils
 test-tools:
+	@missing=""; for p in $(TEST_TOOL_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
 	@if $(TOOLS_VENV)/bin/python -c "import openpyxl" 2>/dev/null; then :; else \
 	  echo "Creating $(TOOLS_VENV) with openpyxl"; \
 	  rm -rf $(TOOLS_VENV) && python3 -m venv $(TOOLS_VENV) && $(TOOLS_VENV)/bin/pip install -q openpyxl; \

@@ -7,8 +7,9 @@ import FleetCore
 /// mail attachment, a file share or paper. Numeric columns are right-aligned with thousands
 /// separators (`ValueText.grouped`, fixed `1,234.5` style so output does not depend on the
 /// machine's locale), money carries its currency, percent a `%`, datetimes are wall-clock times
-/// in the report zone (named in the header). Every value and attribute is HTML-escaped. For
-/// print, each table starts on a new page and header rows repeat.
+/// in the report zone (named in the header). Every value and attribute is HTML-escaped. Tables
+/// carry column widths (`HTMLColumnWidths`) so that every column fits a 1280 px window or a
+/// landscape page (`HTMLStyle`); printed, header rows repeat on each page.
 ///
 /// A table shows at most `maxRows` rows: a month of a million expense lines made a 241 MB page
 /// no browser opens. Past that, a line under the table says how many rows it has and links the
@@ -106,13 +107,21 @@ public struct HTMLFormat: ReportFormat {
                 + "the totals row sums all of them. Every row is in <a href=\"\(e(csv))\">\(e(csv))</a> beside this page "
                 + "(written when CSV is among the formats, as by default), and in the XLSX and JSON.</p>\n"
         }
-        out += "<div class=\"table-wrap\">\n<table>\n<thead><tr>"
+        // At most `maxRows` rows are held, to size the columns before any is written (`HTMLColumnWidths`).
+        var rows: [[ReportValue]] = []
+        try t.forEachRow(limit: maxRows) { rows.append($0) }
+        let headers = t.columns.map { c in c.title + (c.unit.map { c.type == .percent ? "" : " (\($0))" } ?? "") }
+        let texts: ([ReportValue]) -> [String] = { row in
+            row.enumerated().map { i, v in cell(v, type: i < t.columns.count ? t.columns[i].type : .text, zone: zone).1 }
+        }
+        let widths = HTMLColumnWidths(header: headers, numeric: t.columns.map { $0.type != .text }, rows: rows.map(texts), totals: t.totals.map(texts))
+        out += "<div class=\"table-wrap\">\n<table class=\"fit\" style=\"--chars:\(widths.total)\">\n\(widths.colgroup)\n<thead><tr>"
         for c in t.columns {
             let unit = c.unit.map { c.type == .percent ? "" : " <span class=\"unit\">(\(e($0)))</span>" } ?? ""
             out += "<th scope=\"col\"\(isNumeric(c.type) ? " class=\"num\"" : "")>\(e(c.title))\(unit)</th>"
         }
         out += "</tr></thead>\n<tbody>\n"
-        try t.forEachRow(limit: maxRows) { row in out += rowHTML(row, t.columns, zone: zone) }
+        for row in rows { out += rowHTML(row, t.columns, zone: zone) }
         out += "</tbody>\n"
         if let totals = t.totals { out += "<tfoot>\n" + rowHTML(totals, t.columns, zone: zone) + "</tfoot>\n" }
         return out + "</table>\n</div>\n"
