@@ -67,6 +67,20 @@ final class XLSXPrintSetupTests: XCTestCase {
         XCTAssertTrue(parts["xl/worksheets/sheet1.xml"]?.contains("Cost &amp;&amp; Cost") ?? false)
     }
 
+    /// A bar chart of 33 assets is tall enough for a label per bar (20 px each): at the default
+    /// 403 px Excel and LibreOffice labelled every third asset.
+    func testABarChartGrowsWithItsCategories() throws {
+        var output = ReportFixture.output()
+        let assets = (1...33).map { "T-\($0)" }
+        output.charts = [ReportChart(kind: .bar, title: "Utilization by asset", categories: assets,
+                                     series: [("Utilization", assets.indices.map { Double($0) })],
+                                     valueLabel: "%")]
+        let r = try python(Self.anchors, try writeWorkbook(output))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        // (33 × 20 + 90) px = 750 px: from row 0 into row 37 of 20 px rows (at the old fixed 403 px: row 20).
+        XCTAssertEqual(r.stdout, "0 37\n")
+    }
+
     // MARK: helpers
 
     private func longTitled() -> ReportMetadata {
@@ -107,6 +121,16 @@ final class XLSXPrintSetupTests: XCTestCase {
             out.append(":".join([short, ax.find(f"{C}scaling/{C}orientation").get("val"), ax.find(f"{C}axPos").get("val"),
                                  ref.text if ref is not None else "-"]))
         print(" ".join(out))
+    """#
+
+    /// The first and last row of each chart's anchor on the Charts sheet.
+    static let anchors = #"""
+    import sys, zipfile, xml.etree.ElementTree as ET
+    X = "{http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing}"
+    z = zipfile.ZipFile(sys.argv[1])
+    for name in sorted(n for n in z.namelist() if n.startswith("xl/drawings/drawing") and n.endswith(".xml")):
+        for anchor in ET.fromstring(z.read(name)).findall(f"{X}twoCellAnchor"):
+            print(anchor.find(f"{X}from/{X}row").text, anchor.find(f"{X}to/{X}row").text)
     """#
 
     static let pageSetup = #"""
