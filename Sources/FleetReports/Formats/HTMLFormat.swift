@@ -19,17 +19,22 @@ public struct HTMLFormat: ReportFormat {
     public var name: String { "html" }
     /// Rows shown per table; the rest are in the CSV, XLSX and JSON.
     public static let maxRows = 1_000
+    /// The index page of the folder (`index.html`), linked at the top of the page; nil when no
+    /// index is written beside the report, so a page never links a file that is not there.
+    public var indexHref: String?
 
-    public init() {}
+    public init(indexHref: String? = nil) {
+        self.indexHref = indexHref
+    }
 
     public func write(_ output: ReportOutput, to directory: URL) throws -> [URL] {
         try AtomicFile.prepare(directory)
         let url = directory.appendingPathComponent(ReportFileName.file(output.metadata, ext: "html"))
-        try AtomicFile.write(try Self.render(output), to: url)
+        try AtomicFile.write(try Self.render(output, indexHref: indexHref), to: url)
         return [url]
     }
 
-    static func render(_ output: ReportOutput) throws -> String {
+    static func render(_ output: ReportOutput, indexHref: String? = nil) throws -> String {
         let m = output.metadata
         let zone = m.zone
         var out = page(title: "\(m.title) · \(m.period.label)")
@@ -55,6 +60,7 @@ public struct HTMLFormat: ReportFormat {
             out += "</div>\n"
         }
         out += "<nav class=\"toc\">"
+        if let indexHref { out += "<a class=\"index\" href=\"\(HTMLEscape.href(indexHref))\">All reports</a>" }
         if !output.charts.isEmpty { out += "<a href=\"#charts\">Charts</a>" }
         for t in output.tables { out += "<a href=\"#t-\(HTMLEscape.id(t.name))\">\(e(t.title))</a>" }
         out += "<a href=\"#data-quality\">Data quality</a><a href=\"#parameters\">Parameters</a></nav>\n</header>\n"
@@ -132,7 +138,8 @@ public struct HTMLFormat: ReportFormat {
         for (i, value) in row.enumerated() {
             let type = i < columns.count ? columns[i].type : .text
             let (cls, text) = cell(value, type: type, zone: zone)
-            out += cls.isEmpty ? "<td>\(e(text))</td>" : "<td class=\"\(cls)\">\(e(text))</td>"
+            let content = i < columns.count && columns[i].isFileLink && isSiblingFile(text) ? "<a href=\"\(HTMLEscape.href(text))\">\(e(text))</a>" : e(text)
+            out += cls.isEmpty ? "<td>\(content)</td>" : "<td class=\"\(cls)\">\(content)</td>"
         }
         return out + "</tr>\n"
     }
@@ -149,6 +156,12 @@ public struct HTMLFormat: ReportFormat {
         case let .date(d): return ("date", d.description)
         case let .datetime(ms): return ("date", ZonedTime(ms, in: zone).display)
         }
+    }
+
+    /// A file name in the page's own folder: no folder, scheme or query, so a link made from a
+    /// report value can only open a sibling report.
+    static func isSiblingFile(_ s: String) -> Bool {
+        !s.isEmpty && !s.hasPrefix(".") && s.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) }
     }
 
     static func isNumeric(_ type: ReportColumnType) -> Bool {

@@ -31,6 +31,7 @@ enum HTMLStyle {
     .figure .value { display: block; font-size: 20px; font-weight: 700; font-variant-numeric: tabular-nums; }
     nav.toc { font-size: 13px; margin: 10px 0 0; color: var(--muted); }
     nav.toc a { margin-right: 14px; color: var(--accent); }
+    nav.toc a.index { font-weight: 600; padding-right: 14px; border-right: 1px solid var(--rule); }
     p.note { color: var(--muted); margin: 0 0 8px; }
     .table-wrap { overflow-x: auto; }
     table { border-collapse: collapse; width: auto; min-width: 60%; font-variant-numeric: tabular-nums; }

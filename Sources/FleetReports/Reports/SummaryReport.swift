@@ -51,7 +51,7 @@ public struct SummaryReport: Report {
         ]
         let table = ReportTable(name: "dashboard", title: "Fleet at a glance",
                                 columns: [ReportColumn("metric", "Metric", .text), ReportColumn("value", "Value", .decimal), ReportColumn("unit", "Unit", .text),
-                                          ReportColumn("meaning", "Meaning", .text), ReportColumn("report", "Details in", .text)],
+                                          ReportColumn("meaning", "Meaning", .text), ReportColumn("report", "Details in", .text, isFileLink: true)],
                                 rows: rows)
         var quality = DataQuality()
         for o in [cost, utilization, maintenance, dvir] {
