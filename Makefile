@@ -70,7 +70,7 @@ clean:
 	rm -rf .build Reports/*.csv Reports/*.xlsx Reports/*.html Reports/*.json SampleRun
 
 # --- Report renderers: the real readers their tests and screenshots use ---
-.PHONY: test-tools screenshots
+.PHONY: test-tools screenshots print-screenshots
 TOOLS_VENV := .venv-tools
 SCREENSHOT_DIR := .build-screenshots
 # Extra `swift test` flags for `screenshots`, e.g. SCREENSHOT_SWIFTFLAGS="--scratch-path .build-reports".
@@ -100,3 +100,8 @@ screenshots:
 	FLEETKIT_SCREENSHOT_DIR=$(CURDIR)/$(SCREENSHOT_DIR) $(SWIFT) test $(SCREENSHOT_SWIFTFLAGS) --filter FleetReportsTests.ScreenshotFixtureTests
 	chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars --window-size=1280,2000 \
 	  --screenshot=$(CURDIR)/docs/screenshots/report-fixture.png file://$(CURDIR)/$(SCREENSHOT_DIR)/cost-2026-10.html
+
+## print-screenshots: after `make run`, print every report in Reports/ at A4 landscape in headless
+## Chromium; keeps the page with each report's widest table and the cost report at 1280 px in docs/screenshots.
+print-screenshots: test-tools
+	bash scripts/print-screenshots.sh Reports 2026-10
