@@ -12,9 +12,9 @@ import FleetTestSupport
 /// `pdftotext -bbox` then gives every word with its position, and `printCheck` asserts that
 /// every column header of every table is on the page where the table's title is (Chromium
 /// drops what overflows the paper, which is how the cost table lost cost per mi, cost per
-/// hour, fuel and MPG and the DVIR register its last four columns), that no two words on a
-/// line overlap (a number wider than its cell), that no page ends with a heading, and that
-/// every page is landscape.
+/// hour, fuel and MPG and the DVIR register its last four columns), that every page wholly
+/// inside a table repeats its header row, that no two words on a line overlap (a number wider
+/// than its cell), that no page ends with a heading, and that every page is landscape.
 /// Screen: a copy of each page with a measuring script, laid out at 1280 × 900 px, reports
 /// whether the page scrolls sideways and whether any cell's text is wider than its cell.
 final class HTMLPrintTests: XCTestCase {
@@ -199,13 +199,22 @@ final class HTMLPrintTests: XCTestCase {
             last = " ".join(t for _, _, t in sorted(lines[max(lines)]))
             if last in p.titles: errors.append(f"page {i+1} ends with the heading '{last}'")
     texts = [" ".join(t for *_, t in words) for _, _, words in pages]
+    starts = []
     for title, headers in p.tables:
-        where = [i for i, t in enumerate(texts) if title and title in t]
-        if not where: errors.append(f"table '{title}': its title is on no page"); continue
+        where = [i for i, t in enumerate(texts) if title and title in t and (not starts or i >= starts[-1])]
+        if not where: errors.append(f"table '{title}': its title is on no page"); starts.append(starts[-1] if starts else 0); continue
+        starts.append(where[0])
         near = " ".join(texts[where[0]:where[0] + 2]).split()
         for header in headers:
             for word in header.split():
                 if word not in near: errors.append(f"table '{title}': column '{header}' ('{word}') is not on its page")
+    # A page wholly inside a table (after its title's page, before the next title's) repeats its header row.
+    for k, (title, headers) in enumerate(p.tables):
+        end = starts[k + 1] if k + 1 < len(starts) else len(pages)
+        for i in range(starts[k] + 1, end):
+            words = texts[i].split()
+            missing = [h for h in headers if not all(w in words for w in h.split())]
+            if missing: errors.append(f"table '{title}': page {i+1} lacks the header row ({missing[0]})")
     print("\n".join(errors) if errors else f"OK {len(pages)} pages")
     """#
 }
