@@ -44,6 +44,10 @@ enum XLSXCharts {
                     }
                 }
             }
+            if let target = chart.target, target.isFinite {
+                // Under the data: the reference the HTML chart draws as a line (a native chart cannot without a second chart type).
+                try sheet.write("\(chart.targetLabel ?? "target"): \(SVGChart.Axis.valueText(target)) \(chart.valueLabel)", row: top + 3 + n, column: 0, format: styles.note)
+            }
             widths = XLSXFormat.merged(widths, [min(40, Double(max(chart.categories.map(\.count).max() ?? 0, "Category".count)) + 2)]
                 + chart.series.map { min(30, max(10, Double($0.name.count) + 2)) })
             let kind: Workbook.Chart.Kind = chart.kind == .stackedBar ? .stackedColumn : .bar
