@@ -300,7 +300,7 @@ public struct NightlyJob {
                                         // generation stamp is the real clock, so a backfilled report never
                                         // claims to have been made on the day it describes.
                                         generatedAt: Timestamp.now(), asOf: today)
-            let written = try writer.write(reports, request: request, to: directory, index: false)
+            let written = try writer.write(reports, request: request, to: directory, index: false, linkIndex: true)   // index written below
             files += written.files
             outputs += written.outputs
             failures += written.failures.map { f in

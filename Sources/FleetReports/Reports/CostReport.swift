@@ -207,7 +207,7 @@ public struct CostReport: Report {
                 totalsByCategory[c].map { (c, Double($0) / pow10(Money.minorDigits(cur))) }
             },
             generatedAt: request.generatedAt, sources: sources)
-        var output = ReportOutput(metadata: metadata, tables: tables, charts: [chart], dataQuality: quality.table)
+        var output = ReportOutput(metadata: metadata, tables: tables, charts: CostCharts.make(monthly: chart, tables: tables, currency: cur, distanceUnit: request.distanceUnit), dataQuality: quality.table)
         // Rows left out of the totals make every total wrong by their amount: say so in the header.
         if missingRows > 0 {
             output.metadata.partial.append("\(missingRows) of \(lineCount) cost rows have no exchange rate to \(cur) and are left out of the totals ("

@@ -58,7 +58,7 @@ public struct SummaryReport: Report {
         ]
         let table = ReportTable(name: "dashboard", title: "Fleet at a glance",
                                 columns: [ReportColumn("metric", "Metric", .text), ReportColumn("value", "Value", .decimal), ReportColumn("unit", "Unit", .text),
-                                          ReportColumn("meaning", "Meaning", .text), ReportColumn("report", "Details in", .text)],
+                                          ReportColumn("meaning", "Meaning", .text), ReportColumn("report", "Details in", .text, isFileLink: true)],
                                 rows: rows)
         var quality = DataQuality()
         for o in [cost, utilization, maintenance, dvir] {
@@ -77,7 +77,7 @@ public struct SummaryReport: Report {
                      ("due_soon", total(maintenance, "due_soon") ?? 0), ("open_defects", Double(openDefects)), ("fuel", total(cost, "fuel") ?? 0),
                      ("total", spend)] + (total(utilization, "utilization").map { [("utilization", $0)] } ?? []),
             generatedAt: request.generatedAt, sources: sources)
-        var output = ReportOutput(metadata: metadata, tables: [table], charts: cost.charts + utilization.charts, dataQuality: quality.table)
+        var output = ReportOutput(metadata: metadata, tables: [table], charts: Array(cost.charts.prefix(1)) + utilization.charts, dataQuality: quality.table)
         // The summary repeats these reports' figures, so it is partial whenever one of them is.
         for part in [cost, utilization, maintenance, dvir] {
             for reason in part.metadata.partial where !output.metadata.partial.contains(reason) { output.metadata.partial.append(reason) }

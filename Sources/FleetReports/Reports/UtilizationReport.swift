@@ -78,8 +78,9 @@ public struct UtilizationReport: Report {
                      fleetDistanceKnown ? .number(request.distance(fleet.distanceM)) : .null,
                      .null, .number(fleetTarget), fleetUtilization.map { .percent($0) } ?? .null, .null],
             note: "Utilization = engine hours ÷ (target hours per week × days available ÷ 7). Assets without telematics in the period, or with a single reading (which measures no interval), show no hours: unknown, not zero.")
-        let bars = ReportChart(kind: .bar, title: "Utilization by asset (% of target hours)", categories: chart.map(\.0),
+        var bars = ReportChart(kind: .bar, title: "Utilization by asset (% of target hours)", categories: chart.map(\.0),
                                series: [(name: "utilization", values: chart.map { ($0.1 * 10).rounded() / 10 })], valueLabel: "%")
+        (bars.target, bars.targetLabel) = (100, "target")
         let sources = try ReportSource.fetch(db, union: [
             "SELECT DISTINCT source_file_id FROM meter_reading WHERE at >= ?1 AND at < ?2",
             "SELECT DISTINCT source_file_id FROM position WHERE at >= ?1 AND at < ?2",
