@@ -72,9 +72,12 @@ public struct TripDetection: ScratchDeriver {
             return false
         }
         let paths = try run.feed(db, asset: asset, from: from)
-        // The trip ending at `from` started before it; every trip of the new run starts at or after it.
+        // The trip ending at `from` started before it; every trip of the new run starts at or after
+        // it, and before `syncedAt`, where the run met a stored trip's end: a stored trip that
+        // starts exactly there (touching the one that ended) is after the sync point and stays
+        // (`<=` deleted it whenever an older file was imported after a newer one).
         if let syncedAt {
-            try CachedQuery.execute(db, "DELETE FROM trip WHERE asset_id = ? AND source = ? AND start_at >= ? AND start_at <= ?") {
+            try CachedQuery.execute(db, "DELETE FROM trip WHERE asset_id = ? AND source = ? AND start_at >= ? AND start_at < ?") {
                 $0.bind(asset); $0.bind(Self.source); $0.bind(from); $0.bind(syncedAt)
             }
         } else {
