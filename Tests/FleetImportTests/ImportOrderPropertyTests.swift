@@ -77,6 +77,10 @@ final class ImportOrderPropertyTests: XCTestCase {
         out += try files("iso15143/jdlink").filter { $0.path.contains("2026-10-1") }.prefix(6)
         out += try files("aemp12/gpsinsight").prefix(3)
         out += try overlappingGPX(in: dir)
+        // The rest of master data and every other tabular format, and Deere's saves.
+        out += try files("master", ["fx-rates.csv", "service-schedules.csv"])
+        out += try files("maintenance") + files("expenses") + files("fuel-card") + files("dvir")
+        out += try files("deere", ["equipment.json"]) + files("deere/engine-hours").prefix(2) + files("deere/location-history")
         return out
     }
 
@@ -93,7 +97,7 @@ final class ImportOrderPropertyTests: XCTestCase {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let inputs = try mixedSet(dir)
-        XCTAssertGreaterThan(inputs.count, 20)
+        XCTAssertGreaterThan(inputs.count, 30)
         let reference = try TestWarehouse()
         try reference.warehouse.setSetting("timezone", zone.identifier)
         try importEach(inputs, into: reference)
