@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import FleetCore
 
@@ -19,6 +20,7 @@ struct IdentityResolver {
 
     mutating func resolve(_ ref: AssetRef, in db: Database, sourceFileID: Int64) throws -> Int64 {
         if let id = cache[ref] { return id }
+        let ref = Self.withoutIdentifierName(ref)
         // Every ref of every importer passes here: the one place identifiers are refused.
         if let problem = ref.identifierProblem { throw problem }
         guard ref.isResolvable else { throw RowError(.unknownAsset, "the row names no asset (no VIN, PIN, vendor id or unit number)") }
@@ -121,6 +123,9 @@ struct IdentityResolver {
         if let unit = ref.unitNumber, let has = asset.unitNumber, has != unit {
             throw RowError(.identityConflict, "this row names unit \(unit), but its other identifiers belong to unit \(has)")
         }
+        // A name that is one of the asset's identifiers is no name (see `withoutIdentifierName`).
+        var ref = ref
+        if let name = ref.name, [has.vin, has.pin, has.unit].contains(where: { $0?.caseInsensitiveCompare(name) == .orderedSame }) { ref.name = nil }
         func fills<T>(_ mine: T?, _ stored: T?) -> Bool { mine != nil && stored == nil }
         guard fills(ref.vin, has.vin) || fills(ref.pin, has.pin) || fills(ref.unitNumber, has.unit) || fills(ref.name, has.name)
                 || fills(ref.make, has.make) || fills(ref.model, has.model) || fills(ref.year.map(Int64.init), has.year) else { return }
@@ -129,6 +134,20 @@ struct IdentityResolver {
                 name = COALESCE(name, ?), make = COALESCE(make, ?), model = COALESCE(model, ?), year = COALESCE(year, ?)
             WHERE id = ?
             """).execute(arguments: [ref.vin, ref.pin, ref.unitNumber, ref.name, ref.make, ref.model, ref.year, id])
+    }
+
+    /// The ref without its name when the name is only one of its identifiers (an AEMP feed's
+    /// `EquipmentID` is the VIN). Why: a feed fills an asset's name only while it has none, so
+    /// the VIN stored as a name by whichever feed came first kept a later feed's real name out,
+    /// and the asset was called by its VIN or by "T-03 Cascadia 126" depending on import order.
+    /// Master data names still replace any feed name (`WarehouseSink.defineAsset`).
+    static func withoutIdentifierName(_ ref: AssetRef) -> AssetRef {
+        guard let name = ref.name?.trimmingCharacters(in: .whitespaces) else { return ref }
+        let ids = [ref.vin, ref.pin, ref.unitNumber].compactMap { $0 } + ref.identifiers.map(\.value)
+        guard name.isEmpty || ids.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) else { return ref }
+        var out = ref
+        out.name = nil
+        return out
     }
 
     static func label(_ asset: Asset) -> String {

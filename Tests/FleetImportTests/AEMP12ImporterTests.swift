@@ -18,11 +18,12 @@ final class AEMP12ImporterTests: XCTestCase {
         XCTAssertEqual(outcome.format, "aemp12")
         XCTAssertEqual([outcome.loaded, outcome.updated, outcome.unchanged, outcome.rejected], [6, 0, 0, 0])
         XCTAssertNil(outcome.notes)
-        // 5TDKK3DC2BS123422 has a correct check digit: it is the VIN. 1GKS1MEF3CR123457 does not:
-        // it stays a label (the name, and a `vin_label` that only matches an asset with exactly
+        // 5TDKK3DC2BS123422 has a correct check digit: it is the VIN, and so no name (a name that
+        // is only an identifier is not stored: docs/FORMATS.md, "Identity"). 1GKS1MEF3CR123457 does
+        // not: it stays a label (the name, and a `vin_label` that only matches an asset with exactly
         // that VIN), and the machine is Make + Model + SerialNumber, OEM + serial, and the serial.
         XCTAssertEqual(try t.rows("SELECT kind, name, vin, pin, make, model FROM asset ORDER BY id").map { $0.databaseValues.map(\.description).joined(separator: "|") }, [
-            "\"vehicle\"|\"5TDKK3DC2BS123422\"|\"5TDKK3DC2BS123422\"|NULL|\"Toyota\"|\"Sienna\"",
+            "\"vehicle\"|NULL|\"5TDKK3DC2BS123422\"|NULL|\"Toyota\"|\"Sienna\"",
             "\"equipment\"|\"1GKS1MEF3CR123457\"|NULL|NULL|\"GMC\"|\"Yukon Denali\"",
         ])
         XCTAssertEqual(try t.rows("SELECT id_value FROM asset_identifier ORDER BY asset_id").map { $0[0] as String },

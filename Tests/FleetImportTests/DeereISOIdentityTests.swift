@@ -29,7 +29,7 @@ final class DeereISOIdentityTests: XCTestCase {
             // Two machines in both sources, the combine only in the equipment list.
             XCTAssertEqual(try t.rows("SELECT pin, kind, name, make, model, year, auto_created FROM asset ORDER BY pin")
                 .map { $0.databaseValues.map(\.description).joined(separator: "|") }, [
-                "\"1DW260EXJEF001076\"|\"equipment\"|\"1DW260EXJEF001076\"|\"JOHN DEERE\"|\"260E\"|2014|1",
+                "\"1DW260EXJEF001076\"|\"equipment\"|NULL|\"JOHN DEERE\"|\"260E\"|2014|1",
                 "\"1DW644KXCKE654321\"|\"equipment\"|\"Loader 7 - Yard North\"|\"JOHN DEERE\"|\"644K\"|2019|1",
                 "\"1H0S680SCE0766303\"|\"equipment\"|NULL|\"JOHN DEERE\"|\"S680\"|2014|1",
             ])

@@ -35,7 +35,7 @@ final class ISO15143ImporterTests: XCTestCase {
         XCTAssertEqual([outcome.loaded, outcome.updated, outcome.unchanged, outcome.rejected], [13, 0, 0, 0])
         XCTAssertEqual(outcome.notes, ["read but not stored (the warehouse has no column for them): CumulativeLoadCount ×1, CumulativePayloadTotals ×1, FuelUsedLast24 ×1"])
         XCTAssertEqual(try t.rows("SELECT kind, name, vin, pin, make, model, auto_created FROM asset ORDER BY id").map { $0.databaseValues.map(\.description).joined(separator: "|") }, [
-            "\"equipment\"|\"1DW260EXJEF001076\"|NULL|\"1DW260EXJEF001076\"|\"JOHN DEERE\"|\"260E\"|1",
+            "\"equipment\"|NULL|NULL|\"1DW260EXJEF001076\"|\"JOHN DEERE\"|\"260E\"|1",
             "\"equipment\"|\"Loader 7 - Yard North\"|NULL|\"1DW644KXCKE654321\"|\"JOHN DEERE\"|\"644K\"|1",
         ])
         XCTAssertEqual(try t.count("asset_identifier"), 0, "a PIN is the key; make+model+serial is only the fallback")

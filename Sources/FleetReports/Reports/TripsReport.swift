@@ -20,7 +20,7 @@ public struct TripsReport: Report {
                    t.distance_m, t.duration_s, t.moving_s, t.idle_s, t.max_speed_mps, t.start_reason, t.end_reason, t.source,
                    COALESCE(d.name, (SELECT dr.name FROM assignment s JOIN driver dr ON dr.id = s.driver_id
                                      WHERE s.asset_id = t.asset_id AND s.start_at <= t.start_at AND (s.end_at IS NULL OR s.end_at > t.start_at)
-                                     ORDER BY s.start_at DESC LIMIT 1))
+                                     ORDER BY s.start_at DESC LIMIT 1)), t.distance_method
             FROM trip t JOIN asset a ON a.id = t.asset_id LEFT JOIN driver d ON d.id = t.driver_id
             WHERE t.start_at >= ? AND t.start_at < ? AND \(filter.sql)
             ORDER BY t.start_at, 1
@@ -40,7 +40,7 @@ public struct TripsReport: Report {
                     moving.map { .number($0 / 3600) } ?? .null, (r[10] as Double?).map { .number($0 / 3600) } ?? .null,
                     (r[11] as Double?).map { .number(speed($0)) } ?? .null,
                     d.flatMap { d in moving.flatMap { $0 > 0 ? .number(speed(d / $0)) : nil } } ?? .null,
-                    .text(r[12] as String? ?? ""), .text(r[13] as String? ?? ""), .text(r[14])]
+                    .text(r[12] as String? ?? ""), .text(r[13] as String? ?? ""), .text(r[16] as String? ?? ""), .text(r[14])]
         }
         // One pass for the totals; the rows are held only up to the limit.
         var distance = 0.0, duration = 0.0, count = 0, open = 0
@@ -72,9 +72,10 @@ public struct TripsReport: Report {
                       ReportColumn("distance", "Distance", .distance, unit: request.distanceUnit), ReportColumn("duration", "Duration", .duration, unit: "h"),
                       ReportColumn("moving", "Moving", .duration, unit: "h"), ReportColumn("idle", "Idle", .duration, unit: "h"),
                       ReportColumn("max_speed", "Max speed", .decimal, unit: speedUnit), ReportColumn("average_speed", "Average speed", .decimal, unit: speedUnit),
-                      ReportColumn("start_reason", "Started by", .text), ReportColumn("end_reason", "Ended by", .text), ReportColumn("source", "Source", .text)],
+                      ReportColumn("start_reason", "Started by", .text), ReportColumn("end_reason", "Ended by", .text),
+                      ReportColumn("distance_method", "Distance by", .text), ReportColumn("source", "Source", .text)],
             rows: held ?? [],
-            note: "Average speed = distance ÷ moving time. The driver is the trip's own, else the asset's assignment when the trip started.",
+            note: "Average speed = distance ÷ moving time. The driver is the trip's own, else the asset's assignment when the trip started. Distance by: gps (the path), odometer, mixed (the path and the odometer across GPS gaps), gps_partial (a GPS gap no odometer measured: a lower bound); empty for vendor trips.",
             stream: stream)
         let sources = try ReportSource.fetch(db, union: [
             "SELECT DISTINCT source_file_id FROM trip WHERE start_at >= ?1 AND start_at < ?2 AND source_file_id IS NOT NULL",
@@ -82,11 +83,22 @@ public struct TripsReport: Report {
         ], arguments: [request.start, request.end])
         var quality = DataQuality()
         quality.add("Trips cut off by the end of the data (may continue in a later file)", open, open == 0 ? "none" : "their distance and duration are partial")
+        try TripCoverage.fetch(db, request).add(to: &quality, request)
+        // Trips whose figures contradicted themselves and were repaired (TripCheck, trip.repair).
+        let repairs = try Row.fetchAll(db, sql: """
+            SELECT t.repair, COUNT(*) FROM trip t JOIN asset a ON a.id = t.asset_id
+            WHERE t.start_at >= ? AND t.start_at < ? AND t.repair IS NOT NULL AND \(filter.sql) GROUP BY t.repair ORDER BY t.repair
+            """, arguments: arguments)
+        let repaired = repairs.reduce(0) { $0 + ($1[1] as Int) }
+        quality.add("Trips repaired to meet their invariants (trip.repair)", repaired,
+                    repaired == 0 ? "none" : repairs.map { "\($0[0] as String) \($0[1] as Int)" }.joined(separator: ", ") + " (docs/METRICS.md, \"Trip invariants\")")
         try quality.addCommon(db, request, sources: sources)
         let metadata = ReportMetadata(
             report: Self.name, title: Self.title, period: request.period, timeZone: request.zone.identifier, units: request.units, currency: request.currency,
             parameters: [("assets", request.assets?.joined(separator: ",") ?? "all")],
             methods: ["Trips from vendors are listed as they came; trips derived from positions follow the trip rules in docs/METRICS.md.",
+                      "A GPS gap longer than the gap rule ends a derived trip only when no engine state or meter says the asset kept operating; across a bridged gap the distance is the odometer's rise.",
+                      "Data quality sets the trips' distance and time against the daily totals (odometer or GPS distance, engine hours) and says per asset why trips fall short.",
                       "A trip belongs to the period of the local day it started on."],
             totals: [("trips", Double(count)), ("distance", (request.distance(distance) * 10).rounded() / 10), ("hours", (duration / 36).rounded() / 100)],
             generatedAt: request.generatedAt, sources: sources)

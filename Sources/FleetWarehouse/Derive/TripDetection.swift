@@ -61,7 +61,9 @@ public struct TripDetection: ScratchDeriver {
         }
         var syncedAt: Int64? = nil
         run.onTrip = { trip in
-            guard let span, trip.end.at > span.upperBound, trip.reason != "end_of_data" else { return false }
+            // Past `gap_seconds` after the new facts: a meter reading can change whether a gap
+            // that starts up to `gap_seconds` after it is bridged (GapEvidence).
+            guard let span, trip.end.at > span.upperBound + Int64(rules.gapSeconds * 1000), trip.reason != "end_of_data" else { return false }
             let q = try CachedQuery(db, "SELECT 1 FROM trip WHERE asset_id = ? AND source = ? AND end_at = ? AND end_reason = ?") {
                 $0.bind(asset); $0.bind(Self.source); $0.bind(trip.end.at); $0.bind(trip.reason)
             }
@@ -70,9 +72,12 @@ public struct TripDetection: ScratchDeriver {
             return false
         }
         let paths = try run.feed(db, asset: asset, from: from)
-        // The trip ending at `from` started before it; every trip of the new run starts at or after it.
+        // The trip ending at `from` started before it; every trip of the new run starts at or after
+        // it, and before `syncedAt`, where the run met a stored trip's end: a stored trip that
+        // starts exactly there (touching the one that ended) is after the sync point and stays
+        // (`<=` deleted it whenever an older file was imported after a newer one).
         if let syncedAt {
-            try CachedQuery.execute(db, "DELETE FROM trip WHERE asset_id = ? AND source = ? AND start_at >= ? AND start_at <= ?") {
+            try CachedQuery.execute(db, "DELETE FROM trip WHERE asset_id = ? AND source = ? AND start_at >= ? AND start_at < ?") {
                 $0.bind(asset); $0.bind(Self.source); $0.bind(from); $0.bind(syncedAt)
             }
         } else {
@@ -107,12 +112,15 @@ public struct TripDetection: ScratchDeriver {
     private func write(_ db: Database, asset: Int64, _ t: TripRun.Found) throws {
         let r = { (v: Double) in (v * 1000).rounded() / 1000 }
         var distance = r(t.end.distance - t.start.distance)
+        let bridged = t.end.bridged - t.start.bridged
+        var method = t.end.blind > t.start.blind ? "gps_partial" : t.end.odometerGap > t.start.odometerGap ? "mixed" : "gps"
         // The odometer, when both ends have a reading within a minute, beats GPS.
         let odometer = "SELECT value FROM meter_reading WHERE asset_id = ?1 AND meter = 'odometer' AND at BETWEEN ?2 - 60000 AND ?2 + 60000 ORDER BY ABS(at - ?2), at LIMIT 1"
         if let a = try CachedQuery.double(db, odometer, bind: { $0.bind(asset); $0.bind(t.start.at) }),
            let b = try CachedQuery.double(db, odometer, bind: { $0.bind(asset); $0.bind(t.end.at) }),
            b >= a, b - a <= 70 * Double(t.end.at - t.start.at) / 1000 + 1000 {
             distance = r(b - a)
+            method = "odometer"
         }
         // The invariants, checked and repaired on the figures as they will be stored (TripCheck).
         var check = TripCheck(distance: distance, duration: Double(t.end.at - t.start.at) / 1000, moving: t.end.moving - t.start.moving,
@@ -124,7 +132,7 @@ public struct TripDetection: ScratchDeriver {
                         startReason: t.startReason, endReason: t.reason, source: Self.source)
         // Bound column by column on a cached statement: GRDB's Codable `insert` was 9 % of a
         // Samsara import. The columns are `Trip.bind`'s order (its keys, then its values).
-        try CachedQuery.execute(db, Self.insertSQL) { trip.bind(into: &$0) }
+        try CachedQuery.execute(db, Self.insertSQL) { trip.bind(into: &$0); $0.bind(method); $0.bind(r(bridged)) }
         if !check.repairs.isEmpty {
             let id = db.lastInsertedRowID
             try CachedQuery.execute(db, "UPDATE trip SET repair = ? WHERE id = ?") { $0.bind(check.repairs.joined(separator: ",")); $0.bind(id) }
@@ -132,7 +140,7 @@ public struct TripDetection: ScratchDeriver {
     }
 
     static let insertSQL: String = {
-        let columns = Trip.keyColumns + Trip.valueColumns
+        let columns = Trip.keyColumns + Trip.valueColumns + ["distance_method", "bridged_s"]
         return "INSERT INTO trip (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
     }()
 }

@@ -9,6 +9,11 @@ struct EngineState {
     var at: Int64 = 0
     var fromRPM = false
     var speed: (at: Int64, mps: Double)?
+    /// Since when the engine has been known to run without a break (nil when it is not known
+    /// to run): a GPS gap inside a trip is bridged when the engine ran from before it to its
+    /// end (GapEvidence). A seeded state counts from its event, which is never earlier than
+    /// the truth, and the restart point it is seeded at is before any gap the run judges.
+    var onSince: Int64?
 
     func state(at t: Int64) -> Bool? { fromRPM && t - at > 60_000 ? nil : on }
     func obdSpeed(at t: Int64) -> Double? { speed.flatMap { t - $0.at <= 10_000 ? $0.mps : nil } }
@@ -18,18 +23,35 @@ struct EngineState {
             $0.bind(asset); $0.bind(t)
         }
         if try e.step() { (on, at, fromRPM) = (e.int64(1) != 0, e.int64(0), false) }
+        onSince = on == true ? at : nil
         e.reset()
         let r = try CachedQuery(db, "SELECT at, value FROM obd_sample WHERE asset_id = ? AND pid = 12 AND at <= ? ORDER BY at DESC LIMIT 1") {
             $0.bind(asset); $0.bind(t)
         }
-        if try r.step(), r.int64(0) > at { (on, at, fromRPM) = (r.double(1) > 0, r.int64(0), true) }
+        if try r.step(), r.int64(0) > at {
+            (on, at, fromRPM) = (r.double(1) > 0, r.int64(0), true)
+            onSince = on == true ? at : nil
+        }
         r.reset()
     }
 }
 
 /// The trip state machine over one asset's time-ordered facts.
 struct TripRun {
-    struct Snap { var at: Int64; var lat, lon: Double; var distance = 0.0, moving = 0.0, idle = 0.0 }
+    /// Cumulative sums at an instant: a trip's figures are the differences between its ends.
+    /// `bridged`: seconds of GPS gaps bridged by other signals; `odometerGap`: metres the
+    /// odometer measured across them; `blind`: bridged gaps no odometer measured.
+    struct Snap {
+        var at: Int64; var lat, lon: Double; var distance = 0.0, moving = 0.0, idle = 0.0
+        var bridged = 0.0, odometerGap = 0.0, blind = 0
+
+        /// These sums at another instant and place.
+        func at(_ t: Int64, _ lat: Double, _ lon: Double) -> Snap {
+            var s = self
+            (s.at, s.lat, s.lon) = (t, lat, lon)
+            return s
+        }
+    }
     struct Found { var start: Snap; var end: Snap; var startReason: String; var reason: String; var maxSpeed: Double }
 
     let rules: TripRules
@@ -42,6 +64,10 @@ struct TripRun {
     var trips: [Found] = []
     /// Called for each trip found; returning true stops the run (the new trips met the old).
     var onTrip: (Found) throws -> Bool = { _ in false }
+    /// The meters' evidence about a GPS gap (GapEvidence.read), set while `step` reads the
+    /// warehouse; nil while a file's positions stream in (TripStream), which is used only when
+    /// the asset has no meter reading it could need.
+    var meters: ((Int64, Int64) throws -> GapEvidence)?
 
     private var now = Snap(at: 0, lat: 0, lon: 0)            // cumulative sums at the last position
     private var prev: (at: Int64, lat: Double, lon: Double, speed: Double?)?
@@ -117,6 +143,9 @@ struct TripRun {
         let signals = try CachedQuery(db, Self.signalsSQL) { $0.bind(asset); $0.bind(from) }
         defer { signals.reset() }
         let ps = positions.statement, ss = signals.statement
+        let gap = rules.gapSeconds
+        meters = { a, b in try GapEvidence.read(db, asset: asset, from: a, to: b, gapSeconds: gap) }
+        defer { meters = nil }
         var signal = sqlite3_step(ss) == SQLITE_ROW
         var signalAt = signal ? sqlite3_column_int64(ss, 0) : Int64.max
         while sqlite3_step(ps) == SQLITE_ROW {
@@ -146,7 +175,7 @@ struct TripRun {
 
     /// The facts ran out: a trip still under way ends with them.
     mutating func end(days: inout DayPathTracker?) throws -> DayPaths? {
-        if inTrip, let p = prev { _ = try close(Snap(at: p.at, lat: p.lat, lon: p.lon, distance: now.distance, moving: now.moving, idle: now.idle), "end_of_data", max: tripMax) }
+        if inTrip, let p = prev { _ = try close(now.at(p.at, p.lat, p.lon), "end_of_data", max: tripMax) }
         return days?.finish(stoppedAt: nil)
     }
 
@@ -163,8 +192,9 @@ struct TripRun {
         if kind == 2 { engine.speed = (at, value); return false }
         let was = engine.state(at: at)
         (engine.on, engine.at, engine.fromRPM) = (value > 0, at, kind == 1)
+        if value == 0 { engine.onSince = nil } else if was != true { engine.onSince = at }
         guard prev != nil, was != engine.on else { return false }
-        let here = Snap(at: at, lat: now.lat, lon: now.lon, distance: now.distance, moving: now.moving, idle: now.idle)
+        let here = now.at(at, now.lat, now.lon)
         if value > 0, !inTrip {
             flushPending()
             (candidate, frozen, candidateMax) = (here, true, 0)
@@ -176,7 +206,7 @@ struct TripRun {
                 anchorCos = nowCos.isNaN ? Geo.cosLat(now.lat) : nowCos
             }
             flushPending()
-            candidate = Snap(at: at, lat: now.lat, lon: now.lon, distance: now.distance, moving: now.moving, idle: now.idle)
+            candidate = now.at(at, now.lat, now.lon)
             candidateMax = 0
         }
         return false
@@ -195,10 +225,14 @@ struct TripRun {
         }
         let dt = Double(at - p.at) / 1000
         if dt > rules.gapSeconds {
-            if inTrip, try close(Snap(at: p.at, lat: p.lat, lon: p.lon, distance: now.distance, moving: now.moving, idle: now.idle), "gap", max: tripMax) { return true }
+            if inTrip, let evidence = try bridge(from: p.at, to: at) {
+                bridge(evidence, seconds: dt, at: at, lat: lat, lon: lon, speed: speed, cos: &c)
+                return false
+            }
+            if inTrip, try close(now.at(p.at, p.lat, p.lon), "gap", max: tripMax) { return true }
             pending = 0
             c = Geo.cosLat(lat)
-            now = Snap(at: at, lat: lat, lon: lon, distance: now.distance, moving: now.moving, idle: now.idle)
+            now = now.at(at, lat, lon)
             (anchor, candidate, candidateMax, stop, prev, frozen) = (now, now, 0, (lat, lon), (at, lat, lon, speed), engine.state(at: at) == true)
             (nowCos, anchorCos, stopCos) = (c, c, c)
             return false
@@ -298,6 +332,37 @@ struct TripRun {
         candidate = now
         candidateMax = 0
         return false
+    }
+
+    /// What says the asset kept operating through a GPS gap from `a` to `b` inside a trip, or
+    /// nil when nothing does and the gap ends the trip (docs/METRICS.md, "Bridged gaps").
+    private mutating func bridge(from a: Int64, to b: Int64) throws -> GapEvidence? {
+        var e = try meters?(a, b) ?? GapEvidence()
+        if engine.state(at: b) == true, let since = engine.onSince, since <= a { e.engineRan = true }
+        return e.bridges ? e : nil
+    }
+
+    /// The trip goes on across a bridged gap: the odometer's rise is its distance (never the
+    /// straight line between the fixes), and its time is moving when that rise averages
+    /// `idle_speed_mps` or more, else idle; without an odometer the gap adds no distance and its
+    /// time is neither (unknown), and the trip's distance is a lower bound (`gps_partial`).
+    private mutating func bridge(_ e: GapEvidence, seconds dt: Double, at: Int64, lat: Double, lon: Double, speed: Double?, cos c: inout Double) {
+        flushPending()
+        c = Geo.cosLat(lat)
+        var next = now.at(at, lat, lon)
+        next.bridged += dt
+        if let m = e.odometerM {
+            next.distance += m
+            next.odometerGap += m
+            if m / dt >= rules.idleSpeedMps { next.moving += dt } else { next.idle += dt }
+            tripMax = max(tripMax, m / dt)
+        } else {
+            next.blind += 1
+        }
+        now = next
+        (anchor, prev) = (now, (at, lat, lon, speed))
+        (nowCos, anchorCos) = (c, c)
+        (dwell, dwellCos, arrival, arrivalMax) = (now, c, now, tripMax)
     }
 
     private mutating func flushPending() {

@@ -14,7 +14,8 @@ import FleetCore
 ///   positions after the starting point are the ones before the file, read here, and then the
 ///   file's;
 /// - it has no engine event or OBD RPM/speed sample after the starting point, so that there is
-///   nothing to interleave.
+///   nothing to interleave, and no odometer or engine-hours reading after it, so that no GPS gap
+///   can be bridged by the meters (GapEvidence: a bridge needs a reading after the gap).
 ///
 /// Its run is used (`result`) only if, once the file is loaded, the file's positions came in
 /// strictly increasing time, every one was stored as a new row (the sink checks its counts,
@@ -53,7 +54,7 @@ public struct TripStream: @unchecked Sendable {
         let from = try TripDetection.start(db, asset: asset, lower: firstAt, run: &run)
         let signal = try CachedQuery(db, TripRun.signalsSQL) { $0.bind(asset); $0.bind(from) }
         defer { signal.reset() }
-        guard try !signal.step() else { return nil }
+        guard try !signal.step(), try !Self.hasMeters(db, asset: asset, after: from) else { return nil }
         // The stored positions between the starting point and the file (none are later).
         var days = run.dayTracker(from: from)
         guard try run.step(db, asset: asset, from: from, days: &days) == nil else { return nil }
@@ -93,6 +94,13 @@ public struct TripStream: @unchecked Sendable {
               let zone, zone.identifier == self.zone.identifier else { return nil }
         let signal = try CachedQuery(db, TripRun.signalsSQL) { $0.bind(asset); $0.bind(from) }
         defer { signal.reset() }
-        return try signal.step() ? nil : (run.trips, paths)
+        return try signal.step() || Self.hasMeters(db, asset: asset, after: from) ? nil : (run.trips, paths)
+    }
+
+    /// Whether the asset has an odometer or engine-hours reading after `from`.
+    static func hasMeters(_ db: Database, asset: Int64, after from: Int64) throws -> Bool {
+        try CachedQuery.int64(db, "SELECT 1 FROM meter_reading WHERE asset_id = ? AND meter IN ('odometer', 'engine_hours') AND at > ? LIMIT 1") {
+            $0.bind(asset); $0.bind(from)
+        } != nil
     }
 }
