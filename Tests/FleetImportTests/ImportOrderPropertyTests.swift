@@ -99,7 +99,7 @@ final class ImportOrderPropertyTests: XCTestCase {
         let inputs = try mixedSet(dir)
         XCTAssertGreaterThan(inputs.count, 30)
         let reference = try TestWarehouse()
-        try reference.warehouse.setSetting("timezone", zone.identifier)
+        _ = try reference.warehouse.apply(setting: [.timezone]) { $0.zone = zone }
         try importEach(inputs, into: reference)
         let expected = try reference.canonicalDump()
         XCTAssertGreaterThan(expected.filter { $0.hasPrefix("trip|") }.count, 10)
@@ -108,7 +108,7 @@ final class ImportOrderPropertyTests: XCTestCase {
             var rng = Seeded(state: seed)
             let order = inputs.shuffled(using: &rng)
             let t = try TestWarehouse()
-            try t.warehouse.setSetting("timezone", zone.identifier)
+            _ = try t.warehouse.apply(setting: [.timezone]) { $0.zone = zone }
             try importEach(order, into: t)
             assertSame(expected, try t.canonicalDump(), "seed \(seed): " + order.map { URL(fileURLWithPath: $0.path).lastPathComponent }.joined(separator: ", "))
         }
