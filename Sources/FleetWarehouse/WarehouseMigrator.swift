@@ -15,6 +15,7 @@ public enum WarehouseMigrator {
         m.registerMigration("v4-position-unchecked-keys", foreignKeyChecks: .immediate) { db in try dropPositionForeignKeys(db) }
         m.registerMigration("v5-import-run-interrupted", foreignKeyChecks: .immediate) { db in try allowInterruptedRuns(db) }
         m.registerMigration("v6-trip-repair") { db in try db.execute(sql: v6) }
+        m.registerMigration("v7-receipt-review") { db in try db.execute(sql: v7ReceiptReview) }
         return m
     }
 

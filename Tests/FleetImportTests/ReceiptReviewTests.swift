@@ -1,0 +1,73 @@
+import XCTest
+import GRDB
+import FleetKit
+import FleetTestSupport
+@testable import FleetImport
+
+/// Review decisions against real Tesseract output: r43 (truth.json: ENEOS, JPY, 10.05 L at 175,
+/// total 1,759) is read with its volume doubtful through skew, low contrast and noise, so its
+/// fuel purchase is loaded flagged `needs_review`.
+final class ReceiptReviewTests: XCTestCase {
+    static let slip = ReceiptImporterTests.receipt("r43-asia-fuel-jpy-skew-lowcontrast-noise.png")
+
+    func purchase(_ t: TestWarehouse) throws -> GRDB.Row {
+        try XCTUnwrap(t.rows("SELECT needs_review, volume_ml, total_minor, currency FROM fuel_purchase").first)
+    }
+
+    func testAcceptingTheVolumeClearsTheFlag() throws {
+        let t = try TestWarehouse()
+        try t.importFile(Self.slip)
+        XCTAssertEqual(try purchase(t)["needs_review"] as Bool, true)
+        let review = ReceiptReview(warehouse: t.warehouse)
+        let before = try XCTUnwrap(review.list().first)
+        XCTAssertEqual(before.kind, "fuel")
+        let volume = try XCTUnwrap(before.fields.first { $0.field == "volume" })
+        XCTAssertEqual(volume.value, "10.05 L")
+        XCTAssertTrue(volume.required)
+        XCTAssertTrue(volume.lineText?.contains("10.05") ?? false, "\(volume)")
+
+        XCTAssertNil(try review.apply(String(before.receipt), [.accept("volume")], by: "ana", zone: .utc, currency: "USD"))
+        let p = try purchase(t)
+        XCTAssertEqual(p["needs_review"] as Bool, false)
+        XCTAssertEqual(p["volume_ml"] as Double, 10_050, accuracy: 1e-6)
+        XCTAssertEqual(p["currency"] as String, "JPY")
+        XCTAssertEqual(try t.count("reject"), 0)
+        XCTAssertEqual(try review.list(), [])
+        XCTAssertEqual(try review.history(String(before.receipt)).map(\.action), ["accept"])
+    }
+
+    /// A correction belongs to the image's content, not to the rows it made: when the same
+    /// image is read again after its rows are gone, the importer applies it with no person.
+    func testAFixIsAppliedWhenTheSameImageIsReadAgain() throws {
+        let t = try TestWarehouse()
+        try t.importFile(Self.slip)
+        let review = ReceiptReview(warehouse: t.warehouse)
+        let id = try XCTUnwrap(review.list().first?.receipt)
+        XCTAssertNil(try review.apply(String(id), [.fix("volume", "10.50 L")], by: "ana", zone: .utc, currency: "USD"))
+        try t.warehouse.pool.write { db in
+            for table in ["fuel_purchase", "reject", "receipt_read"] { try db.execute(sql: "DELETE FROM \(table)") }
+            try db.execute(sql: "DELETE FROM source_file")
+        }
+        let outcome = try t.importFile(Self.slip)
+        XCTAssertEqual(outcome.status, .imported, outcome.error ?? "")
+        XCTAssertEqual(outcome.rejected, 0, "the fixed volume is sure: nothing to review")
+        let p = try purchase(t)
+        XCTAssertEqual(p["needs_review"] as Bool, false)
+        XCTAssertEqual(p["volume_ml"] as Double, 10_500, accuracy: 1e-6)
+        XCTAssertEqual(try review.list(), [])
+        XCTAssertEqual(try t.count("receipt_correction"), 1, "applied, not recorded again")
+    }
+
+    func testAcceptingAMissingFieldIsAUsageError() throws {
+        let t = try TestWarehouse()
+        try t.importFile(Self.slip)
+        let review = ReceiptReview(warehouse: t.warehouse)
+        let id = try XCTUnwrap(review.list().first?.receipt)
+        try t.warehouse.pool.write { db in try db.execute(sql: "DELETE FROM receipt_field WHERE field = 'fuel-grade'") }
+        XCTAssertThrowsError(try review.apply(String(id), [.accept("fuel-grade")], by: "ana", zone: .utc, currency: "USD")) {
+            guard case let FleetError.invalidArgument(_, _, hint) = $0 else { return XCTFail("\($0)") }
+            XCTAssertTrue(hint.contains("nothing to accept"), hint)
+        }
+        XCTAssertEqual(try t.count("receipt_correction"), 0)
+    }
+}
