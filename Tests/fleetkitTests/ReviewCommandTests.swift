@@ -103,4 +103,28 @@ final class ReviewCommandTests: XCTestCase {
         XCTAssertEqual(none.status, 64)
         XCTAssertTrue(none.stderr.contains("`fleetkit review list` shows the receipts under review"), none.stderr)
     }
+
+    /// Under review, the slip (dated 2025-06-24) is not in the totals, so the June cost report
+    /// lists it in data quality and is partial (exit 1); settled, it is counted and the report is whole.
+    func testTheCostReportListsAReceiptUnderReviewUntilItIsSettled() throws {
+        func report() throws -> (CommandResult, String) {
+            let out = dir.appendingPathComponent("out-\(UUID())")
+            let r = try Fleetkit.run(["report", "cost", "--db", db, "--month", "2025-06", "--format", "csv", "--out", out.path])
+            let quality = (try? String(contentsOf: out.appendingPathComponent("cost-2025-06-data_quality.csv"), encoding: .utf8)) ?? ""
+            return (r, quality)
+        }
+        let (before, quality) = try report()
+        XCTAssertEqual(before.status, 1, before.stderr)
+        XCTAssertTrue(before.stderr.contains("1 receipts dated in the period are under review and not counted"), before.stderr)
+        XCTAssertTrue(quality.contains("Receipts under review and not loaded (not counted),1,"), quality)
+        XCTAssertTrue(quality.contains("r26-us-expense-noise.png (2025-06-24 total read 204.90 USD)"), quality)
+
+        let id = try XCTUnwrap(listed().first?["receipt"] as? Int)
+        XCTAssertEqual(try Fleetkit.run(["review", "accept", "--db", db, String(id)]).status, 0)
+        let (after, settled) = try report()
+        XCTAssertEqual(after.status, 0, after.stderr)
+        XCTAssertTrue(settled.contains("Receipts under review and not loaded (not counted),0,none"), settled)
+        let w = try TestWarehouse(existing: db)
+        XCTAssertEqual(try w.rows("SELECT amount_minor FROM expense").first?["amount_minor"] as Int64?, 20490)
+    }
 }

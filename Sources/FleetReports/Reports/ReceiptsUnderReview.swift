@@ -1,0 +1,43 @@
+import GRDB
+import FleetCore
+
+/// Receipts the import kept for review and did not load (an expense whose total or date is
+/// doubtful, a receipt without a date): costs the report's totals cannot include, so the cost
+/// report lists them in data quality instead of leaving them out in silence. One whose date on
+/// the slip falls in the period makes the report partial, like a cost without an exchange rate;
+/// one without a date cannot be placed in any period and is listed in every one.
+struct ReceiptsUnderReview {
+    var dated: [String] = []
+    var undated: [String] = []
+    var count: Int { dated.count + undated.count }
+
+    init(_ db: Database, _ request: ReportRequest) throws {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT r.source_file_id, r.image_path, r.asset_unit, d.value AS day, t.value AS total, c.value AS currency
+            FROM receipt_read r
+            LEFT JOIN receipt_field d ON d.source_file_id = r.source_file_id AND d.field = 'date'
+            LEFT JOIN receipt_field t ON t.source_file_id = r.source_file_id AND t.field = 'total'
+            LEFT JOIN receipt_field c ON c.source_file_id = r.source_file_id AND c.field = 'currency'
+            WHERE r.needs_review = 1
+              AND NOT EXISTS (SELECT 1 FROM expense e WHERE e.source_key = 'receipt:' || r.content_sha256)
+              AND NOT EXISTS (SELECT 1 FROM fuel_purchase f WHERE f.source_key = 'receipt:' || r.content_sha256)
+              AND (d.value IS NULL OR d.value BETWEEN ? AND ?)
+            ORDER BY r.source_file_id
+            """, arguments: [request.period.from.description, request.period.to.description])
+        for row in rows {
+            // An asset filter keeps receipts of those units, and unassigned ones that might be theirs.
+            if let wanted = request.assets, !wanted.isEmpty, let unit = row["asset_unit"] as String?, !wanted.contains(unit) { continue }
+            let name = (row["image_path"] as String).split(separator: "/").last.map(String.init) ?? ""
+            let amount = (row["total"] as String?).map { " total read \($0) \(row["currency"] as String? ?? "")" } ?? " no total read"
+            let day: String? = row["day"]
+            let text = "receipt \(row["source_file_id"] as Int64) \(name) (\(day ?? "no date")\(amount))"
+            if day == nil { undated.append(text) } else { dated.append(text) }
+        }
+    }
+
+    var detail: String {
+        guard count > 0 else { return "none" }
+        let all = dated + undated
+        return all.prefix(10).joined(separator: "; ") + (all.count > 10 ? "; …" : "") + "; `fleetkit review list` settles them"
+    }
+}
