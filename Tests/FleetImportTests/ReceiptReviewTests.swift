@@ -70,4 +70,26 @@ final class ReceiptReviewTests: XCTestCase {
         }
         XCTAssertEqual(try t.count("receipt_correction"), 0)
     }
+
+    /// Fixing the currency to one with fewer decimals leaves a total read with cents that no
+    /// longer fits: the receipt stays under review (never a rounded amount), and can still be
+    /// settled by fixing the total.
+    func testACurrencyFixThatTheTotalNoLongerFitsKeepsItUnderReview() throws {
+        let t = try TestWarehouse()
+        try t.importFile(ReceiptImporterTests.receipt("r26-us-expense-noise.png"))
+        let review = ReceiptReview(warehouse: t.warehouse)
+        let id = String(try XCTUnwrap(review.list().first?.receipt))
+        let after = try XCTUnwrap(review.apply(id, [.fix("currency", "JPY"), .accept("date")], by: "ana", zone: .utc, currency: "USD"))
+        let total = try XCTUnwrap(after.fields.first { $0.field == "total" })
+        XCTAssertEqual([total.value, total.problem], ["204.90", "doubtful (0%)"], "still listed as read, and doubtful whatever its OCR confidence")
+        XCTAssertEqual(try t.count("expense"), 0, "204.90 is not a yen amount: not loaded")
+        XCTAssertThrowsError(try review.apply(id, [.accept("total")], by: "ana", zone: .utc, currency: "USD")) {
+            guard case let FleetError.invalidArgument(_, _, hint) = $0 else { return XCTFail("\($0)") }
+            XCTAssertTrue(hint.contains("more decimals than JPY has (0)"), hint)
+        }
+        XCTAssertNil(try review.apply(id, [.fix("total", "20490")], by: "ana", zone: .utc, currency: "USD"))
+        let e = try XCTUnwrap(t.rows("SELECT amount_minor, currency FROM expense").first)
+        XCTAssertEqual([e["amount_minor"] as Int64], [20490])
+        XCTAssertEqual(e["currency"] as String, "JPY")
+    }
 }

@@ -60,7 +60,7 @@ public enum ReceiptFieldText {
         f.totalCheck = r.totalCheck.flatMap(ReceiptFields.TotalCheck.init(rawValue:))
         let currency = r["currency"]?.value ?? "USD"
         for v in r.fields {
-            try set(v.field, v.value, currency: currency, confidence: v.confidence, line: (v.line ?? 0) - 1, on: &f)
+            try set(v.field, v.value, currency: currency, confidence: v.confidence, line: (v.line ?? 0) - 1, on: &f, stored: true)
         }
         return f
     }
@@ -75,11 +75,17 @@ public enum ReceiptFieldText {
         }
     }
 
-    /// Parses `text` as the value of `field` and sets it on `f`.
-    static func set(_ field: String, _ text: String, currency: String, confidence: Double, line: Int, on f: inout ReceiptFields) throws(Invalid) {
+    /// Parses `text` as the value of `field` and sets it on `f`. A `stored` value (read back from
+    /// `receipt_field`) skips the checks a typed value gets beyond its shape: a total read in a
+    /// currency since fixed to one with fewer decimals must still read back, and then goes to
+    /// review (`load` finds it does not fit), rather than making the receipt impossible to settle.
+    static func set(_ field: String, _ text: String, currency: String, confidence: Double, line: Int, on f: inout ReceiptFields,
+                    stored: Bool = false) throws(Invalid) {
         func bad(_ reason: String) -> Invalid { Invalid(field: field, value: text, reason: reason) }
         let t = text.trimmingCharacters(in: .whitespaces)
         switch field {
+        case "total" where stored:
+            do { f.total = .init(try DecimalNumber.parse(t), confidence: confidence, line: line) } catch { throw bad("\(error)") }
         case "total":
             f.total = .init(try money(t, currency: currency, field: field), confidence: confidence, line: line)
         case "unit-price":
@@ -89,7 +95,7 @@ public enum ReceiptFieldText {
             f.unitPrice = .init(n, confidence: confidence, line: line)
         case "date":
             guard let d = CivilDate(t), t.count == 10, t.contains("-") else { throw bad("not a date as YYYY-MM-DD, such as 2025-07-09 (day and month are never guessed)") }
-            guard d <= CivilDate(daysSinceEpoch: Int(Timestamp.now() / 86_400_000) + 1) else { throw bad("a purchase date cannot be in the future") }
+            guard stored || d <= CivilDate(daysSinceEpoch: Int(Timestamp.now() / 86_400_000) + 1) else { throw bad("a purchase date cannot be in the future") }
             f.date = .init(d, confidence: confidence, line: line)
         case "time":
             let parts = t.split(separator: ":").map { Int($0) }
@@ -101,7 +107,7 @@ public enum ReceiptFieldText {
             guard CurrencyCode.isISO4217(t) else { throw bad("not an ISO 4217 currency code (three capital letters, such as USD, EUR or MYR)") }
             f.currency = .init(t, confidence: confidence, line: line)
         case "volume":
-            f.volume = .init(try volume(t, field: field), confidence: confidence, line: line)
+            f.volume = .init(try volume(t, field: field, bounded: !stored), confidence: confidence, line: line)
         case "merchant", "fuel-grade", "card-last4", "unit":
             guard !t.isEmpty, t.count <= 120, !t.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
                 throw bad("empty, longer than 120 characters, or holding control characters")
@@ -136,7 +142,7 @@ public enum ReceiptFieldText {
 
     /// A volume with its unit: `35.10 L`, `11.891 gal`; a bare number is refused, since litres and
     /// gallons differ by almost four times.
-    static func volume(_ t: String, field: String) throws(Invalid) -> ReceiptFields.Volume {
+    static func volume(_ t: String, field: String, bounded: Bool = true) throws(Invalid) -> ReceiptFields.Volume {
         let lower = t.lowercased()
         let unit: ReceiptFields.VolumeUnit
         let number: Substring
@@ -145,7 +151,7 @@ public enum ReceiptFieldText {
         }
         let n: DecimalNumber
         do { n = try DecimalNumber.parse(String(number)) } catch { throw Invalid(field: field, value: t, reason: "\(error); type it such as 35.10 L") }
-        guard n.mantissa > 0, n.double * unit.millilitres <= 2_000_000 else {
+        guard !bounded || (n.mantissa > 0 && n.double * unit.millilitres <= 2_000_000) else {
             throw Invalid(field: field, value: t, reason: "a purchase of more than zero and at most 2,000 L")
         }
         return ReceiptFields.Volume(amount: n, unit: unit)

@@ -79,6 +79,12 @@ public struct ReceiptImporter: Importer {
                                         hint: "Fix the field again with `fleetkit review fix`.")
         }
         if corrections["currency"] != nil { fields.currencySource = nil }
+        // A total with more decimals than its currency has (read as 204.90, then the currency
+        // fixed to JPY) cannot be stored: it is doubtful, never rounded into a figure.
+        if let total = fields.total, total.value.scaled(to: Money.minorDigits(fields.currency?.value ?? input.currency)) == nil {
+            fields.total?.confidence = 0
+            fields.notes.append("total \(total.value) has more decimals than \(fields.currency?.value ?? input.currency)")
+        }
         try sink.recordReceipt(ReceiptReading(
             contentSHA256: sha256, imagePath: input.path, isFuel: fields.isFuel, category: fields.category, spendKind: fields.spendKind,
             assetUnit: input.asset?.unitNumber, currencySource: corrections["currency"] != nil ? "review" : fields.currencySource?.rawValue,
