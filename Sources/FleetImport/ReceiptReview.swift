@@ -84,7 +84,9 @@ public struct ReceiptReview {
                                        arguments: ["receipt:" + r.contentSHA256]) ?? false
         let state = !loaded ? "not loaded" : r.needsReview ? "loaded, flagged needs_review" : "loaded"
         guard r.needsReview || fields.contains(where: { $0.field == "currency" }) else { return nil }
-        return Receipt(receipt: id, image: r.imagePath, sha256: r.contentSHA256, kind: r.isFuel ? "fuel" : "expense", state: state, fields: fields)
+        // The nightly job moves an image to its archive and records the new path on its source file.
+        let image = try String.fetchOne(db, sql: "SELECT path FROM source_file WHERE id = ?", arguments: [id]) ?? r.imagePath
+        return Receipt(receipt: id, image: image, sha256: r.contentSHA256, kind: r.isFuel ? "fuel" : "expense", state: state, fields: fields)
     }
 
     /// Records `changes` (none: accept every listed field that was read) to one receipt by
@@ -173,8 +175,13 @@ public struct ReceiptReview {
         if let id = Int64(text), try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM receipt_read WHERE source_file_id = ?)", arguments: [id]) == true {
             return id
         }
-        let rows = try GRDB.Row.fetchAll(db, sql: "SELECT source_file_id, image_path, content_sha256 FROM receipt_read ORDER BY source_file_id")
-        let byName = rows.filter { URL(fileURLWithPath: $0[1]).lastPathComponent == text || ($0[1] as String) == text }
+        let rows = try GRDB.Row.fetchAll(db, sql: """
+            SELECT r.source_file_id, COALESCE(f.path, r.image_path), r.content_sha256, r.image_path
+            FROM receipt_read r LEFT JOIN source_file f ON f.id = r.source_file_id ORDER BY r.source_file_id
+            """)
+        let byName = rows.filter { row in
+            [row[1], row[3]].contains { (path: String) in URL(fileURLWithPath: path).lastPathComponent == text || path == text }
+        }
         let byHash = text.count >= 8 ? rows.filter { ($0[2] as String).hasPrefix(text.lowercased()) } : []
         let found = Set((byName + byHash).map { $0[0] as Int64 })
         if found.count == 1 { return found.first! }
@@ -186,7 +193,10 @@ public struct ReceiptReview {
     }
 
     static func unknown(_ text: String, in db: Database) throws -> UnknownReceipt {
-        let rows = try GRDB.Row.fetchAll(db, sql: "SELECT source_file_id, image_path FROM receipt_read ORDER BY source_file_id")
+        let rows = try GRDB.Row.fetchAll(db, sql: """
+            SELECT r.source_file_id, COALESCE(f.path, r.image_path) FROM receipt_read r LEFT JOIN source_file f ON f.id = r.source_file_id
+            ORDER BY r.source_file_id
+            """)
         return UnknownReceipt(value: text, candidates: rows.map { String($0[0] as Int64) } + rows.map { URL(fileURLWithPath: $0[1]).lastPathComponent })
     }
 

@@ -92,4 +92,18 @@ final class ReceiptReviewTests: XCTestCase {
         XCTAssertEqual([e["amount_minor"] as Int64], [20490])
         XCTAssertEqual(e["currency"] as String, "JPY")
     }
+
+    /// The nightly job archives an image and records its new path on the source file: the
+    /// listing shows where the image is now, and its new name finds it.
+    func testAnArchivedImageIsListedAtItsNewPath() throws {
+        let t = try TestWarehouse()
+        try t.importFile(Self.slip)
+        try t.warehouse.pool.write { db in try db.execute(sql: "UPDATE source_file SET path = '/archive/2026-11-25/slip-43.png'") }
+        let review = ReceiptReview(warehouse: t.warehouse)
+        XCTAssertEqual(try review.list().first?.image, "/archive/2026-11-25/slip-43.png")
+        XCTAssertNil(try review.apply("slip-43.png", [.accept("volume")], by: "ana", zone: .utc, currency: "USD"))
+        XCTAssertThrowsError(try review.apply("slip-34.png", [.accept("volume")], by: "ana", zone: .utc, currency: "USD")) {
+            XCTAssertEqual(($0 as? ReceiptReview.UnknownReceipt)?.candidates.contains("slip-43.png"), true, "\($0)")
+        }
+    }
 }

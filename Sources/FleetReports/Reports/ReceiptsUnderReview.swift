@@ -13,8 +13,8 @@ struct ReceiptsUnderReview {
 
     init(_ db: Database, _ request: ReportRequest) throws {
         let rows = try Row.fetchAll(db, sql: """
-            SELECT r.source_file_id, r.image_path, r.asset_unit, d.value AS day, t.value AS total, c.value AS currency
-            FROM receipt_read r
+            SELECT r.source_file_id, COALESCE(s.path, r.image_path) AS image_path, r.asset_unit, d.value AS day, t.value AS total, c.value AS currency
+            FROM receipt_read r LEFT JOIN source_file s ON s.id = r.source_file_id
             LEFT JOIN receipt_field d ON d.source_file_id = r.source_file_id AND d.field = 'date'
             LEFT JOIN receipt_field t ON t.source_file_id = r.source_file_id AND t.field = 'total'
             LEFT JOIN receipt_field c ON c.source_file_id = r.source_file_id AND c.field = 'currency'
