@@ -106,4 +106,27 @@ final class ReceiptReviewTests: XCTestCase {
             XCTAssertEqual(($0 as? ReceiptReview.UnknownReceipt)?.candidates.contains("slip-43.png"), true, "\($0)")
         }
     }
+
+    /// What is kept for review (fields, OCR lines, text) holds card numbers only as their last
+    /// four digits, in every column and in the database file's bytes.
+    func testTheReviewTablesKeepNoFullCardNumber() throws {
+        let t = try TestWarehouse()
+        let fields = ReceiptExtractor(defaultCurrency: "USD").extract(lines: [
+            ("SHELL 5454 5454 5454 1234", 95), ("03/14/2025 07:42", 95), ("GALLONS 12.345", 95), ("TOTAL $ 42.70", 35),
+            ("MASTERCARD 5454 5454 5454 1234", 90)])
+        try t.warehouse.pool.write { db in
+            var file = SourceFile(path: "slip.png", sha256: "0f", format: "receipt", bytes: 1, importedAt: 0, importRunID: nil,
+                                  status: "imported", loaded: 0, updated: 0, unchanged: 0, rejected: 0)
+            try file.insert(db)
+            var sink = WarehouseSink(db: db, sourceFileID: file.id!)
+            try ReceiptImporter.loadReviewed(fields, sha256: "0f", input: InputFile(url: URL(fileURLWithPath: "/in/slip.png"), head: Data()), into: &sink)
+        }
+        XCTAssertGreaterThan(try t.count("receipt_field"), 3)
+        let kept = try t.rows("SELECT value || ' ' || COALESCE(line_text, '') AS text FROM receipt_field UNION ALL SELECT masked_text FROM receipt_read")
+        XCTAssertTrue(kept.contains { ($0["text"] as String).contains("1234") }, "the last four stay")
+        for row in kept { XCTAssertFalse((row["text"] as String).contains("5454"), row["text"] as String) }
+        try t.warehouse.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: t.warehouse.path))
+        XCTAssertNil(bytes.range(of: Data("5454 5454".utf8)))
+    }
 }
