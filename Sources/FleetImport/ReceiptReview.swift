@@ -52,10 +52,26 @@ public struct ReceiptReview {
         var field: String { switch self { case let .accept(f), let .fix(f, _): return f } }
     }
 
+    /// Receipts with a `needs_review` reject but nothing kept for review: imported before
+    /// migration v7-receipt-review, whose fields were not kept. `fleetkit rejects` shows them;
+    /// only importing the image into a new warehouse lists them here.
+    public func unlisted() throws -> [String] {
+        try warehouse.pool.read { db in
+            let kept = try db.tableExists("receipt_read")
+            return try String.fetchAll(db, sql: """
+                SELECT DISTINCT f.path FROM reject j JOIN source_file f ON f.id = j.source_file_id
+                WHERE j.reason = ? AND f.format = 'receipt'
+                """ + (kept ? " AND NOT EXISTS (SELECT 1 FROM receipt_read r WHERE r.source_file_id = f.id)" : "") + " ORDER BY f.id",
+                arguments: [ReceiptImporter.needsReview.rawValue])
+        }
+    }
+
     /// Every receipt under review, by source file id.
     public func list() throws -> [Receipt] {
         try warehouse.pool.read { db in
-            try Int64.fetchAll(db, sql: "SELECT source_file_id FROM receipt_read WHERE needs_review = 1 OR currency_source = 'fleet' ORDER BY source_file_id")
+            // A warehouse opened read-only before any import migrated it to v7 keeps no review state yet.
+            guard try db.tableExists("receipt_read") else { return [] }
+            return try Int64.fetchAll(db, sql: "SELECT source_file_id FROM receipt_read WHERE needs_review = 1 OR currency_source = 'fleet' ORDER BY source_file_id")
                 .compactMap { try Self.receipt(db, id: $0) }
         }
     }

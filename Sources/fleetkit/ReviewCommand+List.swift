@@ -13,7 +13,16 @@ struct ReviewListCommand: ParsableCommand {
 
     func run() throws {
         let receipts: [ReceiptReview.Receipt]
-        do { receipts = try ReceiptReview(warehouse: try warehouse.open(readOnly: true)).list() } catch { throw fail(error) }
+        let unlisted: [String]
+        do {
+            let review = ReceiptReview(warehouse: try warehouse.open(readOnly: true))
+            (receipts, unlisted) = (try review.list(), try review.unlisted())
+        } catch { throw fail(error) }
+        if !unlisted.isEmpty {
+            // On stderr, so that --json stays one document.
+            Console.err("note: \(unlisted.count) receipt(s) kept for review by an earlier FleetKit, without their fields, are not listed here: "
+                        + "`fleetkit rejects` shows them (\(unlisted.prefix(3).joined(separator: ", "))\(unlisted.count > 3 ? ", …" : ""))")
+        }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -129,4 +129,16 @@ final class ReceiptReviewTests: XCTestCase {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: t.warehouse.path))
         XCTAssertNil(bytes.range(of: Data("5454 5454".utf8)))
     }
+
+    /// A receipt kept for review before its fields were kept (an older warehouse) is not lost
+    /// from sight: `unlisted` names it, for `review list` to point at `fleetkit rejects`.
+    func testAReceiptReviewedBeforeTheReviewTablesIsNamed() throws {
+        let t = try TestWarehouse()
+        try t.importFile(Self.slip)
+        let review = ReceiptReview(warehouse: t.warehouse)
+        XCTAssertEqual(try review.unlisted(), [])
+        try t.warehouse.pool.write { db in try db.execute(sql: "DELETE FROM receipt_read") }
+        XCTAssertEqual(try review.unlisted(), [Self.slip.path])
+        XCTAssertEqual(try review.list(), [])
+    }
 }

@@ -12,6 +12,9 @@ struct ReceiptsUnderReview {
     var count: Int { dated.count + undated.count }
 
     init(_ db: Database, _ request: ReportRequest) throws {
+        // A warehouse not yet migrated to v7-receipt-review (read-only since an upgrade) keeps no
+        // review state: its receipts under review are among the rejects data quality counts.
+        guard try db.tableExists("receipt_read") else { return }
         let rows = try Row.fetchAll(db, sql: """
             SELECT r.source_file_id, COALESCE(s.path, r.image_path) AS image_path, r.asset_unit, d.value AS day, t.value AS total, c.value AS currency
             FROM receipt_read r LEFT JOIN source_file s ON s.id = r.source_file_id
