@@ -107,6 +107,33 @@ final class ReceiptReviewTests: XCTestCase {
         }
     }
 
+    /// Loads receipt text through the importer's review step into a real warehouse sink.
+    func load(_ lines: [(String, Double)], into t: TestWarehouse) throws {
+        let fields = ReceiptExtractor(defaultCurrency: "USD").extract(lines: lines)
+        try t.warehouse.pool.write { db in
+            var file = SourceFile(path: "/in/slip.png", sha256: "0f", format: "receipt", bytes: 1, importedAt: 0, importRunID: nil,
+                                  status: "imported", loaded: 0, updated: 0, unchanged: 0, rejected: 0)
+            try file.insert(db)
+            var sink = WarehouseSink(db: db, sourceFileID: file.id!)
+            try ReceiptImporter.loadReviewed(fields, sha256: "0f", input: InputFile(url: URL(fileURLWithPath: "/in/slip.png"), head: Data()), into: &sink)
+        }
+    }
+
+    /// A currency only assumed from the fleet is listed (not required), and leaves the list once
+    /// a person accepts it.
+    func testACurrencyNotPrintedIsListedUntilAccepted() throws {
+        let t = try TestWarehouse()
+        try load([("SHELL", 95), ("03/14/2025 07:42", 95), ("GALLONS 12.345", 95), ("PRICE/GAL 3.459", 95), ("TOTAL 42.70", 95),
+                  ("VISA 42.70", 95)], into: t)
+        let review = ReceiptReview(warehouse: t.warehouse)
+        let listed = try XCTUnwrap(review.list().first)
+        let currency = try XCTUnwrap(listed.fields.first { $0.field == "currency" })
+        XCTAssertEqual([currency.value, currency.problem], ["USD", "not printed: the fleet's currency"])
+        XCTAssertFalse(currency.required)
+        XCTAssertNil(try review.apply(String(listed.receipt), [], by: "ana", zone: .utc, currency: "USD"))
+        XCTAssertEqual(try review.history(String(listed.receipt)).map(\.field), ["currency"])
+    }
+
     /// What is kept for review (fields, OCR lines, text) holds card numbers only as their last
     /// four digits, in every column and in the database file's bytes.
     func testTheReviewTablesKeepNoFullCardNumber() throws {
