@@ -130,8 +130,16 @@ final class ReceiptReviewTests: XCTestCase {
         let currency = try XCTUnwrap(listed.fields.first { $0.field == "currency" })
         XCTAssertEqual([currency.value, currency.problem], ["USD", "not printed: the fleet's currency"])
         XCTAssertFalse(currency.required)
+        func assumed() throws -> [ReportValue]? {
+            let out = try t.warehouse.pool.read { db in
+                try CostReport().run(db, ReportRequest(period: .month(2025, 3), zone: .utc, currency: "USD", generatedAt: 0))
+            }
+            return out.dataQuality.rows.first { $0[0] == .text("Receipts with no currency printed (counted in the fleet's currency)") }
+        }
+        XCTAssertEqual(try assumed()?[1], .integer(1), "counted in USD by assumption: said in data quality")
         XCTAssertNil(try review.apply(String(listed.receipt), [], by: "ana", zone: .utc, currency: "USD"))
         XCTAssertEqual(try review.history(String(listed.receipt)).map(\.field), ["currency"])
+        XCTAssertEqual(try assumed()?[1], .integer(0))
     }
 
     /// What is kept for review (fields, OCR lines, text) holds card numbers only as their last

@@ -193,6 +193,7 @@ public struct CostReport: Report {
         quality.add("Fuel purchases without a readable total (not counted)", withoutTotal, withoutTotal == 0 ? "none" : "see `fleetkit rejects` and the review listing")
         let unloaded = try ReceiptsUnderReview(db, request)
         quality.add("Receipts under review and not loaded (not counted)", unloaded.count, unloaded.detail)
+        quality.add("Receipts with no currency printed (counted in the fleet's currency)", unloaded.assumedCurrency.count, unloaded.assumedDetail)
         try quality.addCommon(db, request, sources: sources)
 
         let metadata = ReportMetadata(

@@ -9,6 +9,9 @@ import FleetCore
 struct ReceiptsUnderReview {
     var dated: [String] = []
     var undated: [String] = []
+    /// Counted receipts whose currency was not printed: their amounts are in the fleet's
+    /// currency by assumption until a person accepts or fixes it (`fleetkit review`).
+    var assumedCurrency: [String] = []
     var count: Int { dated.count + undated.count }
 
     init(_ db: Database, _ request: ReportRequest) throws {
@@ -27,6 +30,18 @@ struct ReceiptsUnderReview {
               AND (d.value IS NULL OR d.value BETWEEN ? AND ?)
             ORDER BY r.source_file_id
             """, arguments: [request.period.from.description, request.period.to.description])
+        assumedCurrency = try Row.fetchAll(db, sql: """
+            SELECT r.source_file_id, COALESCE(s.path, r.image_path) AS image_path, a.unit_number
+            FROM receipt_read r LEFT JOIN source_file s ON s.id = r.source_file_id
+            JOIN (SELECT source_key, at, asset_id FROM fuel_purchase WHERE linked_to IS NULL AND total_minor IS NOT NULL
+                  UNION ALL SELECT source_key, at, asset_id FROM expense) x ON x.source_key = 'receipt:' || r.content_sha256
+            LEFT JOIN asset a ON a.id = x.asset_id
+            WHERE r.currency_source = 'fleet' AND x.at >= ? AND x.at < ?
+            ORDER BY r.source_file_id
+            """, arguments: [request.start, request.end]).compactMap { row in
+            if let wanted = request.assets, !wanted.isEmpty, !wanted.contains(row["unit_number"] as String? ?? "") { return nil }
+            return "receipt \(row["source_file_id"] as Int64) \((row["image_path"] as String).split(separator: "/").last.map(String.init) ?? "")"
+        }
         for row in rows {
             // An asset filter keeps receipts of those units, and unassigned ones that might be theirs.
             if let wanted = request.assets, !wanted.isEmpty, let unit = row["asset_unit"] as String?, !wanted.contains(unit) { continue }
@@ -36,6 +51,11 @@ struct ReceiptsUnderReview {
             let text = "receipt \(row["source_file_id"] as Int64) \(name) (\(day ?? "no date")\(amount))"
             if day == nil { undated.append(text) } else { dated.append(text) }
         }
+    }
+
+    var assumedDetail: String {
+        guard !assumedCurrency.isEmpty else { return "none" }
+        return assumedCurrency.prefix(10).joined(separator: "; ") + (assumedCurrency.count > 10 ? "; …" : "") + "; accept or fix the currency with `fleetkit review`"
     }
 
     var detail: String {
