@@ -30,17 +30,20 @@ struct ReceiptsUnderReview {
               AND (d.value IS NULL OR d.value BETWEEN ? AND ?)
             ORDER BY r.source_file_id
             """, arguments: [request.period.from.description, request.period.to.description])
-        assumedCurrency = try Row.fetchAll(db, sql: """
-            SELECT r.source_file_id, COALESCE(s.path, r.image_path) AS image_path, a.unit_number
+        // Row by row on the natural keys (few receipts), never a scan of every expense.
+        for r in try Row.fetchAll(db, sql: """
+            SELECT r.source_file_id, COALESCE(s.path, r.image_path) AS image_path, 'receipt:' || r.content_sha256 AS key
             FROM receipt_read r LEFT JOIN source_file s ON s.id = r.source_file_id
-            JOIN (SELECT source_key, at, asset_id FROM fuel_purchase WHERE linked_to IS NULL AND total_minor IS NOT NULL
-                  UNION ALL SELECT source_key, at, asset_id FROM expense) x ON x.source_key = 'receipt:' || r.content_sha256
-            LEFT JOIN asset a ON a.id = x.asset_id
-            WHERE r.currency_source = 'fleet' AND x.at >= ? AND x.at < ?
-            ORDER BY r.source_file_id
-            """, arguments: [request.start, request.end]).compactMap { row in
-            if let wanted = request.assets, !wanted.isEmpty, !wanted.contains(row["unit_number"] as String? ?? "") { return nil }
-            return "receipt \(row["source_file_id"] as Int64) \((row["image_path"] as String).split(separator: "/").last.map(String.init) ?? "")"
+            WHERE r.currency_source = 'fleet' ORDER BY r.source_file_id
+            """) {
+            let counted = try Row.fetchOne(db, sql: """
+                SELECT a.unit_number FROM (SELECT at, asset_id FROM fuel_purchase WHERE source_key = ?1 AND linked_to IS NULL AND total_minor IS NOT NULL
+                                           UNION ALL SELECT at, asset_id FROM expense WHERE source_key = ?1) x
+                LEFT JOIN asset a ON a.id = x.asset_id WHERE x.at >= ?2 AND x.at < ?3
+                """, arguments: [r["key"] as String, request.start, request.end])
+            guard let counted else { continue }
+            if let wanted = request.assets, !wanted.isEmpty, !wanted.contains(counted["unit_number"] as String? ?? "") { continue }
+            assumedCurrency.append("receipt \(r["source_file_id"] as Int64) \((r["image_path"] as String).split(separator: "/").last.map(String.init) ?? "")")
         }
         for row in rows {
             // An asset filter keeps receipts of those units, and unassigned ones that might be theirs.
