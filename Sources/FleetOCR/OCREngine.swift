@@ -201,11 +201,20 @@ public final class OCREngine: @unchecked Sendable {
         return lines
     }
 
-    deinit {
+    /// Frees the orientation model (about 33 MB resident); the next `detectOrientation` loads it
+    /// again (0.06 s). For an image so large that the model and the reading together would not
+    /// fit the memory budget (`OCRMemoryBudget.maxPixelsBesideOSD`).
+    public func releaseOrientationModel() {
         if let osd = osdHandle {
             TessBaseAPIEnd(osd)
             TessBaseAPIDelete(osd)
         }
+        osdHandle = nil
+        osdTried = false
+    }
+
+    deinit {
+        releaseOrientationModel()
         TessBaseAPIEnd(handle)
         TessBaseAPIDelete(handle)
     }

@@ -67,6 +67,8 @@ final class PhotoStepsMeasurement: XCTestCase {
         o = OCRPipeline.Options(); o.photoPixels = Int.max; out.append(("full-size-decode", o))
         o = OCRPipeline.Options(); o.osdConfidence = 1000; out.append(("no-osd", o))
         o = OCRPipeline.Options(); o.osdConfidence = 5; out.append(("osd-5", o))
+        o = OCRPipeline.Options(); o.cropPaper = true; out.append(("paper-crop", o))
+        o = OCRPipeline.Options(); o.cropPaper = true; o.binarize = .sauvola; out.append(("paper-crop+sauvola", o))
         o = OCRPipeline.Options(); o.normalizeBackground = false; out.append(("no-background", o))
         o = OCRPipeline.Options(); o.binarize = .sauvola; out.append(("sauvola", o))
         o = OCRPipeline.Options(); o.deskew = false; out.append(("no-deskew", o))
