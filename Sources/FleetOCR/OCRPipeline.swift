@@ -4,16 +4,19 @@ import Foundation
 /// orientation, recognise. Which steps run is an option, so the benchmark can measure each.
 ///
 /// Orientation tries all four turns (docs/FORMATS.md, "Reading the image"):
-/// 1. Tesseract's orientation detection (OSD, osd.traineddata) on a copy of at most 4 MP; when
-///    its confidence is at least `osdConfidence` its turn is applied;
-/// 2. the image is read; a confident reading (mean word confidence `uprightConfidence`) is the
-///    answer, so an upright slip OSD was unsure about is never turned on a guess;
-/// 3. otherwise a reduced copy is read in each of the other three turns, and a turn whose mean
-///    word confidence beats the current one by `turnMargin` is deskewed and read in full.
-/// Why both: on the measured images OSD was right on every sideways scan and photo it was sure
-/// about (confidence ≥ 2) but unsure (< 2) on a third of them, and it took clean slips upside
-/// down at confidence 2–4 (then step 3 turns them back); the reading alone cannot tell a slip
-/// upside down from a blurred one without trials, which cost about a reading each.
+/// 1. sideways or not from the image's geometry (`OCRPreprocess.lineDirectionRatio`, a few
+///    milliseconds), and the image is read so; a confident reading (mean word confidence
+///    `uprightConfidence`) is the answer, one reading, as for every clean slip;
+/// 2. otherwise Tesseract's orientation detection (OSD, osd.traineddata) on a copy of at most
+///    4 MP; when its confidence is at least `osdConfidence` and its turn was not read yet, that
+///    turn is read;
+/// 3. still not confident: a reduced copy is read in each turn not read yet, and one whose mean
+///    word confidence beats the best so far by `turnMargin` is deskewed and read in full.
+/// Why OSD is not first: it costs 0.1–0.6 s of CPU an image (it doubled the CPU per receipt on
+/// the fixtures and real scans) and was unsure (< 2) on a third of the measured images, while
+/// the geometry guess is right on every measured one and a wrong guess reads poorly, which sends
+/// the image to OSD and the trials anyway. On real phone photos the geometry guess alone had
+/// turned upright slips sideways (before step 2 existed, with only a 180° retry).
 /// The result records the turn and which step chose it (`OCRResult.orientation`).
 public struct OCRPipeline: Sendable {
     public struct Options: Sendable, Equatable {
@@ -25,10 +28,8 @@ public struct OCRPipeline: Sendable {
         public var scale = true
         public var deskew = true
         public var orient = true
-        /// How the first turn is guessed before reading: Tesseract's OSD, or (the earlier method,
-        /// kept to measure against) the direction of the ink's lines, which only tells sideways
-        /// from not and then tries 180° only.
-        public var orientation = OrientationGuess.osd
+        /// How the turn is guessed before and after the first reading (`OrientationGuess`).
+        public var orientation = OrientationGuess.lineDirectionThenOSD
         /// OSD's confidence from which its turn is taken as the first guess.
         public var osdConfidence = 2.0
         /// OSD looks at a copy of at most this many pixels: it needs far less detail than reading.
@@ -54,7 +55,13 @@ public struct OCRPipeline: Sendable {
     }
 
     public enum OrientationGuess: String, Sendable {
-        case osd, lineDirection
+        /// The line direction first (sideways or not, a few milliseconds), Tesseract's OSD only
+        /// when that reading is not confident, then trial turns.
+        case lineDirectionThenOSD
+        /// OSD first, then trial turns (OSD costs 0.1–0.6 s of CPU on every image).
+        case osd
+        /// The line direction, then a 180° trial only (the method before OSD; to measure against).
+        case lineDirection
     }
 
     public var options: Options
@@ -104,51 +111,55 @@ public struct OCRPipeline: Sendable {
             gray = OCRPreprocess.scale(gray, by: factor)
             textHeight = height.map { $0 * factor }
         }
-        var turns = 0
-        var method = OCRResult.Orientation.notTried
+        // Orientation. Every reading is of the image turned from here, then deskewed (skew is
+        // found with the text lines across the image).
+        let unturned = gray
         var osdConfidence: Double? = nil
-        if options.orient {
-            switch options.orientation {
-            case .osd:
-                let osdImage = OCRPreprocess.scale(gray, by: OCRMemoryBudget.cappedScale(1, width: gray.width, height: gray.height, maxPixels: options.osdPixels))
-                if let (q, confidence) = engine.detectOrientation(osdImage) {
-                    osdConfidence = confidence
-                    if confidence >= options.osdConfidence { turns = q; method = .osd }
-                }
-                if gray.width * gray.height > OCRMemoryBudget.maxPixelsBesideOSD { engine.releaseOrientationModel() }
-            case .lineDirection:
-                if let ratio = OCRPreprocess.lineDirectionRatio(gray, textHeight: textHeight), ratio > 1 { turns = 1 }
-            }
-            if turns != 0 { gray = OCRPreprocess.rotate(gray, quarterTurns: turns) }
-        }
-        // Skew is found on the image as it will be read: text lines across it.
-        let turnedGray = gray
-        var skew = 0.0
-        if options.deskew { (gray, skew) = OCRPreprocess.deskew(gray) }
-        var result = recognize(gray, textHeight: textHeight, engine: engine)
-        func mark(_ r: inout OCRResult, turns: Int, method: OCRResult.Orientation, skew: Double = skew) {
-            r.quarterTurns = turns
+        func readTurned(_ q: Int, _ how: OCRResult.Orientation) -> OCRResult {
+            var g = OCRPreprocess.rotate(unturned, quarterTurns: q), skew = 0.0
+            if options.deskew { (g, skew) = OCRPreprocess.deskew(g) }
+            var r = recognize(g, textHeight: textHeight, engine: engine)
+            r.quarterTurns = q
             r.skewDegrees = skew
-            r.orientation = method
+            r.orientation = how
             r.orientationConfidence = osdConfidence
+            return r
         }
-        mark(&result, turns: turns, method: method)
-        guard options.orient, !result.refused else { return result }
-        guard result.meanConfidence < options.uprightConfidence else {
-            if method != .osd { mark(&result, turns: turns, method: .confidentReading) }
-            return result
+        /// OSD's turn when it is sure, on a copy of at most `osdPixels`.
+        func osd() -> Int? {
+            let small = OCRPreprocess.scale(unturned, by: OCRMemoryBudget.cappedScale(1, width: unturned.width, height: unturned.height, maxPixels: options.osdPixels))
+            let found = engine.detectOrientation(small)
+            if unturned.width * unturned.height > OCRMemoryBudget.maxPixelsBesideOSD { engine.releaseOrientationModel() }
+            osdConfidence = found?.confidence
+            guard let found, found.confidence >= options.osdConfidence else { return nil }
+            return found.quarterTurns
         }
-        let candidates = options.orientation == .osd ? [1, 2, 3] : [2]
-        guard let extra = betterTurn(gray, textHeight: textHeight, candidates: candidates, engine: engine) else {
-            mark(&result, turns: turns, method: options.orientation == .osd ? .wordConfidence : .notTried)
-            return result
+        guard options.orient else { return readTurned(0, .notTried) }
+        var first = 0, how = OCRResult.Orientation.confidentReading
+        switch options.orientation {
+        case .osd:
+            if let q = osd() { first = q; how = .osd }
+        case .lineDirection, .lineDirectionThenOSD:
+            if let ratio = OCRPreprocess.lineDirectionRatio(unturned, textHeight: textHeight), ratio > 1 { first = 1 }
         }
-        var again = OCRPreprocess.rotate(turnedGray, quarterTurns: extra), skewAgain = 0.0
-        if options.deskew { (again, skewAgain) = OCRPreprocess.deskew(again) }
-        var turned = recognize(again, textHeight: textHeight, engine: engine)
-        mark(&turned, turns: (turns + extra) % 4, method: .wordConfidence, skew: skewAgain)
-        mark(&result, turns: turns, method: .wordConfidence)
-        return turned.meanConfidence > result.meanConfidence ? turned : result
+        var best = readTurned(first, how)
+        guard !best.refused, best.meanConfidence < options.uprightConfidence else { return best }
+        var tried: Set<Int> = [first]
+        if options.orientation == .lineDirectionThenOSD, let q = osd(), !tried.contains(q) {
+            tried.insert(q)
+            let r = readTurned(q, .osd)
+            if r.meanConfidence > best.meanConfidence { best = r }
+            guard best.meanConfidence < options.uprightConfidence else { return best }
+        }
+        let candidates = options.orientation == .lineDirection ? [(first + 2) % 4] : (0..<4).filter { !tried.contains($0) }
+        guard let q = betterTurn(unturned, current: best.quarterTurns, candidates: candidates, textHeight: textHeight, engine: engine) else {
+            if options.orientation != .lineDirection { best.orientation = .wordConfidence }
+            return best
+        }
+        let turned = readTurned(q, .wordConfidence)
+        if turned.meanConfidence > best.meanConfidence { return turned }
+        if options.orientation != .lineDirection { best.orientation = .wordConfidence }
+        return best
     }
 
     private func recognize(_ gray: OCRImage, textHeight: Double?, engine: OCREngine) -> OCRResult {
@@ -156,19 +167,20 @@ public struct OCRPipeline: Sendable {
         return engine.recognize(OCRPreprocess.binarize(gray, method: method, textHeight: textHeight), mode: options.mode)
     }
 
-    /// The extra clockwise turn (one of `candidates`) whose reading of a reduced copy beats the
-    /// image as it is by `turnMargin` in mean word confidence, or nil. Half size, or smaller for
-    /// large text: capitals of about 10 px still read confidently the right way up (65–90 on the
-    /// fixtures) while text upside down or sideways scores far lower at any size, so small
-    /// readings decide, each at about a quarter of the cost of a full one.
-    func betterTurn(_ gray: OCRImage, textHeight: Double?, candidates: [Int], engine: OCREngine) -> Int? {
+    /// The clockwise turn of `unturned` (one of `candidates`) whose reading of a reduced copy
+    /// beats the `current` turn's by `turnMargin` in mean word confidence, or nil. Half size, or
+    /// smaller for large text: capitals of about 10 px still read confidently the right way up
+    /// (65–90 on the fixtures) while text upside down or sideways scores far lower at any size,
+    /// so small readings decide, each at about a quarter of the cost of a full one.
+    func betterTurn(_ unturned: OCRImage, current: Int, candidates: [Int], textHeight: Double?, engine: OCREngine) -> Int? {
+        guard !candidates.isEmpty else { return nil }
         let factor = min(0.5, 10 / (textHeight ?? 20))
-        let small = OCRPreprocess.scale(gray, by: max(factor, 0.1))
-        let current = engine.recognize(small, mode: options.mode).meanConfidence
+        let small = OCRPreprocess.scale(unturned, by: max(factor, 0.1))
+        let now = engine.recognize(OCRPreprocess.rotate(small, quarterTurns: current), mode: options.mode).meanConfidence
         var best: (turn: Int, confidence: Double)? = nil
         for q in candidates {
             let c = engine.recognize(OCRPreprocess.rotate(small, quarterTurns: q), mode: options.mode).meanConfidence
-            if c > current + options.turnMargin, c > best?.confidence ?? -1 { best = (q, c) }
+            if c > now + options.turnMargin, c > best?.confidence ?? -1 { best = (q, c) }
         }
         return best?.turn
     }

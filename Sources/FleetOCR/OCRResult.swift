@@ -35,12 +35,13 @@ public struct OCRResult: Sendable, Equatable {
     public enum Orientation: String, Sendable, Equatable {
         /// Orientation was switched off.
         case notTried = "not tried"
-        /// Tesseract's OSD was sure (confidence at least `OCRPipeline.Options.osdConfidence`).
+        /// The turn Tesseract's OSD was sure of (confidence at least
+        /// `OCRPipeline.Options.osdConfidence`), read after the first guess read poorly (or first).
         case osd
-        /// OSD was unsure or found no text, and the reading as it was came out confident.
+        /// The first guess (the line direction: sideways or not) read confidently.
         case confidentReading = "confident reading"
-        /// OSD was unsure; every turn was read at a reduced size and the one with the clearly
-        /// best mean word confidence was kept (possibly the turn OSD or the image had already).
+        /// Neither read confidently; the other turns were read at a reduced size and the one with
+        /// the clearly best mean word confidence was kept (possibly the turn already read).
         case wordConfidence = "word confidence"
     }
     /// Set when the image was not read: the components of ink Tesseract's binarisation found,

@@ -47,7 +47,9 @@ final class OCROrientationTests: XCTestCase {
         let osd = try XCTUnwrap(engine.detectOrientation(try fixture("de-penny-scan-sideways.jpg")), "osd.traineddata installed (tesseract-ocr-osd)")
         XCTAssertEqual(osd.quarterTurns, 1)
         XCTAssertGreaterThanOrEqual(osd.confidence, OCRPipeline.Options().osdConfidence)
-        let result = OCRPipeline().read(try fixture("de-penny-scan-sideways.jpg"), engine: engine)
+        var options = OCRPipeline.Options()
+        options.orientation = .osd
+        let result = OCRPipeline(options: options).read(try fixture("de-penny-scan-sideways.jpg"), engine: engine)
         XCTAssertEqual(result.orientation, .osd)
         XCTAssertEqual(result.orientationConfidence ?? 0, osd.confidence, accuracy: 3, "recorded in the result")
     }

@@ -63,6 +63,7 @@ final class PhotoStepsMeasurement: XCTestCase {
     static func variants() -> [(String, OCRPipeline.Options)] {
         var out: [(String, OCRPipeline.Options)] = [("default", OCRPipeline.Options())]
         var o = OCRPipeline.Options(); o.orientation = .lineDirection; out.append(("line-direction", o))
+        o = OCRPipeline.Options(); o.orientation = .osd; out.append(("osd-first", o))
         o = OCRPipeline.Options(); o.osdPixels = 1_000_000; out.append(("osd-1MP", o))
         o = OCRPipeline.Options(); o.photoPixels = Int.max; out.append(("full-size-decode", o))
         o = OCRPipeline.Options(); o.osdConfidence = 1000; out.append(("no-osd", o))
