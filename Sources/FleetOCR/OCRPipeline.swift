@@ -21,10 +21,10 @@ import Foundation
 public struct OCRPipeline: Sendable {
     public struct Options: Sendable, Equatable {
         public var normalizeBackground = true
-        /// Cut a photo to the sheet of paper in it (`OCRPreprocess.paperCrop`). Off: it read 3 more
-        /// dates and 1 more total of 21 phone-like photos, but on two unevenly lit generated slips
-        /// it took the shaded side of the paper for table and cut the totals off (docs/FORMATS.md).
-        public var cropPaper = false
+        /// Cut a photo to the sheet of paper in it (`OCRPreprocess.paperCrop`): the table's edges
+        /// and texture otherwise read as lines of noise among the slip's (3 more dates and 1 more
+        /// total of 21 phone-like photos; scans and close-ups are not cut, docs/FORMATS.md).
+        public var cropPaper = true
         public var scale = true
         public var deskew = true
         public var orient = true

@@ -44,7 +44,8 @@ public enum OCRPreprocess {
     /// The sheet of paper in a photo: the bounding box of the largest light region of a small
     /// copy (Otsu's global threshold; text holes closed), with a margin of 2 % of the image, as a
     /// crop of `gray`. The image itself when the paper fills most of it (a scan: over 85 % of the
-    /// area) or nothing paper-like is found (under 5 %): then there is no table to cut away.
+    /// area), nothing paper-like is found (under 5 %), or the paper runs into more than one edge
+    /// of the image: then there is no table around it to cut away.
     public static func paperCrop(_ gray: OCRImage) -> OCRImage {
         let same = OCRImage(owning: pixClone(gray.pix))
         let factor = min(1, (250_000 / Double(max(gray.width * gray.height, 1))).squareRoot())
@@ -68,6 +69,12 @@ public enum OCRPreprocess {
         }
         let share = Double(best.w) * Double(best.h) / Double(small.width * small.height)
         guard share >= 0.05, share <= 0.85 else { return same }
+        // Table must show on at least three sides: light paper that runs into three or four
+        // edges of the image is a scan or a close-up whose shaded side fell under the threshold
+        // (two unevenly lit generated slips lost their totals to that), not a slip on a table.
+        let edge = Int32(max(1, small.width / 100))
+        let touches = [best.x <= edge, best.y <= edge, best.x + best.w >= Int32(small.width) - edge, best.y + best.h >= Int32(small.height) - edge]
+        guard touches.filter({ $0 }).count <= 1 else { return same }
         let margin = 0.02 * Double(max(gray.width, gray.height))
         let x = max(0, Double(best.x) / factor - margin), y = max(0, Double(best.y) / factor - margin)
         let w = min(Double(gray.width) - x, Double(best.w) / factor + 2 * margin), h = min(Double(gray.height) - y, Double(best.h) / factor + 2 * margin)

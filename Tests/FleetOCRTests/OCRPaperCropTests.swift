@@ -15,7 +15,9 @@ final class OCRPaperCropTests: XCTestCase {
     }
 
     func testFlatScansAreNotCut() throws {
-        for name in ["r00-us-fuel.png", "r05-eu-fuel-de.png", "r26-us-expense-noise.png"] {
+        // r32 and r38 are unevenly lit: their shaded side falls under the threshold, and was cut
+        // away with the totals before the crop required table on three sides.
+        for name in ["r00-us-fuel.png", "r05-eu-fuel-de.png", "r26-us-expense-noise.png", "r32-asia-fuel-myr-uneven-noise.png", "r38-eu-fuel-nl-rot270-uneven.png"] {
             let scan = try OCRPipeline.decode(ReceiptTruth.folder.appendingPathComponent(name).path, options: OCRPipeline.Options())
             let crop = OCRPreprocess.paperCrop(scan)
             XCTAssertEqual([crop.width, crop.height], [scan.width, scan.height], name)
