@@ -50,7 +50,7 @@ def perspective_coeffs(src, dst):
 def photo(slip, rng, size, turn):
     W, H = size
     slip = slip.convert("L")
-    # Table: mid grey with a broad light falloff.
+    # Table: a flat mid grey (the shadow below darkens it with the slip).
     table = Image.new("L", (W, H), rng.randint(70, 120))
     fill = rng.uniform(0.45, 0.65)
     scale = min(W * fill / slip.width, H * 0.85 / slip.height)
