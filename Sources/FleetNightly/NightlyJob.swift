@@ -43,6 +43,11 @@ public struct NightlyJob {
         /// Reports (or formats of one) that could not be written; the others were (exit code 1).
         public var report_failures: [ReportFailure]
         public var exit_code: Int32
+        /// The warehouse's audit of itself after the night's imports (`fleetkit verify`); a failed
+        /// check makes the run exit 1, and the imports stay.
+        public var verify: VerifyResult? = nil
+        /// Why verify could not run, when it could not (also exit 1).
+        public var verify_error: String? = nil
     }
 
     /// - parameter makeRunner: imports each file; the `fleetkit` command passes one that runs
@@ -142,14 +147,28 @@ public struct NightlyJob {
 
         let (written, reportFailures) = try refreshReports(warehouse, zone: zone, today: today)
         let quarantined = results.filter { $0.action == "quarantined" }.count
-        let result = Summary(run_id: runID, as_of: today.description, files: results, totals: summary.totals, quarantined: quarantined,
+        let (verify, verifyError) = audit(warehouse)
+        var result = Summary(run_id: runID, as_of: today.description, files: results, totals: summary.totals, quarantined: quarantined,
                              skipped: results.filter { $0.action == "skipped" }.count, reports: written.map(\.path),
                              report_failures: reportFailures,
                              exit_code: quarantined > 0 || summary.totals.failed > 0 || summary.totals.rejected > 0 || !reportFailures.isEmpty ? 1 : 0)
+        (result.verify, result.verify_error) = (verify, verifyError)
+        if verify?.clean == false || verifyError != nil { result.exit_code = 1 }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try AtomicWrite.write(try encoder.encode(result), to: URL(fileURLWithPath: config.reports).appendingPathComponent("nightly-last-run.json"))
         return result
+    }
+
+    /// `fleetkit verify` on the warehouse as the night left it. Its imports are committed by now:
+    /// a failure (or an error running it) is recorded, never thrown.
+    private func audit(_ warehouse: Warehouse) -> (VerifyResult?, String?) {
+        do {
+            let context = try VerifyChecks.context(warehouse, trips: config.trips)
+            return (try Verifier(checks: VerifyChecks.all).run(warehouse, context: context), nil)
+        } catch {
+            return (nil, "\(error)")
+        }
     }
 
     /// The config's settings become the warehouse's; a changed time zone rebuilds the daily

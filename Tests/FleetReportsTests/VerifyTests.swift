@@ -90,17 +90,20 @@ final class VerifyTests: XCTestCase {
         XCTAssertTrue(found.first?.what.contains("asset_day.trips says") ?? false, "\(found)")
     }
 
-    /// Trips covering more distance than their day (a day's odometer figure cut to a tenth).
-    func testTripsLongerThanTheirDayFail() throws {
-        let row = try XCTUnwrap(Self.sample().rows("""
-            SELECT d.asset_id, d.day FROM asset_day d WHERE trips > 0 AND distance_m > 50000 AND distance_method = 'odometer' ORDER BY 1, 2 LIMIT 1
-            """).first)
-        let (asset, day): (Int64, String) = (row[0], row[1])
-        // The rollup would give the stored figure again: the re-derivation check fails too.
-        let result = try verify(after: "UPDATE asset_day SET distance_m = distance_m / 10 WHERE asset_id = \(asset) AND day = '\(day)'")
+    /// A trip longer than the odometer rose between the readings around it (its distance raised
+    /// by 1,000 km, as a jumping fix would).
+    func testATripLongerThanTheOdometerSaysFails() throws {
+        let id = try XCTUnwrap(Self.sample().rows("""
+            SELECT t.id FROM trip t WHERE t.distance_m > 5000
+              AND EXISTS (SELECT 1 FROM meter_reading r WHERE r.asset_id = t.asset_id AND r.meter = 'odometer' AND r.at <= t.start_at)
+              AND EXISTS (SELECT 1 FROM meter_reading r WHERE r.asset_id = t.asset_id AND r.meter = 'odometer' AND r.at >= t.end_at)
+            ORDER BY t.id LIMIT 1
+            """).first?[0] as Int64?)
+        // The trip then contradicts itself and its re-derivation too: only this check's finding is asserted.
+        let result = try verify(after: "UPDATE trip SET distance_m = distance_m + 1000000 WHERE id = \(id)")
         let found = result.checks.first { $0.name == "trips_vs_days" }?.listed ?? []
-        XCTAssertEqual(found.map(\.day), [day])
-        XCTAssertTrue(found.first?.what.contains("more than the day's") ?? false, "\(found)")
+        XCTAssertEqual(found.map(\.trip), [id], "\(found)")
+        XCTAssertTrue(found.first?.what.contains("between odometer readings at") ?? false, "\(found)")
     }
 
     /// An odometer reading that goes backwards, with no anomaly recorded: the daily totals summed it.
