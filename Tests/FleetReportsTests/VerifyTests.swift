@@ -106,6 +106,27 @@ final class VerifyTests: XCTestCase {
         XCTAssertTrue(found.first?.what.contains("between odometer readings at") ?? false, "\(found)")
     }
 
+    /// Days whose distance is their GPS path (the sample's master data and phone tracks, no odometer): trips
+    /// within a day longer than its path fail, and so does a day of unknown distance with trips.
+    func testTripsLongerThanTheirGPSDayFail() throws {
+        let t = try TestWarehouse()
+        try t.warehouse.setSetting("timezone", Self.zone.identifier)
+        try t.importFiles(["master", "gpx"].map { Self.sampleData.appendingPathComponent($0).path }, options: ImportOptions(zone: Self.zone))
+        let days = try t.rows("SELECT asset_id, day FROM asset_day WHERE distance_method = 'gps' AND trips > 0 AND distance_m > 5000 ORDER BY 1, 2 LIMIT 2")
+        guard days.count == 2 else { return XCTFail("the phone tracks give GPS days with trips") }
+        let clean = try Verifier(checks: VerifyChecks.all).run(t.warehouse, context: VerifyChecks.context(t.warehouse, sampleDays: Int.max))
+        XCTAssertTrue(clean.clean, "\(clean.checks.flatMap(\.listed).map(\.what))")
+        try t.warehouse.pool.write { db in
+            try db.execute(sql: "UPDATE asset_day SET distance_m = distance_m / 10 WHERE asset_id = ? AND day = ?", arguments: [days[0][0] as Int64, days[0][1] as String])
+            try db.execute(sql: "UPDATE asset_day SET distance_m = NULL, distance_method = NULL WHERE asset_id = ? AND day = ?", arguments: [days[1][0] as Int64, days[1][1] as String])
+        }
+        let result = try Verifier(checks: VerifyChecks.all).run(t.warehouse, context: VerifyChecks.context(t.warehouse, sampleDays: Int.max))
+        let found = result.checks.first { $0.name == "trips_vs_days" }?.listed ?? []
+        XCTAssertEqual(found.map(\.day), [days[0][1] as String, days[1][1] as String], "\(found)")
+        XCTAssertTrue(found.first?.what.contains("more than the day's GPS path") ?? false, "\(found)")
+        XCTAssertTrue(found.last?.what.contains("the day's distance is unknown (NULL)") ?? false, "\(found)")
+    }
+
     /// An odometer reading that goes backwards, with no anomaly recorded: the daily totals summed it.
     func testAnUnrecordedRollbackFails() throws {
         let row = try XCTUnwrap(Self.sample().rows("""
