@@ -70,14 +70,23 @@ clean:
 	rm -rf .build Reports/*.csv Reports/*.xlsx Reports/*.html Reports/*.json SampleRun
 
 # --- Report renderers: the real readers their tests and screenshots use ---
-.PHONY: test-tools screenshots
+.PHONY: test-tools screenshots print-screenshots
 TOOLS_VENV := .venv-tools
 SCREENSHOT_DIR := .build-screenshots
 # Extra `swift test` flags for `screenshots`, e.g. SCREENSHOT_SWIFTFLAGS="--scratch-path .build-reports".
 SCREENSHOT_SWIFTFLAGS ?=
 
-## test-tools: a Python venv (.venv-tools) with openpyxl, the real XLSX reader the report tests open workbooks with.
+## test-tools: a Python venv (.venv-tools) with openpyxl, the real XLSX reader the report tests open workbooks with,
+## and headless Chromium with poppler's pdftotext/pdfinfo, which print and measure every report page (HTMLPrintTests).
+TEST_TOOL_PACKAGES := chromium poppler-utils
 test-tools:
+	@missing=""; for p in $(TEST_TOOL_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
 	@if $(TOOLS_VENV)/bin/python -c "import openpyxl" 2>/dev/null; then :; else \
 	  echo "Creating $(TOOLS_VENV) with openpyxl"; \
 	  rm -rf $(TOOLS_VENV) && python3 -m venv $(TOOLS_VENV) && $(TOOLS_VENV)/bin/pip install -q openpyxl; \
@@ -91,3 +100,8 @@ screenshots:
 	FLEETKIT_SCREENSHOT_DIR=$(CURDIR)/$(SCREENSHOT_DIR) $(SWIFT) test $(SCREENSHOT_SWIFTFLAGS) --filter FleetReportsTests.ScreenshotFixtureTests
 	chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars --window-size=1280,2000 \
 	  --screenshot=$(CURDIR)/docs/screenshots/report-fixture.png file://$(CURDIR)/$(SCREENSHOT_DIR)/cost-2026-10.html
+
+## print-screenshots: after `make run`, print every report in Reports/ at A4 landscape in headless
+## Chromium; keeps the page with each report's widest table and the cost report at 1280 px in docs/screenshots.
+print-screenshots: test-tools
+	bash scripts/print-screenshots.sh Reports 2026-10

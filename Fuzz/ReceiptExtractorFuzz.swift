@@ -5,7 +5,9 @@
 // Any text, as lines with any OCR confidences, must give fields without a crash or hang, and:
 // no card number survives in the masked text (masking is idempotent and leaves no 12–19 digit
 // run); the card's last four are four digits; confidences stay within 0–1; amounts, volumes,
-// prices and odometers are finite and not negative; a time of day is a real one.
+// prices and odometers are finite and not negative; a time of day is a real one; a total at or
+// above the review threshold has a second source (`totalCheck`); the currency always has a
+// source; a purchase date lies between 2000 and the import time.
 import Foundation
 
 private func digitRuns(_ text: String) -> [Int] {
@@ -44,6 +46,14 @@ private func check(_ f: ReceiptFields) {
     if let o = f.odometer?.value { precondition(o.metres.isFinite && o.metres >= 0, "odometer \(o.value)") }
     if let t = f.time?.value { precondition((0...23).contains(t.hour) && (0...59).contains(t.minute) && (0...60).contains(t.second), "time \(t)") }
     if let c = f.computedTotal { precondition(c.isFinite, "computed total \(c)") }
+    // Nothing sure on one reading: a total at or above the review threshold has a second source.
+    if let t = f.total, t.confidence >= ReceiptFields.reviewThreshold { precondition(f.totalCheck != nil, "sure total \(t.value) without a check") }
+    precondition(f.currency != nil && f.currencySource != nil, "no currency or no source")
+    // A purchase date is never before 2000 nor after the import time (plus a day).
+    if let d = f.date?.value {
+        let latest = CivilDate(daysSinceEpoch: Int(Date().timeIntervalSince1970 / 86_400) + 1)
+        precondition(d.year >= 2000 && d <= latest, "date \(d) outside the window")
+    }
     precondition(!digitRuns(f.maskedText).contains { (12...19).contains($0) }, "a card-shaped run survived masking: \(f.maskedText.debugDescription)")
     precondition(ReceiptPatterns.maskCardNumbers(f.maskedText) == f.maskedText, "masking is not idempotent")
     _ = f.doubtful

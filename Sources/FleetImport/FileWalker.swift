@@ -29,41 +29,26 @@ enum FileWalker {
         return out
     }
 
-    /// Walks on raw names (`DirectoryListing`): a name that is not UTF-8 is reported, escaped,
-    /// instead of vanishing; a folder reached twice (`a/loop -> ..`, two links to one folder)
-    /// is recognised by device and inode and not walked again, so a link loop cannot make the
-    /// walk endless.
+    /// Walks on raw names (DirectoryWalk, following links wherever they lead, each folder once):
+    /// every problem comes back with the path it is about, so the run reports it and goes on.
     private static func walk(_ dir: [UInt8], visited: inout Set<DirectoryListing.Identity>) -> [(URL, String?)] {
-        let shown = DirectoryListing.escaped(dir)
-        let names: [[UInt8]]
-        switch DirectoryListing.names(dir) {
-        case let .success(n): names = n
-        case let .failure(e):
-            return [(URL(fileURLWithPath: shown), "\(shown): the folder cannot be read (\(e.reason)); check its permissions")]
-        }
         var out: [(URL, String?)] = []
-        for name in names where name.first != 0x2E {
-            if let text = DirectoryListing.text(name), isNote(text) { continue }
-            let path = dir + [0x2F] + name
-            let display = DirectoryListing.escaped(path)
-            guard let st = DirectoryListing.status(path, follow: true) else {
-                out.append((URL(fileURLWithPath: display), "\(display): a link to nothing (the file it points at is gone)"))
-                continue
-            }
-            guard let text = DirectoryListing.text(path) else {
+        DirectoryWalk.walk(dir, root: dir, links: .follow, visited: &visited) { item in
+            let display = DirectoryListing.escaped(item.path)
+            let text = DirectoryListing.text(item.path) ?? display
+            switch item.problem {
+            case nil: out.append((URL(fileURLWithPath: text), nil))
+            case let .unreadableFolder(reason)?:
+                out.append((URL(fileURLWithPath: display), "\(display): the folder cannot be read (\(reason)); check its permissions"))
+            case .brokenLink?: out.append((URL(fileURLWithPath: display), "\(display): a link to nothing (the file it points at is gone)"))
+            case .nameNotUTF8?:
                 out.append((URL(fileURLWithPath: display), "\(display): the name is not valid UTF-8 (bytes that are not are shown as \\xNN); "
                             + "rename it to a UTF-8 name and import it again"))
-                continue
+            case .walkedAlready?:
+                out.append((URL(fileURLWithPath: text), "\(text): leads to a folder already walked (a symbolic link loop or a second link to it); not walked again"))
+            case let .notRegular(kind)?: out.append((URL(fileURLWithPath: text), "\(text): \(kind), not a regular file; only regular files are imported"))
+            case let .outside(target)?: out.append((URL(fileURLWithPath: text), "\(text): leads outside the folder (to \(target))"))
             }
-            if st.st_mode & S_IFMT == S_IFDIR {
-                guard visited.insert(DirectoryListing.Identity(st)).inserted else {
-                    out.append((URL(fileURLWithPath: text), "\(text): leads to a folder already walked (a symbolic link loop or a second link to it); not walked again"))
-                    continue
-                }
-                out += walk(path, visited: &visited)
-                continue
-            }
-            out.append((URL(fileURLWithPath: text), regularFileProblem(text, st)))
         }
         return out
     }
@@ -73,10 +58,6 @@ enum FileWalker {
     static func regularFileProblem(_ path: String, _ st: stat) -> String? {
         if st.st_mode & S_IFMT == S_IFREG { return nil }
         return "\(path): \(DirectoryListing.kind(st.st_mode)), not a regular file; only regular files are imported"
-    }
-
-    static func isNote(_ name: String) -> Bool {
-        name.hasPrefix("README") || name.hasSuffix(".md") || name.hasSuffix(".reason.txt")
     }
 
     /// The sniffing head, read through `OpenedFile` (non-blocking open, regular files only).

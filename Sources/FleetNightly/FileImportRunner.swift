@@ -18,6 +18,26 @@ public protocol FileImportRunner {
     ///   read-only, locked): no later file could succeed, so the run stops and the file stays in
     ///   the inbox for the next run.
     func importFile(_ url: URL, request: FileImportRequest) throws -> FileOutcome
+
+    /// The format the start of the file names (`format` nil when no importer recognises it),
+    /// read where the import would run: the job orders the night's files by format (master data
+    /// first), and reading even a file's first bytes is input that may crash the reader (a Swift
+    /// trap or a library's signal) — in the child process, that costs the file, not the run.
+    /// - returns: `.failed(reason)` when the reader died or hung; the job quarantines the file.
+    func detectFormat(_ url: URL, request: FileImportRequest) throws -> FormatDetection
+}
+
+/// What reading the start of a file said about its format.
+public enum FormatDetection: Equatable, Sendable {
+    case format(String?)
+    case failed(String)
+}
+
+extension FileImportRunner {
+    /// In this process: what library tests and trusted callers use.
+    public func detectFormat(_ url: URL, request: FileImportRequest) throws -> FormatDetection {
+        .format(request.detect().detected?.format)
+    }
 }
 
 /// Everything one file's import needs, as a value a child process can receive as JSON.
@@ -32,6 +52,9 @@ public struct FileImportRequest: Codable, Sendable, Equatable {
     /// What the inbox listing saw of the file; the import is rolled back and the file skipped
     /// (`FileOutcome.changedWhileRead`) when the opened descriptor is not that file any more.
     public var expected: Expected? = nil
+    /// Only read the start of the file and say which format it is (`FileImportReply.detected`);
+    /// nothing is imported.
+    public var detectOnly: Bool? = nil
 
     /// Size, modification time (nanoseconds since 1970) and identity of a listed file.
     public struct Expected: Codable, Sendable, Equatable {
@@ -59,6 +82,7 @@ public struct FileImportRequest: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case path, warehouse, timezone, currency, trips, expected
+        case detectOnly = "detect_only"
         case runID = "run_id", attributeByFolder = "attribute_by_folder"
     }
 
@@ -71,6 +95,14 @@ public struct FileImportRequest: Codable, Sendable, Equatable {
         options.trips = trips
         options.attributeByFolder = attributeByFolder
         return options
+    }
+
+    /// Reads the start of the file and names its format, as `ImportSession` would detect it.
+    /// A file that cannot be opened has no format here; its import then says why.
+    public func detect(among importers: [any Importer.Type] = ImporterRegistry.all) -> FileImportReply {
+        let url = URL(fileURLWithPath: path)
+        guard let head = try? OpenedFile(path: path).head() else { return FileImportReply(detected: .init(format: nil)) }
+        return FileImportReply(detected: .init(format: ImporterRegistry.detect(head, filename: url.lastPathComponent, among: importers)?.format))
     }
 
     /// Imports the file in this process: what the child process runs, and what library tests use.
@@ -92,10 +124,19 @@ public struct FileImportReply: Codable, Sendable, Equatable {
     public var outcome: FileOutcome?
     /// Set when the warehouse cannot be written: the message names the real cause and the fix.
     public var stopped: String?
+    /// The answer to a `detectOnly` request.
+    public var detected: Detected?
 
-    public init(outcome: FileOutcome? = nil, stopped: String? = nil) {
+    /// The format detected (nil: none recognised the file).
+    public struct Detected: Codable, Sendable, Equatable {
+        public var format: String?
+        public init(format: String?) { self.format = format }
+    }
+
+    public init(outcome: FileOutcome? = nil, stopped: String? = nil, detected: Detected? = nil) {
         self.outcome = outcome
         self.stopped = stopped
+        self.detected = detected
     }
 }
 

@@ -52,56 +52,33 @@ enum InboxWalker {
         return out
     }
 
+    /// DirectoryWalk, never leaving the inbox; a done-marker is not data: it travels with the
+    /// file it marks.
     private static func walk(_ dir: [UInt8], relative: [UInt8], root: [UInt8], into out: inout [Entry]) {
-        let names: [[UInt8]]
-        switch DirectoryListing.names(dir) {
-        case let .success(n): names = n
-        case let .failure(e):
-            out.append(entry(dir, relative, problem: "the folder cannot be read (\(e.reason)); check its permissions"))
-            return
-        }
-        let present = Set(names)
-        for name in names where name.first != 0x2E {
-            if let text = DirectoryListing.text(name) {
-                if text.hasPrefix("README") || text.hasSuffix(".md") || text.hasSuffix(".reason.txt") { continue }
-                // A marker is not data: it travels with the file it marks.
-                if markerSuffixes.contains(where: { text.hasSuffix($0) && present.contains(Array(text.utf8.dropLast($0.utf8.count))) }) { continue }
-            }
-            let path = dir + [0x2F] + name
-            let rel = relative.isEmpty ? name : relative + [0x2F] + name
-            guard let lst = DirectoryListing.status(path, follow: false) else { continue }   // gone since the listing
-            if DirectoryListing.text(path) == nil {
+        var visited: Set<DirectoryListing.Identity> = []
+        DirectoryWalk.walk(dir, relative: relative, root: root, links: .stayInside, visited: &visited, skip: { name, present in
+            guard let text = DirectoryListing.text(name) else { return false }
+            return markerSuffixes.contains { text.hasSuffix($0) && present.contains(Array(text.utf8.dropLast($0.utf8.count))) }
+        }) { item in
+            let (path, rel) = (item.path, item.relative)
+            switch item.problem {
+            case let .unreadableFolder(reason)?: out.append(entry(path, rel, problem: "the folder cannot be read (\(reason)); check its permissions"))
+            case .nameNotUTF8?:
                 out.append(entry(path, rel, problem: "the file name is not valid UTF-8 (shown with \\xNN for the bytes that are not); "
                                  + "rename it to a UTF-8 name and put it back in the inbox"))
-                continue
+            case let .outside(target)?: out.append(entry(path, rel, problem: "a symbolic link that leads outside the inbox (to \(target)); not followed"))
+            case .brokenLink?: out.append(entry(path, rel, problem: "a link to nothing"))
+            case .walkedAlready?: out.append(entry(path, rel, problem: "a folder already walked; not walked again"))
+            case let .notRegular(kind)?: out.append(entry(path, rel, problem: "\(kind), not a regular file; only regular files are imported"))
+            case nil:
+                var e = entry(path, rel, problem: nil)
+                e.look = item.status.map(Look.init)
+                e.orphanMarker = markerSuffixes.contains { e.relative.hasSuffix($0) }
+                let name = item.name
+                e.marker = markerSuffixes.lazy.map { Array($0.utf8) }.first { item.siblings.contains(name + $0) }
+                    .map { URL(fileURLWithPath: String(decoding: path + $0, as: UTF8.self)) }
+                out.append(e)
             }
-            var st = lst
-            if lst.st_mode & S_IFMT == S_IFLNK {
-                let target = URL(fileURLWithPath: String(decoding: path, as: UTF8.self)).resolvingSymlinksInPath().path
-                guard target.hasPrefix(String(decoding: root, as: UTF8.self) + "/") else {
-                    out.append(entry(path, rel, problem: "a symbolic link that leads outside the inbox (to \(target)); not followed"))
-                    continue
-                }
-                guard let followed = DirectoryListing.status(path, follow: true) else {
-                    out.append(entry(path, rel, problem: "a link to nothing"))
-                    continue
-                }
-                if followed.st_mode & S_IFMT == S_IFDIR { continue }   // linked folders would walk parts of the inbox twice
-                st = followed
-            } else if lst.st_mode & S_IFMT == S_IFDIR {
-                walk(path, relative: rel, root: root, into: &out)
-                continue
-            }
-            guard st.st_mode & S_IFMT == S_IFREG else {
-                out.append(entry(path, rel, problem: "\(DirectoryListing.kind(st.st_mode)), not a regular file; only regular files are imported"))
-                continue
-            }
-            var e = entry(path, rel, problem: nil)
-            e.look = Look(st)
-            e.orphanMarker = markerSuffixes.contains { e.relative.hasSuffix($0) }
-            e.marker = markerSuffixes.lazy.map { Array($0.utf8) }.first { present.contains(name + $0) }
-                .map { URL(fileURLWithPath: String(decoding: path + $0, as: UTF8.self)) }
-            out.append(e)
         }
     }
 

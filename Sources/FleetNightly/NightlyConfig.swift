@@ -100,6 +100,7 @@ public struct NightlyConfig: Decodable, Sendable {
         guard FleetZone(identifier: timezone) != nil else { throw bad("timezone", timezone, "use an IANA name such as America/Chicago") }
         guard Money.isCurrencyCode(currency) else { throw bad("currency", currency, "use an ISO 4217 code such as USD") }
         guard ["every_day", "defects_only"].contains(dvirPolicy) else { throw bad("dvir_policy", dvirPolicy, "every_day or defects_only") }
+        if let problem = trips.problem() { throw bad("trips", (try? trips.storedText()) ?? "", problem) }
         guard settleSeconds >= 0 else { throw bad("settle_seconds", String(settleSeconds), "0 or more") }
         for p in periods where NightlyPeriod.parse(p) == nil {
             throw bad("periods", p, "month_to_date, previous_month, quarter_to_date, previous_quarter, or YYYY-MM")

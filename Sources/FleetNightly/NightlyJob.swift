@@ -48,21 +48,30 @@ public struct NightlyJob {
         public var verify: VerifyResult? = nil
         /// Why verify could not run, when it could not (also exit 1).
         public var verify_error: String? = nil
+        /// The config's settings that differed from the warehouse's and were stored, and how
+        /// many assets that re-derived; absent when none changed.
+        public var settings_changed: SettingsChange? = nil
+        /// Something the run worked around but an operator must know (a corrupt stored setting);
+        /// `fleetkit nightly` prints each on stderr.
+        public var warnings: [String] = []
     }
 
     /// - parameter makeRunner: imports each file; the `fleetkit` command passes one that runs
     ///   each file in a child process, so that a crash of one file's import quarantines that
     ///   file instead of ending the run (FileImportRunner says why).
+    /// - parameter reports: writes the reports; the `fleetkit` command passes one that writes
+    ///   them in a child process, so that a crash there is a recorded failure (ReportRefresher).
     public func run(command: String,
-                    runner makeRunner: (ImportSession) -> any FileImportRunner = { InProcessImportRunner(session: $0) }) throws -> Summary {
+                    runner makeRunner: (ImportSession) -> any FileImportRunner = { InProcessImportRunner(session: $0) },
+                    reports: any ReportRefresher = InProcessReportRefresher()) throws -> Summary {
         // The job's own writes (settings, the run ledger, archived paths) meet a full disk too;
         // the operator must read "the disk is full", not "SQLite error 13 … COMMIT TRANSACTION".
-        do { return try runLocked(command: command, runner: makeRunner) } catch let error as DatabaseError {
+        do { return try runLocked(command: command, runner: makeRunner, reports: reports) } catch let error as DatabaseError {
             throw Warehouse.explain(error, path: config.warehouse, doing: "the nightly run")
         }
     }
 
-    private func runLocked(command: String, runner makeRunner: (ImportSession) -> any FileImportRunner) throws -> Summary {
+    private func runLocked(command: String, runner makeRunner: (ImportSession) -> any FileImportRunner, reports: any ReportRefresher) throws -> Summary {
         let zone = FleetZone(identifier: config.timezone)!
         let lock = try NightlyLock(path: config.warehouse + ".lock")
         defer { withExtendedLifetime(lock) {} }
@@ -72,11 +81,10 @@ public struct NightlyJob {
             }
         }
         let warehouse = try Warehouse(path: config.warehouse)
-        try applySettings(warehouse, zone: zone)
+        let settingsChange = try applySettings(warehouse)
+        // Every import derives with what the warehouse stores, which now is the config's.
+        let settings = try warehouse.settings()
         let session = ImportSession(warehouse: warehouse)
-        var options = ImportOptions(zone: zone, currency: config.currency)
-        options.trips = config.trips
-        options.attributeByFolder = config.attribution.byFolder
         let runID = try session.begin(command: command)
         let runner = makeRunner(session)
         let today = zone.day(of: Int64(now.timeIntervalSince1970 * 1000))
@@ -86,8 +94,8 @@ public struct NightlyJob {
         // Settling is about the real clock, whatever day the run reports as (SettleRule).
         let entries = InboxWalker.entries(inbox: config.inbox)
         let clock = Date()
-        let rule = SettleRule(settleSeconds: config.settleSeconds, requireMarker: config.requireDoneMarker,
-                              previous: SettleRule.decode(try warehouse.setting(SettleRule.settingKey)))
+        let stored = SettleRule.decode(settings.nightlySettleLooks)
+        let rule = SettleRule(settleSeconds: config.settleSeconds, requireMarker: config.requireDoneMarker, previous: stored.looks)
         var waiting: [String: SettleRule.Observation] = [:]
         var warnings: [URL: String] = [:]
         var ready: [InboxWalker.Entry] = []
@@ -102,20 +110,43 @@ public struct NightlyJob {
                 ready.append(e)
             }
         }
-        let byURL = Dictionary(ready.map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
-        let ordered = session.ordered(ready.map { ($0.url, $0.problem) }, options: options)
-        for (url, problem) in ordered {
-            let entry = byURL[url]!
-            if let problem {
+        func importRequest(_ entry: InboxWalker.Entry) -> FileImportRequest {
+            var request = FileImportRequest(path: entry.url.path, warehouse: config.warehouse, runID: runID, timezone: settings.zone.identifier,
+                                            currency: settings.currency, trips: settings.trips, attributeByFolder: config.attribution.byFolder)
+            // The descriptor the child opens must still be the file the listing judged settled.
+            request.expected = entry.look.map { FileImportRequest.Expected(size: $0.size, mtime: $0.mtime, device: $0.device, inode: $0.inode) }
+            return request
+        }
+        // Master data first (the order of `session.importers`), then the rest in listing order.
+        // The format is read through the runner, in the import child: reading a file's first
+        // bytes is already input, and a crash there must cost that file, not the run.
+        var rank: [URL: Int] = [:]
+        var order: [InboxWalker.Entry] = []
+        for e in ready {
+            guard e.problem == nil, ready.count > 1 else { order.append(e); continue }
+            var request = importRequest(e)
+            request.detectOnly = true
+            switch try runner.detectFormat(e.url, request: request) {
+            case let .format(name):
+                rank[e.url] = name.flatMap { n in session.importers.firstIndex { $0.format == n } }
+                order.append(e)
+            case let .failed(reason):
+                let outcome = FileOutcome(path: e.url.path, status: .failed, error: reason)
+                outcomes.append(outcome)
+                results.append(try quarantine(e, reason: reason, outcome: outcome))
+            }
+        }
+        let ordered = order.indices.sorted { (rank[order[$0].url] ?? session.importers.count, $0) < (rank[order[$1].url] ?? session.importers.count, $1) }
+            .map { order[$0] }
+        for entry in ordered {
+            let url = entry.url
+            if let problem = entry.problem {
                 let outcome = FileOutcome(path: url.path, status: .failed, error: problem)
                 outcomes.append(outcome)
                 results.append(try quarantine(entry, reason: problem, outcome: outcome))
                 continue
             }
-            var request = FileImportRequest(path: url.path, warehouse: config.warehouse, runID: runID, timezone: config.timezone,
-                                            currency: config.currency, trips: config.trips, attributeByFolder: config.attribution.byFolder)
-            // The descriptor the child opens must still be the file the listing judged settled.
-            request.expected = entry.look.map { FileImportRequest.Expected(size: $0.size, mtime: $0.mtime, device: $0.device, inode: $0.inode) }
+            let request = importRequest(entry)
             let outcome: FileOutcome
             do { outcome = try runner.importFile(url, request: request) } catch {
                 // The warehouse failed (full disk, I/O error): the file stays in the inbox, the
@@ -141,17 +172,21 @@ public struct NightlyJob {
                 }
             }
         }
-        try warehouse.setSetting(SettleRule.settingKey, SettleRule.encode(waiting))
+        let looks = try SettleRule.encode(waiting)
+        try warehouse.apply(setting: [.nightlySettleLooks]) { $0.nightlySettleLooks = looks }
         var summary = try session.finish(runID, outcomes: outcomes)
         summary.files = outcomes
 
-        let (written, reportFailures) = try refreshReports(warehouse, zone: zone, today: today)
+        let refreshed = try reports.refresh(self, warehouse: warehouse, today: today)
+        let (written, reportFailures) = (refreshed.files.map { URL(fileURLWithPath: $0) }, refreshed.failures)
         let quarantined = results.filter { $0.action == "quarantined" }.count
         let (verify, verifyError) = audit(warehouse)
         var result = Summary(run_id: runID, as_of: today.description, files: results, totals: summary.totals, quarantined: quarantined,
                              skipped: results.filter { $0.action == "skipped" }.count, reports: written.map(\.path),
                              report_failures: reportFailures,
-                             exit_code: quarantined > 0 || summary.totals.failed > 0 || summary.totals.rejected > 0 || !reportFailures.isEmpty ? 1 : 0)
+                             exit_code: quarantined > 0 || summary.totals.failed > 0 || summary.totals.rejected > 0 || !reportFailures.isEmpty ? 1 : 0,
+                             settings_changed: settingsChange.isEmpty ? nil : settingsChange,
+                             warnings: stored.warning.map { [$0] } ?? [])
         (result.verify, result.verify_error) = (verify, verifyError)
         if verify?.clean == false || verifyError != nil { result.exit_code = 1 }
         let encoder = JSONEncoder()
@@ -164,23 +199,26 @@ public struct NightlyJob {
     /// a failure (or an error running it) is recorded, never thrown.
     private func audit(_ warehouse: Warehouse) -> (VerifyResult?, String?) {
         do {
-            let context = try VerifyChecks.context(warehouse, trips: config.trips)
+            let context = try VerifyChecks.context(warehouse)
             return (try Verifier(checks: VerifyChecks.all).run(warehouse, context: context), nil)
         } catch {
             return (nil, "\(error)")
         }
     }
 
-    /// The config's settings become the warehouse's; a changed time zone rebuilds the daily
-    /// rollups, whose buckets are local days.
-    private func applySettings(_ w: Warehouse, zone: FleetZone) throws {
-        if try w.setting("timezone") ?? "UTC" != config.timezone {
-            try w.setSetting("timezone", config.timezone)
-            try w.pool.write { db in try Derivations.rebuildAll(db, settings: DeriveSettings(zone: zone, trips: config.trips)) }
+    /// The config's settings become the warehouse's (WarehouseSettings.apply): a changed zone or
+    /// trip rule re-derives every asset, the same way `fleetkit init` does, so `import` and
+    /// `nightly` derive the same trips from the same facts.
+    private func applySettings(_ w: Warehouse) throws -> SettingsChange {
+        let zone = FleetZone(identifier: config.timezone)!
+        let policy = DVIRPolicy(rawValue: config.dvirPolicy)!
+        return try w.apply(setting: [.timezone, .currency, .units, .dvirPolicy, .tripRules]) { s in
+            s.zone = zone
+            s.currency = config.currency
+            s.units = config.units
+            s.dvirPolicy = policy
+            s.trips = config.trips
         }
-        try w.setSetting("currency", config.currency)
-        try w.setSetting("units", config.units.rawValue)
-        try w.setSetting("dvir_policy", config.dvirPolicy)
     }
 
     private func archive(_ entry: InboxWalker.Entry, day: CivilDate, outcome: FileOutcome) throws -> FileResult {
@@ -262,10 +300,12 @@ public struct NightlyJob {
     /// Every configured report for every configured period. Each report (and format) is written
     /// or fails alone (`ReportWriter`): a failure is recorded and the run goes on, so one bad
     /// value can no longer cost the night's other reports after the files were already archived.
-    private func refreshReports(_ warehouse: Warehouse, zone: FleetZone, today: CivilDate) throws -> ([URL], [ReportFailure]) {
+    /// Run by `InProcessReportRefresher`, and by `fleetkit nightly-reports` in the child.
+    public func refreshReports(_ warehouse: Warehouse, today: CivilDate) throws -> ReportRefresh {
+        let zone = FleetZone(identifier: config.timezone)!
         let reports = config.reportsToRefresh.compactMap { ReportRegistry.named($0) }
         let formats = config.formats.compactMap { ReportFormats.named($0) }
-        guard !reports.isEmpty, !formats.isEmpty else { return ([], []) }
+        guard !reports.isEmpty, !formats.isEmpty else { return ReportRefresh(files: [], failures: []) }
         var failures: [ReportFailure] = []
         let writer = ReportWriter(warehouse: warehouse, formats: formats)
         let directory = URL(fileURLWithPath: config.reports, isDirectory: true)
@@ -279,7 +319,7 @@ public struct NightlyJob {
                                         // generation stamp is the real clock, so a backfilled report never
                                         // claims to have been made on the day it describes.
                                         generatedAt: Timestamp.now(), asOf: today)
-            let written = try writer.write(reports, request: request, to: directory, index: false)
+            let written = try writer.write(reports, request: request, to: directory, index: false, linkIndex: true)   // index written below
             files += written.files
             outputs += written.outputs
             failures += written.failures.map { f in
@@ -296,6 +336,6 @@ public struct NightlyJob {
                 failures.append(ReportFailure(report: "index", format: "html", reason: "\(error)"))
             }
         }
-        return (files, failures)
+        return ReportRefresh(files: files.map(\.path), failures: failures)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FleetWarehouse
 
 /// When a file in the inbox counts as complete (docs/OPERATIONS.md, "When a file is imported").
 /// A done-marker whose file is not beside it is never imported as data: it waits, named.
@@ -67,11 +68,37 @@ struct SettleRule {
     }
 
     /// The warehouse setting that keeps the looks between runs.
-    static let settingKey = "nightly_settle_looks"
+    static let settingKey = WarehouseSettings.Key.nightlySettleLooks.rawValue
 
-    static func decode(_ json: String?) -> [String: Observation] {
-        guard let json, let looks = try? JSONDecoder().decode([String: Observation].self, from: Data(json.utf8)) else { return [:] }
-        return looks
+    /// The looks kept by the previous run, and a warning when the stored setting cannot be read.
+    ///
+    /// Why a warning and not a refusal: the looks only ever make a file ready *sooner* (rule 3,
+    /// judged on change). Without them every file is judged as on a first run, by its clock and
+    /// `settle_seconds` (rules 4–6), which never imports a file the looks would have held back;
+    /// at worst a file with a future modification time waits one more run. The run rewrites the
+    /// setting at its end, so the next run has sound looks again. Silently dropping it hid a
+    /// damaged warehouse (or another program writing to it), so the run says so
+    /// (docs/OPERATIONS.md, "When a file is imported").
+    static func decode(_ json: String?) -> (looks: [String: Observation], warning: String?) {
+        guard let json else { return ([:], nil) }
+        do {
+            return (try JSONDecoder().decode([String: Observation].self, from: Data(json.utf8)), nil)
+        } catch {
+            let shown = json.count > 80 ? String(json.prefix(80)) + "…" : json
+            return ([:], "warning: the stored setting '\(settingKey)' (what the previous run saw of waiting files) cannot be read "
+                + "(\(Self.why(error))): \(shown); every file is judged as on a first run (modified over "
+                + "settle_seconds ago), and this run stores a fresh setting")
+        }
+    }
+
+    /// The decoder's reason in one line.
+    private static func why(_ error: Error) -> String {
+        switch error {
+        case let DecodingError.dataCorrupted(c): return "not JSON: " + c.debugDescription
+        case let DecodingError.typeMismatch(_, c), let DecodingError.valueNotFound(_, c): return "wrong shape at \(c.codingPath.map(\.stringValue).joined(separator: ".")): " + c.debugDescription
+        case let DecodingError.keyNotFound(key, c): return "missing '\(key.stringValue)' at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
+        default: return "\(error)"
+        }
     }
 
     static func encode(_ looks: [String: Observation]) -> String {

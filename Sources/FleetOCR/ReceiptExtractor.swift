@@ -10,11 +10,23 @@ import FleetCore
 /// `1,560 X 12,820 l` is the price, which reading of `1,688`) and lowers the confidence of a total
 /// it contradicts. Nothing is inferred beyond what is printed.
 public struct ReceiptExtractor: Sendable {
-    /// The fleet's base currency, used only when the slip names none and has no language cue.
+    /// The fleet's base currency, used only when the slip names none and has no language or
+    /// country cue (`ReceiptFields.CurrencySource.fleet`).
     public var defaultCurrency: String
+    /// The import time: a purchase date after it (a day allowed for time zones) is an OCR slip.
+    public var now: Date
+    /// No purchase date before this is believed (`2000-01-01`).
+    public var earliestDate: CivilDate
 
+    /// Dates are checked against the current time.
     public init(defaultCurrency: String = "USD") {
+        self.init(defaultCurrency: defaultCurrency, now: Date())
+    }
+
+    public init(defaultCurrency: String, now: Date, earliestDate: CivilDate = CivilDate(year: 2000, month: 1, day: 1)!) {
         self.defaultCurrency = defaultCurrency
+        self.now = now
+        self.earliestDate = earliestDate
     }
 
     /// A line as the rules see it.
@@ -44,179 +56,61 @@ public struct ReceiptExtractor: Sendable {
         }
         var f = ReceiptFields()
         f.maskedText = ReceiptPatterns.maskCardNumbers(lines.map(\.text).joined(separator: "\n"))
-        f.currency = currency(lines)
-        let code = f.currency?.value ?? defaultCurrency
+        let currency = ReceiptCurrency.decide(lines, fleet: defaultCurrency)
+        f.currency = currency.field
+        f.currencySource = currency.source
+        if currency.source == .fleet { f.notes.append("currency not printed: the fleet's \(defaultCurrency) assumed") }
+        let code = currency.field.value
         let minor = Money.minorDigits(code)
-        (f.date, f.time) = dateAndTime(lines, monthFirst: ["USD"].contains(code))
-        let fuel = FuelLines(lines: lines)
-        let totals = totalCandidates(lines, minorDigits: minor)
-        FuelLines.choose(fuel, totals: totals, lineAmounts: fuel.lineAmounts(minorDigits: minor), minorDigits: minor, into: &f)
-        FuelLines.checkPlausible(&f)
+        let today = CivilDate(daysSinceEpoch: Int((now.timeIntervalSince1970 / 86_400).rounded(.down)))
+        let dates = ReceiptDates(earliest: earliestDate, latest: today.adding(days: 1), monthFirst: code == "USD").read(lines)
+        (f.date, f.time) = (dates.date, dates.time)
+        f.notes += dates.ignored.prefix(3).map { "date ignored: \($0)" }
         f.fuelGrade = grade(lines)
-        f.isFuel = f.volume != nil || fuel.pricePerVolume || (f.fuelGrade.map { !Self.weakGrade($0.value) } ?? false)
+        let fuel = FuelLines(lines: lines)
+        let totals = ReceiptTotals(lines: lines, minorDigits: minor)
+        let keywordTotals = totals.candidates()
+        let fuelCue = f.fuelGrade != nil || lines.contains { l in Self.fuelWords.contains { ReceiptPatterns.contains(l.key, $0) } }
+            || lines.prefix(6).contains { l in ReceiptMerchant.fuelBrands.contains { ReceiptPatterns.contains(l.key, $0) } }
+        FuelLines.choose(fuel, totals: keywordTotals, lineAmounts: fuel.lineAmounts(minorDigits: minor), minorDigits: minor, fuelCue: fuelCue, into: &f)
+        totals.settle(&f, keywordTotals: keywordTotals)
+        FuelLines.checkPlausible(&f)
+        if f.volume != nil, f.totalCheck != .priceTimesVolume, !f.notes.contains(where: { $0.hasPrefix("volume") }) {
+            f.notes.append("volume not confirmed by unit price × volume = total")
+        }
+        // A fuel sale: price × volume gave the total, a price per litre or gallon is printed, a
+        // grade that names only fuel, or a volume on a slip that names fuel. A volume label alone
+        // is not enough (`MILK 2% GAL 3.49` on a grocery slip).
+        f.isFuel = f.totalCheck == .priceTimesVolume || fuel.pricePerVolume || (f.fuelGrade.map { !Self.weakGrade($0.value) } ?? false)
+            || (f.volume != nil && fuelCue)
         f.cardLast4 = card(lines)
         f.unitNumber = unitNumber(lines)
         f.odometer = odometer(lines, currency: code)
-        f.merchant = merchant(lines)
-        f.category = f.isFuel ? "fuel" : category(lines)
+        f.merchant = ReceiptMerchant.merchant(lines, notes: &f.notes)
+        if f.isFuel {
+            f.category = "fuel"
+        } else {
+            (f.category, f.spendKind) = ReceiptMerchant.category(lines, merchantLine: f.merchant?.line, minorDigits: minor)
+        }
         return f
     }
 
-    // MARK: - Currency
-
-    func currency(_ lines: [Line]) -> ReceiptFields.Field<String>? {
-        var votes: [String: (count: Int, line: Int, factor: Double)] = [:]
-        for (i, line) in lines.enumerated() {
-            var key = line.key
-            for (mark, code) in ReceiptPatterns.currencyMarks {
-                let isWord = mark.allSatisfy(\.isLetter)
-                while let r = key.range(of: mark) {
-                    let before = r.lowerBound == key.startIndex ? nil : key[key.index(before: r.lowerBound)]
-                    let after = r.upperBound == key.endIndex ? nil : key[r.upperBound]
-                    let whole = !(before?.isLetter ?? false) && !(after?.isLetter ?? false)
-                    // `RN` counts only before an amount: it is the OCR slip for `RM`, and a word otherwise.
-                    let slipOK = mark != "RN" || (after.map { $0 == " " || $0.isNumber } ?? false) && line.numbers.count > 0
-                    if (!isWord || whole) && slipOK {
-                        let c = code == "$" ? (["USD", "CAD", "AUD", "NZD", "SGD", "HKD"].contains(defaultCurrency) ? defaultCurrency : "USD") : code
-                        let v = votes[c] ?? (0, i, line.factor)
-                        votes[c] = (v.count + 1, v.line, max(v.factor, line.factor))
-                    }
-                    key.replaceSubrange(r, with: String(repeating: "_", count: mark.count))
-                }
-            }
-        }
-        if let best = votes.max(by: { ($0.value.count, -$0.value.line) < ($1.value.count, -$1.value.line) }) {
-            let contested = votes.count > 1
-            return .init(best.key, confidence: (best.value.count > 1 ? 0.95 : 0.85) * (contested ? 0.8 : 1) * max(best.value.factor, 0.7), line: best.value.line)
-        }
-        // No mark: words of euro-area slips are a cue; otherwise the fleet's currency, doubtfully.
-        let euroWords = ["SUMME", "MWST", "TTC", "TVA", "MOKETI", "PVM", "TOTAAL", "BTW", "BETRAG", "GESAMT"]
-        if let i = lines.firstIndex(where: { l in euroWords.contains { ReceiptPatterns.contains(l.key, $0) } }) {
-            return .init("EUR", confidence: 0.6, line: i)
-        }
-        return nil
-    }
-
-    // MARK: - Date and time
-
-    struct DateCandidate { var date: CivilDate; var confidence: Double; var line: Int; var labelled: Bool }
-
-    /// - parameter monthFirst: `03/04/2025` is March 4 (US) rather than 3 April; used only when
-    ///   neither number can be a month, nor another date on the slip settles it.
-    func dateAndTime(_ lines: [Line], monthFirst: Bool) -> (ReceiptFields.Field<CivilDate>?, ReceiptFields.Field<ReceiptFields.ClockTime>?) {
-        var found: [DateCandidate] = []
-        var ambiguous: [(a: Int, b: Int, y: Int, line: Int, labelled: Bool)] = []
-        for (i, line) in lines.enumerated() {
-            let labelled = ReceiptPatterns.dateLabels.contains { ReceiptPatterns.contains(line.key, $0) }
-            func add(_ y: Int, _ m: Int, _ d: Int, _ conf: Double) {
-                let year = y < 100 ? 2000 + y : y
-                guard (2000...2099).contains(year), let date = CivilDate(year: year, month: m, day: d) else { return }
-                found.append(DateCandidate(date: date, confidence: conf * line.factor, line: i, labelled: labelled))
-            }
-            for m in ReceiptPatterns.matches(#"(?<![\d.,])(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?![\d])"#, in: line.text) {
-                add(Int(m.groups[1]!)!, Int(m.groups[2]!)!, Int(m.groups[3]!)!, 0.95)
-            }
-            for m in ReceiptPatterns.matches(#"(?<![\d.,])(\d{4})\s?年\s?(\d{1,2})\s?月\s?(\d{1,2})\s?日"#, in: line.text) {
-                add(Int(m.groups[1]!)!, Int(m.groups[2]!)!, Int(m.groups[3]!)!, 0.95)
-            }
-            for m in ReceiptPatterns.matches(#"(?<![\d.,/-])(\d{1,2})([-/.])(\d{1,2})\2(\d{4}|\d{2})(?![\d])"#, in: line.text) {
-                let a = Int(m.groups[1]!)!, b = Int(m.groups[3]!)!, y = Int(m.groups[4]!)!
-                if m.groups[2] == "." || (a > 12 && b <= 12) { add(y, b, a, 0.95) }          // dots: day first, always
-                else if b > 12 && a <= 12 { add(y, a, b, 0.95) }
-                else if a == b { add(y, a, b, 0.95) }
-                else { ambiguous.append((a, b, y, i, labelled)) }
-            }
-            for m in ReceiptPatterns.matches(#"(?<![\d])(\d{1,2})\s?[-/. ]?\s?([A-Z]{3,9})\.?\s?[-/. ]?\s?(\d{4}|\d{2})(?![\d])"#, in: line.key, options: []) {
-                if let month = ReceiptPatterns.months[m.groups[2]!] { add(Int(m.groups[3]!)!, month, Int(m.groups[1]!)!, 0.95) }
-            }
-            for m in ReceiptPatterns.matches(#"\b([A-Z]{3,9})\.? (\d{1,2}),? (\d{4})(?![\d])"#, in: line.key, options: []) {
-                if let month = ReceiptPatterns.months[m.groups[1]!] { add(Int(m.groups[3]!)!, month, Int(m.groups[2]!)!, 0.95) }
-            }
-        }
-        // An ambiguous day/month order is settled by an unambiguous date on the same slip, else by convention.
-        for amb in ambiguous {
-            let factor = lines[amb.line].factor
-            let year = amb.y < 100 ? 2000 + amb.y : amb.y
-            let dm = CivilDate(year: year, month: amb.b, day: amb.a), md = CivilDate(year: year, month: amb.a, day: amb.b)
-            if let settled = found.first(where: { $0.date == dm || $0.date == md }) {
-                found.append(DateCandidate(date: settled.date, confidence: 0.95 * factor, line: amb.line, labelled: amb.labelled))
-            } else if let d = monthFirst ? md : dm, (2000...2099).contains(year) {
-                found.append(DateCandidate(date: d, confidence: 0.75 * factor, line: amb.line, labelled: amb.labelled))
-            }
-        }
-        var dateField: ReceiptFields.Field<CivilDate>? = nil
-        if let best = found.max(by: { score($0, found) < score($1, found) }) {
-            let agreeing = found.filter { $0.date == best.date }.count
-            let conf = best.confidence * (agreeing == found.count ? 1 : 0.8) + (agreeing > 1 ? 0.05 : 0)
-            dateField = .init(best.date, confidence: conf, line: best.line)
-        }
-        return (dateField, time(lines, dateLine: dateField?.line))
-    }
-
-    /// Labelled dates first, then the one most other dates agree with, then the earliest line.
-    private func score(_ c: DateCandidate, _ all: [DateCandidate]) -> Double {
-        (c.labelled ? 10 : 0) + Double(all.filter { $0.date == c.date }.count) + c.confidence - Double(c.line) * 0.001
-    }
-
-    func time(_ lines: [Line], dateLine: Int?) -> ReceiptFields.Field<ReceiptFields.ClockTime>? {
-        let labels = ["TIME", "ZEIT", "UHRZEIT", "HEURE", "LAIKAS", "TIJD", "HORA", "MASA", "ORA"]
-        var best: (field: ReceiptFields.Field<ReceiptFields.ClockTime>, score: Int)? = nil
-        for (i, line) in lines.enumerated() {
-            for m in ReceiptPatterns.matches(#"(?<![\d:.,])([01]?\d|2[0-3])\s?[:h]\s?([0-5]\d)(?::([0-5]\d))?(?![\d])(\s*([AP])\.?\s?M\b\.?)?"#, in: line.text) {
-                var hour = Int(m.groups[1]!)!
-                let minute = Int(m.groups[2]!)!, second = m.groups[3].flatMap { Int($0) } ?? 0
-                if let ap = m.groups[5]?.uppercased() {
-                    guard (1...12).contains(hour) else { continue }
-                    hour = ap == "P" ? (hour % 12) + 12 : hour % 12
-                }
-                // On the date's line first, then labelled, then the first one printed.
-                let score = (i == dateLine ? 4 : 0) + (labels.contains { ReceiptPatterns.contains(line.key, $0) } ? 2 : 0)
-                if best == nil || score > best!.score {
-                    best = (.init(ReceiptFields.ClockTime(hour: hour, minute: minute, second: second), confidence: 0.9 * line.factor, line: i), score)
-                }
-            }
-        }
-        return best?.field
-    }
+    /// Words that name fuel on a slip without a grade (`DEGALAI` is Lithuanian for fuels).
+    static let fuelWords = ["FUEL", "DEGALAI", "KURAS", "KRAFTSTOFF", "CARBURANT", "PUMP", "POMPE", "ZAPFSAEULE", "ZAPFSAULE", "KOLONELE", "PAM"]
 
     // MARK: - Total
 
     struct TotalCandidate { var amount: DecimalNumber; var weight: Double; var line: Int }
 
-    /// Amounts introduced by a total keyword, on the keyword's line or, when that line has no
-    /// number, on the next line if it holds only an amount. Lines about tendered cash, change,
-    /// tax or subtotals are skipped first.
-    func totalCandidates(_ lines: [Line], minorDigits: Int) -> [TotalCandidate] {
-        var out: [TotalCandidate] = []
-        for (i, line) in lines.enumerated() {
-            guard !ReceiptPatterns.notTotal.contains(where: { ReceiptPatterns.contains(line.key, $0) }),
-                  let keyword = ReceiptPatterns.totalKeywords.first(where: { ReceiptPatterns.contains(line.key, $0.phrase) }) else { continue }
-            var source = line, at = i
-            if line.numbers.isEmpty, i + 1 < lines.count, lines[i + 1].numbers.count == 1,
-               lines[i + 1].key.filter(\.isLetter).count <= 3 {
-                source = lines[i + 1]
-                at = i + 1
-            }
-            let amounts = source.numbers.filter { !Self.isPercent($0, in: source.text) }.compactMap { $0.money(minorDigits: minorDigits) }
-            // In a currency with cents a total is printed with them: a bare integer after it is
-            // a speck of noise read as a digit (`TOTAL $ 167.91 4`), not the total.
-            let priced = minorDigits > 0 ? amounts.filter { $0.scale == minorDigits } : []
-            if let amount = priced.last ?? amounts.last {
-                out.append(TotalCandidate(amount: amount, weight: keyword.weight * min(line.factor, source.factor), line: at))
-            }
-        }
-        return out
-    }
-
-    static func isPercent(_ n: ReceiptNumber, in text: String) -> Bool {
-        text[n.range.upperBound...].first == "%" || text[n.range.upperBound...].hasPrefix(" %")
-    }
+    static func isPercent(_ n: ReceiptNumber, in text: String) -> Bool { ReceiptTotals.isPercent(n, in: text) }
 
     // MARK: - Other fields
 
+    /// The first grade pattern (in the order of `gradePatterns`) any line matches. A pattern runs
+    /// only on lines holding one of its anchor words, so most lines cost a substring test.
     func grade(_ lines: [Line]) -> ReceiptFields.Field<String>? {
-        for pattern in ReceiptPatterns.gradePatterns {
-            for (i, line) in lines.enumerated() {
+        for (anchors, pattern) in ReceiptPatterns.gradePatterns {
+            for (i, line) in lines.enumerated() where anchors.contains(where: { ReceiptPatterns.has(line.key, $0) }) {
                 if let m = ReceiptPatterns.matches(pattern, in: line.text).first {
                     let value = String(line.text[m.range]).split(separator: " ").joined(separator: " ")
                     return .init(value, confidence: 0.9 * line.factor, line: i)
@@ -236,12 +130,14 @@ public struct ReceiptExtractor: Sendable {
     /// number, or a lone four-digit group ending a line that names a card.
     func card(_ lines: [Line]) -> ReceiptFields.Field<String>? {
         for (i, line) in lines.enumerated() {
-            if let m = ReceiptPatterns.matches(#"[X*#•]{4,}[ -]?(\d{4})(?!\d)"#, in: line.text).first {
-                return .init(m.groups[1]!, confidence: 0.95 * line.factor, line: i)
+            let digits = line.text.reduce(0) { $0 + ($1.isASCII && $1.isNumber ? 1 : 0) }
+            guard digits >= 4 else { continue }
+            if let last4 = Self.afterMask(line.text) {
+                return .init(last4, confidence: 0.95 * line.factor, line: i)
             }
             // A full number: on a line that names a card, or printed in groups of four.
             let namesCard = ReceiptPatterns.cardWords.contains { ReceiptPatterns.contains(line.key, $0) }
-            if let m = ReceiptPatterns.matches(#"(?<![\d])(?:\d[ -]?){8,15}(\d{4})(?![\d])"#, in: line.text).first,
+            if digits >= 12, let m = ReceiptPatterns.matches(#"(?<![\d])(?:\d[ -]?){8,15}(\d{4})(?![\d])"#, in: line.text).first,
                (12...19).contains(String(line.text[m.range]).filter(\.isNumber).count),
                namesCard || ReceiptPatterns.matches(#"^\d{4}([ -]\d{4}){2,3}$"#, in: String(line.text[m.range])).count == 1 {
                 return .init(m.groups[1]!, confidence: 0.95 * line.factor, line: i)
@@ -251,6 +147,27 @@ public struct ReceiptExtractor: Sendable {
                 // The last four digits ending the line; masks often OCR as letters or symbols before them.
                 return .init(m.groups[1]!, confidence: 0.7 * line.factor, line: i)
             }
+        }
+        return nil
+    }
+
+    /// The four digits after a run of at least four mask characters (`X`, `*`, `#`, `•`) and an
+    /// optional space or dash, not followed by a fifth digit: `************1234`, `XXXX-1234`.
+    static func afterMask(_ text: String) -> String? {
+        let c = Array(text)
+        func d(_ k: Int) -> Bool { k < c.count && c[k].isASCII && c[k].isNumber }
+        func mask(_ k: Int) -> Bool { k < c.count && "Xx*#•".contains(c[k]) }
+        var k = 0
+        while k < c.count {
+            guard mask(k) else { k += 1; continue }
+            var e = k
+            while mask(e) { e += 1 }
+            if e - k >= 4 {
+                var p = e
+                if p < c.count, c[p] == " " || c[p] == "-" { p += 1 }
+                if d(p), d(p + 1), d(p + 2), d(p + 3), !d(p + 4) { return String(c[p..<(p + 4)]) }
+            }
+            k = e
         }
         return nil
     }
@@ -278,36 +195,5 @@ public struct ReceiptExtractor: Sendable {
             return .init(ReceiptFields.Odometer(value: value, unit: unit), confidence: 0.9 * line.factor, line: i)
         }
         return nil
-    }
-
-    /// The first line near the top that reads as a name: mostly letters, not a greeting or a
-    /// document title, not an address line starting with a house number.
-    func merchant(_ lines: [Line]) -> ReceiptFields.Field<String>? {
-        let skip = ["WELCOME", "RECEIPT", "TAX INVOICE", "INVOICE", "CUSTOMER COPY", "MERCHANT COPY", "COPY", "ORIGINAL", "KASSENBON",
-                    "BELEG", "QUITTUNG", "TICKET", "RECU", "KVITAS", "DUPLICATE", "SALE", "THANK YOU"]
-        var seen = 0
-        for (i, line) in lines.enumerated() {
-            let name = line.text.trimmingCharacters(in: CharacterSet(charactersIn: " ~|_=*-.,:;'\"`!"))
-            let visible = name.filter { !$0.isWhitespace }
-            guard !visible.isEmpty else { continue }
-            seen += 1
-            if seen > 6 { break }
-            let letters = visible.filter(\.isLetter).count
-            let longestWord = name.split(whereSeparator: { !$0.isLetter }).map(\.count).max() ?? 0
-            guard longestWord >= 3, Double(letters) >= 0.5 * Double(visible.count), !(name.first?.isNumber ?? false),
-                  !skip.contains(where: { ReceiptPatterns.key(name) == $0 || ReceiptPatterns.key(name).hasPrefix($0 + " ") && $0.count > 6 }) else { continue }
-            let collapsed = name.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-            return .init(collapsed, confidence: (seen == 1 ? 0.9 : 0.75) * line.factor, line: i)
-        }
-        return nil
-    }
-
-    func category(_ lines: [Line]) -> String {
-        var best = (category: "other", hits: 0)
-        for (category, words) in ReceiptPatterns.categoryWords {
-            let hits = lines.reduce(0) { n, line in n + words.filter { ReceiptPatterns.contains(line.key, $0) }.count }
-            if hits > best.hits { best = (category, hits) }
-        }
-        return best.category
     }
 }

@@ -4,9 +4,17 @@ import FleetCore
 /// What a receipt says, field by field, each with a confidence from 0 to 1.
 ///
 /// A field is nil when it was not found: extraction never fills a gap with a guess. A field
-/// found but doubtful (a shaky OCR reading, a total that contradicts unit price × volume, a
-/// day/month order decided only by convention) has a confidence below `reviewThreshold`, and the
-/// importer sends the receipt to review.
+/// found but doubtful has a confidence below `reviewThreshold`, and the importer sends the
+/// receipt to review. What makes each field doubtful:
+/// - `total`: nothing on the slip confirms it a second way (`totalCheck` nil: ≤ 0.55; a bare
+///   integer in a currency with cents ≤ 0.4); it contradicts price × volume; a shaky OCR line.
+/// - `volume`, `unitPrice`: price × volume does not give a total (≤ 0.55), or contradicts a
+///   confirmed total (≤ 0.5), or implies a price per litre no pump charges (× 0.5).
+/// - `date`: day/month order decided only by convention (0.75, not doubtful alone); dates
+///   labelled as expiry/validity or outside the possible window are never taken (`notes`).
+/// - `currency`: 0.5 when it is only the fleet's (`currencySource == .fleet`).
+/// - `merchant`: the header line's quality (letters, words, no symbol noise); a known brand
+///   0.9; nil with a note when no line reads as a name.
 public struct ReceiptFields: Sendable, Equatable {
     public struct Field<Value: Sendable & Equatable>: Sendable, Equatable {
         public var value: Value
@@ -46,6 +54,28 @@ public struct ReceiptFields: Sendable, Equatable {
         public var metres: Double { value * (unit == "mi" ? Units.metresPerMile : Units.metresPerKilometre) }
     }
 
+    /// Where the currency came from, most trusted first (`ReceiptCurrency`).
+    public enum CurrencySource: String, Sendable, Equatable {
+        /// A symbol or code printed beside an amount (`RM 41.95`, `74,07 EUR`).
+        case printed
+        /// Words only one currency area prints (`SUMME`, `TTC`, `MOKĖTI`, `JUMLAH`).
+        case language
+        /// The merchant's country: VAT number, phone prefix, legal form, US state and ZIP, UK postcode.
+        case country
+        /// Nothing on the slip: the fleet's base currency (confidence 0.5, below the review threshold).
+        case fleet
+    }
+
+    /// What confirms the total besides its own line (`ReceiptTotals`). A total without one is
+    /// below the review threshold.
+    public enum TotalCheck: String, Sendable, Equatable {
+        case priceTimesVolume = "price × volume"
+        case paymentLine = "payment line"
+        case tenderedMinusChange = "tendered − change"
+        case netPlusTax = "net + tax"
+        case secondTotalLine = "second total line"
+    }
+
     /// Below this a field is doubtful: a receipt whose total, date or volume (fuel) is doubtful
     /// or missing needs review.
     public static let reviewThreshold = 0.6
@@ -70,6 +100,18 @@ public struct ReceiptFields: Sendable, Equatable {
     public var category = "other"
     /// Unit price × volume, when both were read: what the total should be.
     public var computedTotal: Double?
+    /// How the currency was decided; `currency` is the fleet's base currency (confidence 0.5)
+    /// when `fleet`.
+    public var currencySource: CurrencySource?
+    /// What confirmed the total; nil when nothing did (the total is then doubtful).
+    public var totalCheck: TotalCheck?
+    /// What a reviewer should know beyond the doubtful fields: an unconfirmed total or volume, a
+    /// merchant not found or unsure, dates left out (card expiry, outside the possible window),
+    /// the currency taken from the fleet. Informative only: `doubtful` decides review.
+    public var notes: [String] = []
+    /// Finer than `category` for the kinds of spending the `expense.category` values do not name
+    /// (`food`, `lodging`, `parking`): `category` is then `other`. Nil when `category` says it all.
+    public var spendKind: String?
     /// The OCR text, card numbers masked to their last four digits.
     public var maskedText = ""
 

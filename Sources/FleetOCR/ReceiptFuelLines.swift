@@ -19,6 +19,8 @@ struct FuelLines {
         var line: Int
         var range: Range<String.Index>
         var weight: Double      // how clearly the line says what the number is, times OCR factor
+        /// From a `a X b` line without a unit: either number may be the price.
+        var unitless = false
     }
 
     var volumes: [Reading] = []
@@ -45,10 +47,59 @@ struct FuelLines {
     /// `lenient` also takes a lone `|`, `1` or `I` for the litre sign, which is how OCR reads a
     /// small `l` at the end of a `price X volume l` line.
     static func unit(after n: ReceiptNumber, in text: String, lenient: Bool = false) -> ReceiptFields.VolumeUnit? {
-        let rest = ReceiptPatterns.key(String(text[n.range.upperBound...]))
-        let pattern = #"^\s?(LITRES|LITERS|LITRE|LITER|LTRS|LTR|L|GALLONS|GALLON|GALS|GAL)(?![A-Z0-9/])"# + (lenient ? #"|^\s?(\||1|I|LL|1L|L1)\s*$"# : "")
-        guard let m = ReceiptPatterns.matches(pattern, in: rest, options: []).first else { return nil }
-        return (m.groups[1] ?? "").hasPrefix("G") ? .usGallon : .litre
+        var rest = text[n.range.upperBound...]
+        if let c = rest.first, c.isWhitespace { rest = rest.dropFirst() }
+        let word = rest.prefix(while: { $0.isLetter })
+        let next = rest.dropFirst(word.count).first
+        let upper = word.uppercased()
+        if ["LITRES", "LITERS", "LITRE", "LITER", "LTRS", "LTR", "L", "GALLONS", "GALLON", "GALS", "GAL"].contains(upper),
+           !(next.map { $0.isNumber || $0 == "/" } ?? false) {
+            return upper.hasPrefix("G") ? .usGallon : .litre
+        }
+        guard lenient else { return nil }
+        // `|`, `1`, `I`, `LL`, `1L`, `L1` alone at the end of the line: the litre sign misread.
+        let token = rest.prefix(while: { !$0.isWhitespace })
+        guard rest.dropFirst(token.count).allSatisfy(\.isWhitespace), ["|", "1", "I", "LL", "1L", "L1", "l", "lL", "Ll"].contains(String(token)) else { return nil }
+        return .litre
+    }
+
+    /// A price per volume unit printed after the number: `1.599/L`, `€1.599/L`, `2.200 RM / litre`,
+    /// `3.459 $/GAL`, with at most a currency mark between the number and the slash.
+    static func perUnit(after n: ReceiptNumber, in text: String) -> ReceiptFields.VolumeUnit? {
+        var rest = Substring(text[n.range.upperBound...])
+        func skipSpaces() { while let c = rest.first, c == " " { rest = rest.dropFirst() } }
+        skipSpaces()
+        let head = String(rest.prefix(3)).uppercased()
+        for mark in ["EUR", "USD", "MYR", "SGD", "GBP", "RM", "S$", "$", "€", "£"] where head.hasPrefix(mark) {
+            rest = rest.dropFirst(mark.count)
+            break
+        }
+        skipSpaces()
+        guard rest.first == "/" else { return nil }
+        rest = rest.dropFirst()
+        skipSpaces()
+        let word = rest.prefix(while: \.isLetter).uppercased()
+        guard !(rest.dropFirst(word.count).first?.isLetter ?? false) else { return nil }
+        if ["L", "LTR", "LITRE", "LITER", "LITRO", "LITRAS", "LT"].contains(word) { return .litre }
+        if ["G", "GAL", "GALLON"].contains(word) { return .usGallon }
+        return nil
+    }
+
+    /// What stands between two numbers of one line, once units, currency marks and spaces are
+    /// taken out: `X`, `×`, `*` or `@` makes them a price and a volume (`1,560 X 12.820 l`).
+    static func operatorBetween(_ between: Substring) -> String {
+        let tokens = ["LITRES", "LITERS", "LITRE", "LITER", "LTRS", "LTR", "GALLONS", "GAL", "EUR", "USD", "RM", "YEN", "S$", "$", "€", "£", "¥"]
+        let c = Array(between.uppercased())
+        var out = "", k = 0
+        outer: while k < c.count {
+            if c[k].isWhitespace { k += 1; continue }
+            for t in tokens where k + t.count <= c.count && String(c[k..<(k + t.count)]) == t { k += t.count; continue outer }
+            if c[k] == "L", !(k > 0 && (c[k - 1].isLetter || c[k - 1].isNumber)), !(k + 1 < c.count && (c[k + 1].isLetter || c[k + 1].isNumber)) { k += 1; continue }
+            out.append(c[k])
+            k += 1
+            if out.count > 2 { break }
+        }
+        return out
     }
 
     /// `65,501` on a `price X volume l` line: the litre sign read as a final `1` and joined to
@@ -62,11 +113,17 @@ struct FuelLines {
         let text = line.text
         let nums = line.numbers.filter { !ReceiptExtractor.isPercent($0, in: text) }
         var used = Set<Range<String.Index>>()
+        // A price per unit printed after its number: `€1.599/L`, `2.200 RM / litre`.
+        for n in nums where !used.contains(n.range) {
+            if let unit = Self.perUnit(after: n, in: text) {
+                prices.append(Reading(amount: n.value, unit: unit, line: i, range: n.range, weight: 0.95 * line.factor))
+                pricePerVolume = true
+                used.insert(n.range)
+            }
+        }
         // Price and volume on one line, joined by X or @.
-        for (a, b) in zip(nums, nums.dropFirst()) {
-            let between = ReceiptPatterns.key(String(text[a.range.upperBound..<b.range.lowerBound]))
-            let marks = ReceiptPatterns.regex(#"LITRES|LITERS|LITRE|LITER|LTRS|LTR|GALLONS|GAL|EUR|USD|RM|YEN|S\$|\$|€|£|¥|\bL\b|\s"#, [])
-            let op = marks?.stringByReplacingMatches(in: between, range: NSRange(location: 0, length: (between as NSString).length), withTemplate: "") ?? between
+        for (a, b) in zip(nums, nums.dropFirst()) where !used.contains(a.range) && !used.contains(b.range) {
+            let op = Self.operatorBetween(text[a.range.upperBound..<b.range.lowerBound])
             guard ["X", "×", "*", "@"].contains(op) else { continue }
             let ua = Self.unit(after: a, in: text, lenient: true), ub = Self.unit(after: b, in: text, lenient: true)
             var pair: (vol: ReceiptNumber, price: ReceiptNumber, unit: ReceiptFields.VolumeUnit?, weight: Double)
@@ -76,14 +133,27 @@ struct FuelLines {
             else if let slip = Self.litreSlip(b) {
                 volumes.append(Reading(amount: slip, unit: .litre, line: i, range: b.range, weight: 0.9 * line.factor))
                 pair = (b, a, nil, 0.6)
+            } else if op != "@", a.value.scale >= 2, b.value.scale >= 2, max(a.value.scale, b.value.scale) == 3 {
+                // `1,509 X 53,710 | 81,05`: no unit says which is the price. Both readings are
+                // kept, marked unit-less: only the cross-check (and a plausible price) can pick
+                // one, and alone they do not make the slip a fuel sale.
+                for (v, p) in [(a, b), (b, a)] {
+                    volumes.append(Reading(amount: v.value, unit: nil, line: i, range: v.range, weight: 0.6 * line.factor, unitless: true))
+                    prices.append(Reading(amount: p.value, unit: nil, line: i, range: p.range, weight: 0.6 * line.factor, unitless: true))
+                }
+                used.formUnion([a.range, b.range])
+                continue
             } else { continue }
             volumes.append(Reading(amount: pair.vol.value, unit: pair.unit, line: i, range: pair.vol.range, weight: pair.weight * line.factor))
             prices.append(Reading(amount: pair.price.value, unit: pair.unit, line: i, range: pair.price.range, weight: pair.weight * line.factor))
             pricePerVolume = true
             used.formUnion([pair.vol.range, pair.price.range])
         }
-        // A price label, then the first number after it.
-        if let (label, unit) = Self.priceLabels.first(where: { ReceiptPatterns.contains(line.key, $0.label) || (!$0.label.first!.isLetter && line.key.contains($0.label)) }),
+        // A price label, then the first number after it; a volume label before it on the same
+        // line (`GALLONS 12.345 PRICE/GAL $3.459`) is read too.
+        var volumeKey = Substring(line.key)
+        if !prices.contains(where: { $0.line == i }),
+           let (label, unit) = Self.priceLabels.first(where: { ReceiptPatterns.contains(line.key, $0.label) || (!$0.label.first!.isLetter && ReceiptPatterns.has(line.key, $0.label)) }),
            let r = line.key.range(of: label) {
             let offset = line.key.distance(from: line.key.startIndex, to: r.upperBound)
             if let n = nums.first(where: { text.distance(from: text.startIndex, to: $0.range.lowerBound) >= offset && !used.contains($0.range) }) {
@@ -91,7 +161,8 @@ struct FuelLines {
                 pricePerVolume = pricePerVolume || unit != nil
                 used.insert(n.range)
             }
-            return
+            volumeKey = line.key[..<r.lowerBound]
+            guard Self.volumeLabels.contains(where: { ReceiptPatterns.contains(String(volumeKey), $0) }) else { return }
         }
         // A number standing free and followed by a volume unit (`35.10 litre   RM 41.95`; not
         // the `1` of a label `EUR/1L`).
@@ -103,8 +174,9 @@ struct FuelLines {
         }
         guard suffixed.isEmpty else { return }
         // A volume label, then the number after it (or the line's first).
-        if let label = Self.volumeLabels.first(where: { ReceiptPatterns.contains(line.key, $0) }), let r = line.key.range(of: label) {
-            let offset = line.key.distance(from: line.key.startIndex, to: r.upperBound)
+        let vkey = String(volumeKey)
+        if let label = Self.volumeLabels.first(where: { ReceiptPatterns.contains(vkey, $0) }), let r = vkey.range(of: label) {
+            let offset = vkey.distance(from: vkey.startIndex, to: r.upperBound)
             let unit: ReceiptFields.VolumeUnit? = label.hasPrefix("GAL") ? .usGallon : label.hasPrefix("LIT") || label.hasPrefix("LTR") ? .litre : nil
             if let n = nums.first(where: { text.distance(from: text.startIndex, to: $0.range.lowerBound) >= offset && !used.contains($0.range) })
                 ?? nums.first(where: { !used.contains($0.range) }) {
@@ -133,26 +205,44 @@ struct FuelLines {
     /// Picks volume, unit price and total. A triple whose price × volume matches the total within
     /// what rounding explains wins, keyword totals first; without one, the best reading of each,
     /// and a total that contradicts price × volume is marked doubtful.
-    static func choose(_ fuel: FuelLines, totals: [TotalCandidate], lineAmounts: [TotalCandidate], minorDigits: Int, into f: inout ReceiptFields) {
+    ///
+    /// - parameter fuelCue: the slip names a fuel (a grade, `DEGALAI`, `FUEL`, …): only then may a
+    ///   unit-less `a X b` line be a price and a volume.
+    static func choose(_ fuel: FuelLines, totals: [TotalCandidate], lineAmounts: [TotalCandidate], minorDigits: Int, fuelCue: Bool, into f: inout ReceiptFields) {
         let minorUnit = pow(10, -Double(minorDigits))
+        let plausible = f.currency.flatMap { ReceiptPatterns.plausiblePricePerLitre[$0.value] }
+        let defaultUnit: ReceiptFields.VolumeUnit = f.currency?.value == "USD" ? .usGallon : .litre
         var best: (v: Reading, p: Reading, t: TotalCandidate, score: Double, computed: Double)? = nil
-        for v in fuel.volumes {
-            for p in fuel.prices where !(p.line == v.line && p.range == v.range) {
+        // Bounded work whatever the text: a slip has a few readings, a hostile text thousands,
+        // and the search is volumes × prices × amounts.
+        let volumes = fuel.volumes.sorted { $0.weight > $1.weight }.prefix(maxReadings)
+        let prices = fuel.prices.sorted { $0.weight > $1.weight }.prefix(maxReadings)
+        let amounts = Array((totals + lineAmounts).prefix(maxAmounts))
+        for v in volumes {
+            for p in prices where !(p.line == v.line && p.range == v.range) {
+                if v.unitless || p.unitless {
+                    // Both numbers of one unit-less `a X b` line, on a slip that names a fuel, at a price a pump charges.
+                    guard fuelCue, v.line == p.line, let plausible else { continue }
+                    let perLitre = p.amount.double * 1000 / (v.unit ?? p.unit ?? defaultUnit).millilitres
+                    guard plausible.contains(perLitre) else { continue }
+                }
                 let computed = v.amount.double * p.amount.double
                 let tolerance = 0.5 * pow(10, -Double(p.amount.scale)) * v.amount.double + 0.5 * pow(10, -Double(v.amount.scale)) * p.amount.double + 1.5 * minorUnit
-                for t in totals + lineAmounts where abs(computed - t.amount.double) <= tolerance {
+                for t in amounts where abs(computed - t.amount.double) <= tolerance {
                     let keyword = totals.contains { $0.line == t.line && $0.amount == t.amount }
-                    let score = v.weight + p.weight + t.weight * (keyword ? 2 : 1)
+                    let perLitre = p.amount.double * 1000 / (v.unit ?? p.unit ?? defaultUnit).millilitres
+                    let score = v.weight + p.weight + t.weight * (keyword ? 2 : 1) + (plausible?.contains(perLitre) ?? false ? 0.2 : 0)
                     if best == nil || score > best!.score { best = (v, p, t, score, computed) }
                 }
             }
         }
         let strongest = strongestTotal(totals)
         if let best {
-            let unit = best.v.unit ?? best.p.unit ?? (f.currency?.value == "USD" ? .usGallon : .litre)
+            let unit = best.v.unit ?? best.p.unit ?? defaultUnit
             f.volume = .init(ReceiptFields.Volume(amount: best.v.amount, unit: unit), confidence: 0.15 + best.v.weight, line: best.v.line)
             f.unitPrice = .init(best.p.amount, confidence: 0.15 + best.p.weight, line: best.p.line)
             f.computedTotal = best.computed
+            f.totalCheck = .priceTimesVolume
             if let s = strongest, s.amount != best.t.amount, s.weight > best.t.weight {
                 // The total line names another amount: a misread total, or fuel plus a shop item.
                 // Keep the amount two printed numbers agree on, and send the receipt to review.
@@ -162,12 +252,13 @@ struct FuelLines {
             }
             return
         }
-        if let v = fuel.volumes.max(by: { $0.weight < $1.weight }) {
-            let unit = v.unit ?? fuel.prices.compactMap(\.unit).first ?? (f.currency?.value == "USD" ? .usGallon : .litre)
-            f.volume = .init(ReceiptFields.Volume(amount: v.amount, unit: unit), confidence: v.weight * (fuel.prices.isEmpty ? 1 : 0.85), line: v.line)
+        // Nothing confirms a volume or a unit price: kept as read, below the review threshold.
+        if let v = fuel.volumes.filter({ !$0.unitless }).max(by: { $0.weight < $1.weight }) {
+            let unit = v.unit ?? fuel.prices.compactMap(\.unit).first ?? defaultUnit
+            f.volume = .init(ReceiptFields.Volume(amount: v.amount, unit: unit), confidence: min(unconfirmed, v.weight * (fuel.prices.isEmpty ? 1 : 0.85)), line: v.line)
         }
-        if let p = fuel.prices.max(by: { $0.weight < $1.weight }) {
-            f.unitPrice = .init(p.amount, confidence: p.weight * (fuel.volumes.isEmpty ? 1 : 0.85), line: p.line)
+        if let p = fuel.prices.filter({ !$0.unitless }).max(by: { $0.weight < $1.weight }) {
+            f.unitPrice = .init(p.amount, confidence: min(unconfirmed, p.weight * (fuel.volumes.isEmpty ? 1 : 0.85)), line: p.line)
         }
         if let s = strongest {
             var confidence = s.confidence
@@ -178,6 +269,12 @@ struct FuelLines {
             f.total = .init(s.amount, confidence: confidence, line: s.line)
         }
     }
+
+    static let maxReadings = 24
+    static let maxAmounts = 400
+
+    /// The highest confidence of a reading no second source confirms: below the review threshold.
+    static let unconfirmed = 0.55
 
     /// Lowers the confidence of a volume (and unit price) implying a price per litre no pump
     /// charges: unit price, else total ÷ volume, against `plausiblePricePerLitre`.

@@ -16,15 +16,56 @@ struct ReceiptNumber: Equatable {
     /// The same separator read as a thousands separator, when it stands before exactly three digits.
     var grouped: DecimalNumber?
 
-    /// Group 1: thousands separated by spaces, which needs a decimal part to be told from two numbers.
-    private static let pattern = #"(?<![\d.,])(\d{1,3}(?: \d{3})+[.,]\d{2})(?!\d)|(?<![\d.,])(\d+(?:['.,]\d+)*)(?![\d])"#
-
     /// The numbers in `line` (already through `ReceiptPatterns.repair`), left to right.
+    ///
+    /// Scanned by hand, one pass over the characters (this runs on every OCR line; a regular
+    /// expression cost the fuzz harness most of its time). Two shapes, tried in this order at a
+    /// run of ASCII digits that does not follow a digit, `.` or `,`:
+    /// - thousands separated by single spaces, which need a decimal part to be told from two
+    ///   numbers (`1 234,56`): 1–3 digits, one or more ` ddd` groups, `.`/`,` and two digits;
+    /// - digits with `'`, `.` or `,` between digit runs (`1,234.56`, `74,07`, `1'234`).
     static func all(in line: String) -> [ReceiptNumber] {
-        ReceiptPatterns.matches(pattern, in: line).compactMap { m in
-            let text = m.groups[1] ?? m.groups[2] ?? ""
-            return parse(text).map { ReceiptNumber(text: text, range: m.range, value: $0.value, grouped: $0.grouped) }
+        var at: [String.Index] = []
+        var ch: [UInt8] = []
+        at.reserveCapacity(line.utf8.count + 1)
+        var i = line.startIndex
+        while i < line.endIndex {
+            at.append(i)
+            ch.append(line[i].asciiValue ?? 0)
+            i = line.index(after: i)
         }
+        at.append(line.endIndex)
+        let n = ch.count
+        func digit(_ k: Int) -> Bool { k >= 0 && k < n && ch[k] >= 48 && ch[k] <= 57 }
+        func mark(_ k: Int) -> Bool { k >= 0 && k < n && (ch[k] == 46 || ch[k] == 44) }
+        func digitsEnd(_ k: Int) -> Int { var e = k; while digit(e) { e += 1 }; return e }
+        var out: [ReceiptNumber] = []
+        var k = 0
+        while k < n {
+            guard digit(k), !digit(k - 1), !mark(k - 1) else { k += 1; continue }
+            let run = digitsEnd(k)
+            var end = -1
+            // Space-grouped thousands with two decimals.
+            if run - k <= 3 {
+                var p = run, groups = 0
+                while p < n, ch[p] == 32, digitsEnd(p + 1) - (p + 1) >= 3, digit(p + 3) {
+                    p += 4
+                    groups += 1
+                    if digit(p) { break }
+                }
+                if groups > 0, !digit(p), mark(p), digit(p + 1), digit(p + 2), !digit(p + 3) { end = p + 3 }
+            }
+            if end < 0 {
+                var p = run
+                while p < n, ch[p] == 46 || ch[p] == 44 || ch[p] == 39, digit(p + 1) { p = digitsEnd(p + 1) }
+                end = p
+            }
+            let range = at[k]..<at[end]
+            let text = String(line[range])
+            if let parsed = parse(text) { out.append(ReceiptNumber(text: text, range: range, value: parsed.value, grouped: parsed.grouped)) }
+            k = end
+        }
+        return out
     }
 
     /// The readings of one number's text; nil when it has more digits than an amount can have.
@@ -36,7 +77,7 @@ struct ReceiptNumber: Equatable {
             let fraction = text[text.index(after: index)...].filter(\.isNumber).count
             return DecimalNumber(mantissa: all, scale: fraction)
         }
-        let hasSpaceGroups = text.contains(" ") || text.contains("'")
+        let hasSpaceGroups = text.contains { $0 == " " || $0 == "'" }
         if marks.isEmpty { return (DecimalNumber(mantissa: all, scale: 0), nil) }
         let last = text.lastIndex { $0 == "." || $0 == "," }!
         if Set(marks).count == 2 || hasSpaceGroups {

@@ -32,26 +32,22 @@ enum ReceiptPatterns {
     static let odometerLabels = ["ODOMETER", "ODO", "MILEAGE", "KM-STAND", "KM STAND", "KILOMETERSTAND", "KILOMETRAGE", "RIDA", "KM STAND", "KMSTAND"]
     static let dateLabels = ["DATE", "DATUM", "DATA", "FECHA", "TARIKH", "日付"]
 
-    /// Fuel grades as printed; the first pattern that matches a line names the grade.
-    static let gradePatterns = [
-        #"\bV-?POWER(\s+(9[5-9]|100|DIESEL|RACING))?\b"#, #"\bFUELSAVE(\s+(95|DIESEL))?\b"#, #"\bSYNERGY(\s+(9[58]|DIESEL|PRIMAX))?\b"#,
-        #"\b(UNLEADED|UNL)\s+(REGULAR|PLUS|PREMIUM|SUPER|MIDGRADE)\b"#, #"\bULSD(\s+DIESEL)?\b"#, #"\bPREMIUM\s+DIESEL\b"#,
-        #"\bDIESEL(\s+(#\s?[12]|B\s?\d{1,2}))?\b"#, #"\bSUPER(\s+(E\s?10|E\s?5|95|98|PLUS))?\b"#, #"\bSP\s?9[58](-?E\s?10)?\b"#, #"\bGAZOLE\b"#,
-        #"\bRON\s?9[2578]\b"#,
-        #"\bEURO\s?9[58]\b"#, #"\bBENZINAS\s?9[58]\b"#, #"\bDYZELINAS\b"#, #"\bHIGH\s+OCTANE\b"#, #"\bHI-?OCTANE\b"#, #"\bE\s?(10|85)\b"#,
-        #"\b(REGULAR|PREMIUM|MIDGRADE|PLUS)\s+(UNLEADED|GAS|GASOLINE)\b"#, #"\bUNLEADED\b"#, #"\bREGULAR\b"#, #"\bPREMIUM\b"#, #"\bMIDGRADE\b"#,
-        #"\bPETROL\b"#, #"\bBENZIN\b"#, #"\bADBLUE\b"#, #"\bDEF\b"#, #"\bLPG\b"#, #"\bAUTOGAS\b"#, #"\bCNG\b"#,
-    ]
-
-    /// Categories of non-fuel receipts, from words on the slip (checked in this order).
-    static let categoryWords: [(category: String, words: [String])] = [
-        ("tires", ["TIRE", "TIRES", "TYRE", "TYRES", "REIFEN", "PNEU", "PNEUS"]),
-        ("tolls", ["TOLL", "TOLLWAY", "TURNPIKE", "E-ZPASS", "EZPASS", "PEAGE", "MAUT", "AUTOPISTA", "TOLLS"]),
-        ("repair", ["REPAIR", "REPAIRS", "WERKSTATT", "REPARATUR", "MECHANIC", "COLLISION", "BODY SHOP", "GARAGE"]),
-        ("maintenance", ["OIL CHANGE", "LUBE", "JIFFY", "INSPECTION", "SERVICE", "WARTUNG", "ENTRETIEN"]),
-        ("parts", ["AUTOZONE", "O'REILLY", "NAPA", "ADVANCE AUTO", "PARTS", "FILTER", "WIPER", "BATTERY", "BRAKE", "MOTOR OIL", "ERSATZTEIL"]),
-        ("registration", ["DMV", "REGISTRATION", "ZULASSUNG", "LICENSE PLATE"]),
-        ("insurance", ["INSURANCE", "VERSICHERUNG", "ASSURANCE"]),
+    /// Fuel grades as printed; the first pattern that matches a line names the grade. Each runs
+    /// only on lines whose folded text holds one of its anchors.
+    static let gradePatterns: [(anchors: [String], pattern: String)] = [
+        (["POWER"], #"\bV-?POWER(\s+(9[5-9]|100|DIESEL|RACING))?\b"#), (["FUELSAVE"], #"\bFUELSAVE(\s+(95|DIESEL))?\b"#),
+        (["SYNERGY"], #"\bSYNERGY(\s+(9[58]|DIESEL|PRIMAX))?\b"#),
+        (["UNL"], #"\b(UNLEADED|UNL)\s+(REGULAR|PLUS|PREMIUM|SUPER|MIDGRADE)\b"#), (["ULSD"], #"\bULSD(\s+DIESEL)?\b"#),
+        (["PREMIUM"], #"\bPREMIUM\s+DIESEL\b"#),
+        (["DIESEL"], #"\bDIESEL(\s+(#\s?[12]|B\s?\d{1,2}))?\b"#), (["SUPER"], #"\bSUPER(\s+(E\s?10|E\s?5|95|98|PLUS))?\b"#),
+        (["SP"], #"\bSP\s?9[58](-?E\s?10)?\b"#), (["GAZOLE"], #"\bGAZOLE\b"#),
+        (["RON"], #"\bRON\s?9[2578]\b"#),
+        (["EURO"], #"\bEURO\s?9[58]\b"#), (["BENZINAS"], #"\bBENZINAS\s?9[58]\b"#), (["DYZELINAS"], #"\bDYZELINAS\b"#),
+        (["OCTANE"], #"\bHIGH\s+OCTANE\b"#), (["OCTANE"], #"\bHI-?OCTANE\b"#), (["10", "85"], #"\bE\s?(10|85)\b"#),
+        (["REGULAR", "PREMIUM", "MIDGRADE", "PLUS"], #"\b(REGULAR|PREMIUM|MIDGRADE|PLUS)\s+(UNLEADED|GAS|GASOLINE)\b"#),
+        (["UNLEADED"], #"\bUNLEADED\b"#), (["REGULAR"], #"\bREGULAR\b"#), (["PREMIUM"], #"\bPREMIUM\b"#),
+        (["MIDGRADE"], #"\bMIDGRADE\b"#), (["PETROL"], #"\bPETROL\b"#), (["BENZIN"], #"\bBENZIN\b"#), (["ADBLUE"], #"\bADBLUE\b"#),
+        (["DEF"], #"\bDEF\b"#), (["LPG"], #"\bLPG\b"#), (["AUTOGAS"], #"\bAUTOGAS\b"#), (["CNG"], #"\bCNG\b"#),
     ]
 
     static let months: [String: Int] = [
@@ -83,48 +79,208 @@ enum ReceiptPatterns {
     /// Upper case with diacritics folded (`MOKĖTI` → `MOKETI`, `Rückgeld` → `RUCKGELD`), for
     /// keyword matching only; values are read from the line as printed.
     static func key(_ text: String) -> String {
-        text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).uppercased()
+        // Most OCR lines are ASCII, where folding changes nothing and upper case is a byte map.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: text.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
+        }
+        return text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).uppercased()
     }
 
     /// Whether `phrase` occurs in `key` as whole words (`TOTAL` is not in `TOTALENERGIES`,
     /// `SUBTOTAL` is not `TOTAL`). CJK phrases match anywhere.
+    ///
+    /// Compares UTF-8 bytes: extraction asks this for every keyword of every list on every
+    /// line (thousands of times a receipt), and Foundation's `range(of:)` on Linux costs many
+    /// times more. A neighbouring letter is decided on the whole Unicode scalar.
     static func contains(_ key: String, _ phrase: String) -> Bool {
-        var searchStart = key.startIndex
-        while let r = key.range(of: phrase, range: searchStart..<key.endIndex) {
-            let before = r.lowerBound == key.startIndex ? nil : key[key.index(before: r.lowerBound)]
-            let after = r.upperBound == key.endIndex ? nil : key[r.upperBound]
-            let cjk = phrase.unicodeScalars.first.map { $0.value > 0x2E80 } ?? false
-            if cjk || (!(before?.isLetter ?? false) && !(after?.isLetter ?? false)) { return true }
-            searchStart = r.upperBound
+        find(key, phrase, wholeWords: true)
+    }
+
+    /// Whether a word of `key` reads as `word` allowing what OCR does to a printed word: its
+    /// letters spaced out (`S U M M E`), digits for look-alike letters (`R\u{fc}ck9e1d`), and one
+    /// other wrong letter (`SUHHE`, `RUCKGELU`). Only for words of five letters or more, whose
+    /// one-letter neighbours are not other receipt words; a match is weaker evidence than the
+    /// word itself.
+    static func resembles(_ key: String, _ word: String) -> Bool { resembles(wordTokens(key), word) }
+
+    /// The words of a key as bytes (letters and digits); a run of four or more single letters
+    /// separated by spaces is one word (`S U M H E`).
+    static func wordTokens(_ key: String) -> [[UInt8]] {
+        var tokens: [[UInt8]] = []
+        var current: [UInt8] = [], spaced: [UInt8] = []
+        func endRun() { if spaced.count >= 4 { tokens.append(spaced) }; spaced = [] }
+        func flush(atSpace: Bool) {
+            if current.count == 1, current[0] >= 65, current[0] <= 90 { spaced.append(current[0]) } else {
+                endRun()
+                if !current.isEmpty { tokens.append(current) }
+            }
+            current = []
+            if !atSpace { endRun() }
         }
-        return false
+        for b in key.utf8 {
+            if (b >= 65 && b <= 90) || (b >= 48 && b <= 57) { current.append(b) } else { flush(atSpace: b == 32) }
+            if tokens.count > 64 { break }   // a receipt line has a handful of words
+        }
+        flush(atSpace: false)
+        return tokens
+    }
+
+    /// Letters OCR confuses with each other or with digits (either order).
+    private static let lookAlike: Set<UInt16> = {
+        let pairs: [(Character, Character)] = [("0", "O"), ("1", "L"), ("1", "I"), ("5", "S"), ("9", "G"), ("8", "B"), ("2", "Z"), ("6", "G"),
+                                               ("M", "H"), ("M", "N"), ("H", "N"), ("U", "O"), ("O", "D"), ("U", "D"), ("I", "L"), ("E", "F"), ("C", "G")]
+        var set = Set<UInt16>()
+        for (a, b) in pairs {
+            let x = UInt16(a.asciiValue!), y = UInt16(b.asciiValue!)
+            set.insert(x << 8 | y)
+            set.insert(y << 8 | x)
+        }
+        return set
+    }()
+
+    /// One of `tokens` is `word` with at most one wrong letter and at most two look-alikes.
+    static func resembles(_ tokens: [[UInt8]], _ word: String) -> Bool {
+        let target = Array(word.utf8)
+        guard target.count >= 5 else { return false }
+        return tokens.contains { t in
+            guard t.count == target.count, t.contains(where: { $0 >= 65 && $0 <= 90 }) else { return false }
+            var wrong = 0, alike = 0
+            for (a, b) in zip(t, target) where a != b {
+                if lookAlike.contains(UInt16(a) << 8 | UInt16(b)) { alike += 1 } else { wrong += 1 }
+                if wrong > 1 || alike > 2 || wrong + alike > 2 { return false }
+            }
+            return true
+        }
+    }
+
+    /// Whether `part` occurs anywhere in `text` (bytes compared, no word boundaries).
+    static func has(_ text: String, _ part: String) -> Bool {
+        find(text, part, wholeWords: false)
+    }
+
+    private static func find(_ key: String, _ phrase: String, wholeWords: Bool) -> Bool {
+        var key = key, phrase = phrase
+        let cjk = phrase.unicodeScalars.first.map { $0.value > 0x2E80 } ?? false
+        return key.withUTF8 { k in
+            phrase.withUTF8 { p in
+                guard !p.isEmpty, p.count <= k.count, let kb = k.baseAddress, let pb = p.baseAddress else { return false }
+                // memchr for the first byte, memcmp for the rest: the C library's loops.
+                var i = 0
+                let last = k.count - p.count
+                while i <= last {
+                    guard let hit = memchr(kb + i, Int32(pb[0]), last - i + 1) else { return false }
+                    i = UnsafeRawPointer(hit) - UnsafeRawPointer(kb)
+                    if memcmp(kb + i, pb, p.count) == 0,
+                       !wholeWords || cjk || (!letter(before: i, in: k) && !letter(at: i + p.count, in: k)) { return true }
+                    i += 1
+                }
+                return false
+            }
+        }
+    }
+
+    /// Whether the scalar ending just before byte `i` is a letter.
+    private static func letter(before i: Int, in k: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard i > 0 else { return false }
+        var start = i - 1
+        while start > 0, k[start] & 0xC0 == 0x80 { start -= 1 }
+        return letter(at: start, in: k)
+    }
+
+    /// Whether the scalar starting at byte `i` is a letter.
+    private static func letter(at i: Int, in k: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard i < k.count else { return false }
+        let b = k[i]
+        if b < 0x80 { return (b >= 65 && b <= 90) || (b >= 97 && b <= 122) }
+        var end = i + 1
+        while end < k.count, k[end] & 0xC0 == 0x80 { end += 1 }
+        guard let scalar = String(decoding: UnsafeBufferPointer(rebasing: k[i..<end]), as: UTF8.self).unicodeScalars.first else { return false }
+        return scalar.properties.isAlphabetic
     }
 
     /// Repairs the OCR slips that break numbers, so that the number patterns can read them:
     /// unusual dashes and commas, a space after or before a decimal mark (`85. 54`), letters
-    /// read for digits inside a number (`4O.5O`, `l2.345`, `S.00`), a stray `%` after an amount.
+    /// read for digits inside a number (`4O.5O`, `l2.345`, `S.00`), a stray `%` after an amount,
+    /// a litre sign read as `1` after a currency (`EUR/1L`).
+    ///
+    /// Each rule is one pass over the characters that reads the previous pass's output (as a
+    /// regular-expression replacement would) and writes a new one: this runs on every OCR
+    /// line, and hand scanning is many times cheaper than `NSRegularExpression` on Linux.
     static func repair(_ line: String) -> String {
-        var s = line
-        for (from, to) in [("—", "-"), ("–", "-"), ("‚", ","), ("，", ","), ("．", "."), ("’", "'"), ("`", "'"), ("§", "S"), ("\t", " ")] {
-            s = s.replacingOccurrences(of: from, with: to)
+        var a: [Character] = []
+        a.reserveCapacity(line.count)
+        for c in line {
+            switch c {
+            case "—", "–": a.append("-")
+            case "‚", "，": a.append(",")
+            case "．": a.append(".")
+            case "’", "`": a.append("'")
+            case "§": a.append("S")
+            case "\t": a.append(" ")
+            default: a.append(c)
+            }
         }
-        let rules: [(String, String)] = [
-            (#"(?<=\d)([.,]) (?=\d\d(?![\d:]))"#, "$1"),       // "85. 54" → "85.54", not "2025, 16:04"
-            (#"(?<=\d) ([.,])(?=\d)"#, "$1"),                   // "85 .54" → "85.54"
-            (#"(?<=\d)[Oo](?=[\d.,]|\b)"#, "0"),                // "4O" → "40"
-            (#"(?<=[\d][.,])[Oo]"#, "0"),                       // "5.O0" → "5.00"
-            (#"(?<![A-Za-z])[Oo](?=\d)"#, "0"),                 // "O5" → "05"
-            (#"(?<=\d)[lI|](?=\d)"#, "1"),                      // "1l2" → "112"
-            (#"(?<![A-Za-z\d])[lI|](?=\d+[.,]\d)"#, "1"),       // "l2.345" → "12.345"
-            (#"(?<![A-Za-z\d])S(?=\d*[.,]\d\d(?!\d))"#, "5"),   // "S.00", "S2.10" → "5.00", "52.10"
-            (#"(?<=\d[.,]\d\d)[%*](?=\s|$)"#, ""),              // "42.70%" → "42.70"
-            (#"(?<=EUR|€|\$|RM|GBP|£|USD|SGD|CHF)\s?/\s?[1I|]L?(?![\w/])"#, "/L"),   // "EUR/1L", "EUR/1" → "EUR/L"
-        ]
-        for (pattern, template) in rules {
-            guard let re = regex(pattern, []) else { continue }
-            s = re.stringByReplacingMatches(in: s, range: NSRange(location: 0, length: (s as NSString).length), withTemplate: template)
+        func d(_ x: [Character], _ k: Int) -> Bool { k >= 0 && k < x.count && x[k].isASCII && x[k].isNumber }
+        func isMark(_ x: [Character], _ k: Int) -> Bool { k >= 0 && k < x.count && (x[k] == "." || x[k] == ",") }
+        func letter(_ x: [Character], _ k: Int) -> Bool { k >= 0 && k < x.count && x[k].isASCII && x[k].isLetter }
+        func pass(_ rule: ([Character], Int) -> (replacement: [Character], length: Int)?) {
+            var out: [Character] = []
+            out.reserveCapacity(a.count)
+            var k = 0
+            while k < a.count {
+                if let r = rule(a, k) { out.append(contentsOf: r.replacement); k += r.length } else { out.append(a[k]); k += 1 }
+            }
+            a = out
         }
-        return s
+        let hasDigit = a.contains(where: { $0.isASCII && $0.isNumber })
+        // "85. 54" → "85.54" (two digits after the space, not a time: "2025, 16:04" stays).
+        if hasDigit { pass { x, k in isMark(x, k) && d(x, k - 1) && k + 1 < x.count && x[k + 1] == " " && d(x, k + 2) && d(x, k + 3) && !d(x, k + 4)
+                       && !(k + 4 < x.count && x[k + 4] == ":") ? ([x[k]], 2) : nil } }
+        // "85 .54" → "85.54".
+        if hasDigit { pass { x, k in x[k] == " " && d(x, k - 1) && isMark(x, k + 1) && d(x, k + 2) ? ([], 1) : nil } }
+        // "4O" → "40" (an O after a digit, before a digit, a mark or the end of a word).
+        if hasDigit { pass { x, k in (x[k] == "O" || x[k] == "o") && d(x, k - 1)
+                       && (k + 1 == x.count || d(x, k + 1) || isMark(x, k + 1) || !(x[k + 1].isLetter || x[k + 1] == "_" || x[k + 1].isNumber)) ? (["0"], 1) : nil } }
+        // "5.O0" → "5.00".
+        if hasDigit { pass { x, k in (x[k] == "O" || x[k] == "o") && isMark(x, k - 1) && d(x, k - 2) ? (["0"], 1) : nil } }
+        // "O5" → "05".
+        if hasDigit { pass { x, k in (x[k] == "O" || x[k] == "o") && !letter(x, k - 1) && d(x, k + 1) ? (["0"], 1) : nil } }
+        // "1l2" → "112".
+        if hasDigit { pass { x, k in (x[k] == "l" || x[k] == "I" || x[k] == "|") && d(x, k - 1) && d(x, k + 1) ? (["1"], 1) : nil } }
+        // "l2.345" → "12.345": before digits, a mark and a digit.
+        if hasDigit { pass { x, k in
+            guard x[k] == "l" || x[k] == "I" || x[k] == "|", !letter(x, k - 1), !d(x, k - 1), d(x, k + 1) else { return nil }
+            var p = k + 1
+            while d(x, p) { p += 1 }
+            return isMark(x, p) && d(x, p + 1) ? (["1"], 1) : nil
+        } }
+        // "S.00", "S2.10" → "5.00", "52.10": digits, a mark and exactly two digits.
+        if hasDigit { pass { x, k in
+            guard x[k] == "S", !letter(x, k - 1), !d(x, k - 1) else { return nil }
+            var p = k + 1
+            while d(x, p) { p += 1 }
+            return isMark(x, p) && d(x, p + 1) && d(x, p + 2) && !d(x, p + 3) ? (["5"], 1) : nil
+        } }
+        // "42.70%" → "42.70" (at the end of the line or before a space).
+        if hasDigit { pass { x, k in (x[k] == "%" || x[k] == "*") && d(x, k - 1) && d(x, k - 2) && isMark(x, k - 3) && d(x, k - 4)
+                       && (k + 1 == x.count || x[k + 1].isWhitespace) ? ([], 1) : nil } }
+        // "EUR/1L", "EUR/1" → "EUR/L": after a currency, a slash, then 1, I or | for the litre sign.
+        if a.contains("/") { pass { x, k in
+            guard x[k] == "/" || x[k].isWhitespace else { return nil }
+            let tokens: [[Character]] = [["E", "U", "R"], ["€"], ["$"], ["R", "M"], ["G", "B", "P"], ["£"], ["U", "S", "D"], ["S", "G", "D"], ["C", "H", "F"]]
+            guard tokens.contains(where: { t in k >= t.count && x[(k - t.count)..<k].elementsEqual(t) }) else { return nil }
+            var p = k
+            if p < x.count, x[p].isWhitespace { p += 1 }
+            guard p < x.count, x[p] == "/" else { return nil }
+            p += 1
+            if p < x.count, x[p].isWhitespace { p += 1 }
+            guard p < x.count, x[p] == "1" || x[p] == "I" || x[p] == "|" else { return nil }
+            p += 1
+            func free(_ q: Int) -> Bool { q >= x.count || !(x[q].isLetter || x[q].isNumber || x[q] == "_" || x[q] == "/") }
+            if p < x.count, x[p] == "L", free(p + 1) { return (["/", "L"], p + 1 - k) }
+            return free(p) ? (["/", "L"], p - k) : nil
+        } }
+        return String(a)
     }
 
     /// Compiled expressions, shared by all threads: compiling one costs more than matching it

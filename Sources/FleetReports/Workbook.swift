@@ -27,6 +27,7 @@ public final class Workbook {
         case write(String, code: Int32)
         case sheetName(String, code: Int32)
         case cell(row: Int, column: Int, code: Int32)
+        case footer(String, code: Int32)
 
         public var description: String {
             switch self {
@@ -34,6 +35,7 @@ public final class Workbook {
             case let .write(path, code): return "libxlsxwriter failed to write \(path): \(Self.text(code))"
             case let .sheetName(name, code): return "cannot add the sheet '\(name)': \(Self.text(code))"
             case let .cell(row, column, code): return "libxlsxwriter refused the cell at row \(row + 1), column \(column + 1): \(Self.text(code))"
+            case let .footer(text, code): return "libxlsxwriter refused the page footer '\(text)': \(Self.text(code))"
             }
         }
 
@@ -90,7 +92,7 @@ public final class Workbook {
         case .stackedColumn: type = LXW_CHART_COLUMN_STACKED
         case .bar: type = LXW_CHART_BAR
         }
-        return Chart(chart: workbook_add_chart(workbook, UInt8(type.rawValue)))
+        return Chart(chart: workbook_add_chart(workbook, UInt8(type.rawValue)), kind: kind)
     }
 
     public func close() throws {
@@ -219,6 +221,18 @@ public final class Workbook {
     public struct Chart {
         public enum Kind: Sendable { case column, stackedColumn, bar }
         let chart: UnsafeMutablePointer<lxw_chart>
+        let kind: Kind
+
+        /// libxlsxwriter swaps the axes of a bar chart: its "x" axis handle is the value axis
+        /// (horizontal) and its "y" handle the category axis (vertical), the reverse of a column
+        /// chart. Reading them the column way reversed the value axis of every bar chart, so bars
+        /// grew leftwards from 0 on the right, and put the value name on the category axis.
+        private var valueAxis: UnsafeMutablePointer<lxw_chart_axis> {
+            chart_axis_get(chart, kind == .bar ? LXW_CHART_AXIS_TYPE_X : LXW_CHART_AXIS_TYPE_Y)
+        }
+        private var categoryAxis: UnsafeMutablePointer<lxw_chart_axis> {
+            chart_axis_get(chart, kind == .bar ? LXW_CHART_AXIS_TYPE_Y : LXW_CHART_AXIS_TYPE_X)
+        }
 
         /// The chart title is the text of a cell.
         public func setTitle(sheet: String, row: Int, column: Int) {
@@ -236,12 +250,15 @@ public final class Workbook {
 
         /// Names the value axis from a cell (the y axis of a column chart, the x axis of a bar chart).
         public func setValueAxisName(sheet: String, row: Int, column: Int) {
-            chart_axis_set_name_range(chart_axis_get(chart, LXW_CHART_AXIS_TYPE_Y), sheet, lxw_row_t(row), lxw_col_t(column))
+            chart_axis_set_name_range(valueAxis, sheet, lxw_row_t(row), lxw_col_t(column))
         }
 
-        /// Bar charts draw the first category at the bottom; reversing puts it on top, as in the table.
+        /// Bar charts draw the first category at the bottom; reversing puts it on top, as in the
+        /// table. The value axis then crosses at the last category, so it stays at the bottom
+        /// (Excel's "at maximum category") instead of moving to the top.
         public func reverseCategories() {
-            chart_axis_set_reverse(chart_axis_get(chart, LXW_CHART_AXIS_TYPE_X))
+            chart_axis_set_reverse(categoryAxis)
+            chart_axis_set_crossing_max(categoryAxis)
         }
 
         public func legend(bottom: Bool) {

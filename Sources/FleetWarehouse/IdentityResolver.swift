@@ -25,12 +25,17 @@ struct IdentityResolver {
         var found: [Int64] = []
         func add(_ id: Int64?) { if let id, !found.contains(id) { found.append(id) } }
         // Cached statements bound directly: a fleet snapshot resolves every machine once per file.
-        if let vin = ref.vin { add(try CachedQuery.int64(db, "SELECT id FROM asset WHERE vin = ?") { $0.bind(vin) }) }
+        if let vin = ref.vin {
+            add(try CachedQuery.int64(db, "SELECT id FROM asset WHERE vin = ?") { $0.bind(vin) })
+            // A feed that named the machine by a VIN-shaped label before anyone knew its VIN.
+            add(try CachedQuery.int64(db, "SELECT asset_id FROM asset_identifier WHERE source = 'iso15143' AND id_type = 'vin_label' AND id_value = ?") { $0.bind(vin) })
+        }
         if let pin = ref.pin { add(try CachedQuery.int64(db, "SELECT id FROM asset WHERE pin = ?") { $0.bind(pin) }) }
         for i in ref.identifiers {
             add(try CachedQuery.int64(db, "SELECT asset_id FROM asset_identifier WHERE source = ? AND id_type = ? AND id_value = ?") {
                 $0.bind(i.source); $0.bind(i.type); $0.bind(i.value)
             })
+            if Self.isVINLabel(i) { add(try CachedQuery.int64(db, "SELECT id FROM asset WHERE vin = ?") { $0.bind(i.value) }) }
         }
         if let unit = ref.unitNumber { add(try CachedQuery.int64(db, "SELECT id FROM asset WHERE unit_number = ?") { $0.bind(unit) }) }
 
@@ -55,6 +60,7 @@ struct IdentityResolver {
                 merged.insert(survivor)
             }
             id = survivor
+            try checkSingleValued(ref, on: id, in: db)
             try attach(ref, to: id, in: db)
         }
         for i in ref.identifiers {
@@ -64,6 +70,26 @@ struct IdentityResolver {
         }
         cache[ref] = id
         return id
+    }
+
+    /// Identifier types an asset holds one value of. A machine has one maker: a feed's serial
+    /// number that already belongs to OEM X's machine, sent again under OEM Y, is two makers'
+    /// machines sharing a serial (or a feed that changed its OEM spelling), and is refused
+    /// rather than merged in silence.
+    static let singleValued: Set<[String]> = [["iso15143", "oem_serial"]]
+
+    /// An ISO feed's VIN-shaped `EquipmentID` (or PIN) is matched against asset VINs exactly,
+    /// both ways, so that whichever of the feed and master data comes first they meet.
+    static func isVINLabel(_ i: AssetRef.Identifier) -> Bool { i.source == "iso15143" && i.type == "vin_label" }
+
+    private func checkSingleValued(_ ref: AssetRef, on id: Int64, in db: Database) throws {
+        for i in ref.identifiers where Self.singleValued.contains([i.source, i.type]) {
+            guard let other = try String.fetchOne(db.cachedStatement(sql: "SELECT id_value FROM asset_identifier WHERE asset_id = ? AND source = ? AND id_type = ? AND id_value <> ?"),
+                                                  arguments: [id, i.source, i.type, i.value]) else { continue }
+            let asset = try Asset.fetchOne(db, key: id)
+            let label = asset.flatMap { $0.unitNumber == nil ? $0.name.map { "the machine named '\($0)'" } : nil } ?? asset.map(Self.label) ?? "asset #\(id)"
+            throw RowError(.identityConflict, "this row names \(i.type) '\(i.value)', but its other identifiers belong to \(label), known as \(i.type) '\(other)'; two machines share a serial number, or the feed spells its OEM differently: give the machine its PIN, or list it in assets.csv")
+        }
     }
 
     /// Master-data assets win over auto-created ones; among equals the oldest id survives.

@@ -134,17 +134,4 @@ public final class Warehouse: Sendable {
         }
         return .warehouse(path: path, reason: "\(verb) failed: \(error)", hint: "Run `fleetkit status` to check the warehouse.")
     }
-
-    // MARK: Settings
-
-    public func setting(_ key: String) throws -> String? {
-        try pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
-    }
-
-    public func setSetting(_ key: String, _ value: String) throws {
-        try pool.write { db in
-            try db.execute(sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                           arguments: [key, value])
-        }
-    }
 }

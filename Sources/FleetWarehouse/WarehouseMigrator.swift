@@ -15,6 +15,8 @@ public enum WarehouseMigrator {
         m.registerMigration("v4-position-unchecked-keys", foreignKeyChecks: .immediate) { db in try dropPositionForeignKeys(db) }
         m.registerMigration("v5-import-run-interrupted", foreignKeyChecks: .immediate) { db in try allowInterruptedRuns(db) }
         m.registerMigration("v6-trip-repair") { db in try db.execute(sql: v6) }
+        m.registerMigration("v7-trailer-defect-keys") { db in try db.execute(sql: v7TrailerDefectKeys) }
+        m.registerMigration("v7-idle-period") { db in try db.execute(sql: v7IdlePeriod) }
         return m
     }
 
@@ -24,7 +26,7 @@ public enum WarehouseMigrator {
     public static let assetTables = [
         "asset_identifier", "assignment", "meter_reading", "position", "engine_event", "obd_sample",
         "dtc_event", "trip", "asset_day", "fuel_purchase", "expense", "maintenance_record",
-        "service_schedule", "dvir", "meter_anomaly",
+        "service_schedule", "dvir", "meter_anomaly", "idle_period",
     ]
 
     static let v1 = """

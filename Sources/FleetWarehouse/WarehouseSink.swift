@@ -87,6 +87,7 @@ public struct WarehouseSink: RecordSink {
         // No stored key holds a control character (`IdentifierCheck`), so such a ref finds nothing.
         if ref.identifierProblem != nil { return nil }
         if let vin = ref.vin, let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM asset WHERE vin = ?"), arguments: [vin]) { return id }
+        if let vin = ref.vin, let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT asset_id FROM asset_identifier WHERE source = 'iso15143' AND id_type = 'vin_label' AND id_value = ?"), arguments: [vin]) { return id }
         if let pin = ref.pin, let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM asset WHERE pin = ?"), arguments: [pin]) { return id }
         for i in ref.identifiers {
             if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT asset_id FROM asset_identifier WHERE source = ? AND id_type = ? AND id_value = ?"),

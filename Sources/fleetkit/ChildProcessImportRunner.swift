@@ -29,16 +29,50 @@ final class ChildProcessImportRunner: FileImportRunner {
     deinit { worker?.finish() }
 
     func importFile(_ url: URL, request: FileImportRequest) throws -> FileOutcome {
-        let line = try JSONEncoder().encode(request) + Data("\n".utf8)
-        var w = try worker ?? ImportWorker(executable: executable)
+        switch exchange(request, doing: .importing) {
+        case let .reply(decoded):
+            if let stopped = decoded.stopped { throw FileImportStopped(file: url.path, message: stopped) }
+            guard var outcome = decoded.outcome else {
+                return FileOutcome(path: url.path, status: .failed, error: "the importer reported neither an outcome nor an error; nothing of this file was kept")
+            }
+            outcome.path = url.path
+            return outcome
+        case let .failed(reason):
+            return FileOutcome(path: url.path, status: .failed, error: reason)
+        }
+    }
+
+    /// The format is read in the worker too: a crash or hang there quarantines the file.
+    func detectFormat(_ url: URL, request: FileImportRequest) throws -> FormatDetection {
+        switch exchange(request, doing: .detecting) {
+        case let .reply(decoded):
+            guard let detected = decoded.detected else {
+                return .failed("the importer answered a format question with something else; nothing of this file was read")
+            }
+            return .format(detected.format)
+        case let .failed(reason):
+            return .failed(reason)
+        }
+    }
+
+    enum Doing { case importing, detecting }
+    enum Exchange { case reply(FileImportReply), failed(String) }
+
+    /// Sends one request to the worker (starting one if needed) and waits for its reply line; a
+    /// worker that dies, hangs or answers nonsense is replaced, and the reason names what happened.
+    private func exchange(_ request: FileImportRequest, doing: Doing) -> Exchange {
+        let line: Data
+        do { line = try JSONEncoder().encode(request) + Data("\n".utf8) } catch { return .failed("the request could not be encoded: \(error)") }
+        var w: ImportWorker
+        do { w = try worker ?? ImportWorker(executable: executable) } catch { return .failed("\(error)") }
         if !w.send(line) {
             // It died between two files (killed while idle): nothing of this file was started.
             w.kill()
-            w = try ImportWorker(executable: executable)
+            do { w = try ImportWorker(executable: executable) } catch { worker = nil; return .failed("\(error)") }
             guard w.send(line) else {
                 w.kill()
                 worker = nil
-                return FileOutcome(path: url.path, status: .failed, error: "the importer process could not be given this file; nothing of it was kept")
+                return .failed("the importer process could not be given this file; nothing of it was kept")
             }
         }
         worker = w
@@ -47,14 +81,9 @@ final class ChildProcessImportRunner: FileImportRunner {
             guard let decoded = try? JSONDecoder().decode(FileImportReply.self, from: data) else {
                 worker = nil
                 w.kill()
-                return FileOutcome(path: url.path, status: .failed, error: "the importer answered something that is not an outcome; nothing of this file was kept")
+                return .failed("the importer answered something that is not an outcome; nothing of this file was kept")
             }
-            if let stopped = decoded.stopped { throw FileImportStopped(file: url.path, message: stopped) }
-            guard var outcome = decoded.outcome else {
-                return FileOutcome(path: url.path, status: .failed, error: "the importer reported neither an outcome nor an error; nothing of this file was kept")
-            }
-            outcome.path = url.path
-            return outcome
+            return .reply(decoded)
         case .ended:
             worker = nil
             var death = w.death()
@@ -64,19 +93,20 @@ final class ChildProcessImportRunner: FileImportRunner {
             }
             let (signaled, status) = death ?? (false, -1)
             w.kill()
-            if signaled { return FileOutcome(path: url.path, status: .failed, error: Self.death(signal: status, timedOut: false, limit: timeLimit)) }
-            return FileOutcome(path: url.path, status: .failed, error:
-                "the importer exited with status \(status) without reporting an outcome; nothing of this file was kept. Run `fleetkit import --dry-run` on it to see the error")
+            if signaled { return .failed(Self.death(signal: status, timedOut: false, limit: timeLimit, doing: doing)) }
+            return .failed("the importer exited with status \(status) without reporting an outcome; nothing of this file was kept. Run `fleetkit import --dry-run` on it to see the error")
         case .timedOut:
             worker = nil
             w.kill()
-            return FileOutcome(path: url.path, status: .failed, error: Self.death(signal: SIGKILL, timedOut: true, limit: timeLimit))
+            return .failed(Self.death(signal: SIGKILL, timedOut: true, limit: timeLimit, doing: doing))
         }
     }
 
     /// The reason a quarantined file's note gives when its import died.
-    static func death(signal: Int32, timedOut: Bool, limit: TimeInterval) -> String {
-        let rolledBack = "its transaction was rolled back, so nothing of this file was kept, and the run went on with the next file"
+    static func death(signal: Int32, timedOut: Bool, limit: TimeInterval, doing: Doing = .importing) -> String {
+        let rolledBack = doing == .detecting
+            ? "nothing of this file was imported (the importer was reading its first bytes to find its format), and the run went on with the next file"
+            : "its transaction was rolled back, so nothing of this file was kept, and the run went on with the next file"
         if timedOut {
             let seconds = limit == limit.rounded() ? String(Int(limit)) : String(limit)
             return "the import took longer than the time limit of \(seconds) s (nightly --file-time-limit) and was stopped (SIGKILL); \(rolledBack). If the file is simply big, raise the limit and put it back in the inbox"

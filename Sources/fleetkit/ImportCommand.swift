@@ -37,8 +37,10 @@ struct ImportCommand: ParsableCommand {
                                            hint: "Create it with `fleetkit init --db \(warehouse.path)` first, or pass --db with the right path.")
             }
             let w = try warehouse.open(create: create, orPass: "--create")
-            let settings = try FleetSettings.load(w)
-            let options = ImportOptions(format: format, asset: asset, dryRun: dryRun, zone: settings.zone, currency: settings.currency)
+            // The stored settings, trip rules included: `nightly` derives with the same ones.
+            let settings = try w.settings()
+            var options = ImportOptions(format: format, asset: asset, dryRun: dryRun, zone: settings.zone, currency: settings.currency)
+            options.trips = settings.trips
             summary = try ImportSession(warehouse: w).run(paths, options: options, command: (["fleetkit"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
         } catch { throw fail(error) }
         if json { try writeJSON(summary) } else { ImportReport.show(summary) }

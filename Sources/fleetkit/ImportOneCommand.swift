@@ -12,6 +12,8 @@ import FleetNightly
 /// worker for the next one. One worker serves many files because starting fleetkit and opening
 /// the warehouse costs about 0.1 s (docs/OPERATIONS.md), more than a small file's import.
 /// `--request JSON` imports just that one file (exit 2 when the warehouse cannot be written).
+/// A request with `detect_only` only reads the file's first bytes and answers its format: the
+/// job orders files by format, and even that read is input that must not crash the job.
 struct ImportOneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-one",
@@ -36,6 +38,8 @@ struct ImportOneCommand: ParsableCommand {
                 Console.err("error: import-one: the request is not a FileImportRequest: \(error)")
                 throw ExitCode.validationFailure
             }
+            // A format question needs no warehouse.
+            if request.detectOnly == true { return request.detect() }
             do {
                 let session = try sessions[request.warehouse] ?? ImportSession(warehouse: try Warehouse(path: request.warehouse))
                 sessions[request.warehouse] = session

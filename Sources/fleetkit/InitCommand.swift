@@ -2,8 +2,16 @@ import ArgumentParser
 import Foundation
 import FleetKit
 
+/// Creates or migrates the warehouse and sets what it stores (WarehouseSettings).
+///
+/// WHY trip rules are set here and not in a separate `settings` command: `init` already is the
+/// one command that sets the warehouse's settings, and a settings change has one rule whatever
+/// the key (store it, re-derive what it affects); a second command would be a second place to
+/// learn. `init` on an existing warehouse changes only what its flags name.
 struct InitCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "init", abstract: "Create or migrate the warehouse and store the fleet settings.")
+    static let configuration = CommandConfiguration(
+        commandName: "init", abstract: "Create or migrate the warehouse and store the fleet settings.",
+        discussion: "Only the settings given change. A new time zone or trip rule re-derives every trip and daily rollup, in one transaction.")
 
     @OptionGroup var warehouse: WarehouseOptions
     @Option(help: "The fleet time zone (IANA name) for daily buckets, e.g. America/Chicago. Default UTC.")
@@ -12,26 +20,54 @@ struct InitCommand: ParsableCommand {
     var currency: String?
     @Option(help: "Units for reports: metric or us. Default metric.")
     var units: Units.System?
+    @Option(help: "Which days need a DVIR: every_day or defects_only. Default every_day.")
+    var dvirPolicy: DVIRPolicy?
+    @Option(name: .customLong("trip-rule"), help: ArgumentHelp("Set one trip rule, e.g. gap_seconds=1800 (repeatable; docs/METRICS.md lists them).", valueName: "KEY=VALUE"))
+    var tripRules: [String] = []
+    @Flag(help: "Put every trip rule back to its documented default (before any --trip-rule).")
+    var resetTripRules = false
+    @Flag(help: "Forget how the nightly job saw files that were still being written (they wait one more settle period).")
+    var forgetSettleState = false
 
     func validate() throws {
         if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("'\(tz)' is not an IANA time zone name, such as America/Chicago or Europe/Berlin.") }
         if let currency, !Money.isCurrencyCode(currency) { throw ValidationError("'\(currency)' is not an ISO 4217 currency code, such as USD or EUR.") }
+        do { _ = try TripRules().setting(tripRules) } catch { throw ValidationError("\(error)") }
     }
 
     func run() throws {
         do {
             let w = try warehouse.open(create: true)
-            if let tz, try w.setting("timezone") ?? "UTC" != tz {
-                try w.setSetting("timezone", tz)
-                // Daily buckets are local days: a new zone moves every boundary.
-                try w.pool.write { db in try Derivations.rebuildAll(db, settings: DeriveSettings(zone: FleetZone(identifier: tz)!)) }
+            var keys: Set<WarehouseSettings.Key> = []
+            if tz != nil { keys.insert(.timezone) }
+            if currency != nil { keys.insert(.currency) }
+            if units != nil { keys.insert(.units) }
+            if dvirPolicy != nil { keys.insert(.dvirPolicy) }
+            if resetTripRules || !tripRules.isEmpty { keys.insert(.tripRules) }
+            if forgetSettleState { keys.insert(.nightlySettleLooks) }
+            // Rules set one by one onto unreadable stored rules would silently start from defaults.
+            if !resetTripRules, !tripRules.isEmpty, let problem = try w.pool.read({ db in try WarehouseSettings.problems(db)[.tripRules] }) {
+                throw FleetError.warehouse(path: w.path, reason: problem.statement, hint: problem.hint)
             }
-            if let currency { try w.setSetting("currency", currency) }
-            if let units { try w.setSetting("units", units.rawValue) }
-            let s = try FleetSettings.load(w)
+            let change = try w.apply(setting: keys) { s in
+                if let tz { s.zone = FleetZone(identifier: tz)! }
+                if let currency { s.currency = currency }
+                if let units { s.units = units }
+                if let dvirPolicy { s.dvirPolicy = dvirPolicy }
+                if resetTripRules { s.trips = TripRules() }
+                s.trips = try s.trips.setting(tripRules)
+                if forgetSettleState { s.nightlySettleLooks = nil }
+            }
+            let s = try w.settings()
             Console.out("warehouse \(w.path) is ready (time zone \(s.zone.identifier), currency \(s.currency), units \(s.units.rawValue))")
+            Console.out("trip rules: " + s.trips.summary)
+            if change.rederivedAssets > 0 {
+                let what = change.changed.filter(\.affectsDerivation).map(\.rawValue).joined(separator: " and ")
+                Console.out("\(what) changed: re-derived the trips and daily rollups of \(change.rederivedAssets) asset\(change.rederivedAssets == 1 ? "" : "s")")
+            }
         } catch { throw fail(error) }
     }
 }
 
 extension Units.System: ExpressibleByArgument {}
+extension DVIRPolicy: ExpressibleByArgument {}

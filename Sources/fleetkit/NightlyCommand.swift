@@ -33,12 +33,15 @@ struct NightlyCommand: ParsableCommand {
             }
             // Files are imported in a child process: a crash costs that file, not the run.
             let runner = ChildProcessImportRunner(timeLimit: fileTimeLimit)
+            // Reports are written in a child process too: a crash there is a recorded failure.
             summary = try NightlyJob(config: config, now: now).run(command: (["fleetkit"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
-                                                                   runner: { _ in runner })
+                                                                   runner: { _ in runner }, reports: ChildProcessReportRefresher(configPath: self.config))
         } catch {
             Console.err("error: \(error)")
             throw Exit.couldNotRun
         }
+        // Warnings go to stderr in both modes, so cron mails them even when stdout is JSON.
+        for warning in summary.warnings { Console.err(warning) }
         if json {
             try writeJSON(summary)
         } else {

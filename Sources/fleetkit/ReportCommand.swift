@@ -90,7 +90,7 @@ struct ReportCommand: ParsableCommand {
         var partial: [(reason: String, reports: [String])] = []
         do {
             let w = try warehouse.open(readOnly: true)
-            let settings = try FleetSettings.load(w)
+            let settings = try w.settings()
             if let problem = try AssetFilterCheck.problem(assets, in: w) {
                 Console.err("error: " + problem)
                 throw ExitCode.validationFailure
@@ -99,7 +99,7 @@ struct ReportCommand: ParsableCommand {
                                         units: units ?? settings.units, currency: currency ?? settings.currency,
                                         groupBy: ReportRequest.GroupBy(rawValue: groupBy)!,
                                         assets: assets?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
-                                        dvirPolicy: ReportRequest.DVIRPolicy(rawValue: try w.setting("dvir_policy") ?? "every_day") ?? .everyDay)
+                                        dvirPolicy: settings.dvirPolicy)
             let directory = URL(fileURLWithPath: out, isDirectory: true)
             try ReportWriter.prepareOutputFolder(directory)
             let reports = name == "all" ? ReportRegistry.all : [ReportRegistry.named(name)!]

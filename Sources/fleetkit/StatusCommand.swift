@@ -23,6 +23,8 @@ struct WarehouseStatus: Codable {
     struct Coverage: Codable { var table: String; var from: String?; var to: String? }
     var warehouse: String
     var settings: [String: String]
+    /// The stored trip rules, `key value, …` (also in `settings.trip_rules`, as JSON).
+    var trip_rules: String
     var tables: [String: Int]
     var assets: Int
     var auto_created_assets: Int
@@ -33,7 +35,7 @@ struct WarehouseStatus: Codable {
 
     static let countedTables = ["asset", "driver", "assignment", "source_file", "reject", "meter_reading", "position", "engine_event",
                                 "obd_sample", "dtc_event", "trip", "asset_day", "fuel_purchase", "expense", "maintenance_record",
-                                "service_schedule", "dvir", "dvir_defect", "fx_rate"]
+                                "service_schedule", "dvir", "dvir_defect", "fx_rate", "idle_period"]
 
     static func read(_ w: Warehouse) throws -> WarehouseStatus {
         try w.pool.read { db in
@@ -48,8 +50,13 @@ struct WarehouseStatus: Codable {
             }
             var reasons: [String: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT reason, COUNT(*) FROM reject GROUP BY reason") { reasons[row[0]] = row[1] }
+            // What every command uses: the stored values, else the documented defaults.
+            let stored = try WarehouseSettings.load(db)
             var settings: [String: String] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT key, value FROM setting") { settings[row[0]] = row[1] }
+            for (key, value) in try stored.stored() where key != .nightlySettleLooks {
+                if let value { settings[key.rawValue] = value }
+            }
+            let trips = stored.trips.summary
             let runs = try Row.fetchAll(db, sql: "SELECT id, started_at, status, command FROM import_run ORDER BY id DESC LIMIT 5").map { row -> Run in
                 var run = Run(id: row[0], started_at: Timestamp.iso(row[1]), status: row[2], command: row[3])
                 // status is read-only: a run whose process died shows as interrupted here at
@@ -57,7 +64,7 @@ struct WarehouseStatus: Codable {
                 if run.status == "running", RunLock.liveness(warehouse: w.path, runID: run.id) != .alive { run.status = "interrupted" }
                 return run
             }
-            return WarehouseStatus(warehouse: w.path, settings: settings, tables: tables, assets: tables["asset"] ?? 0,
+            return WarehouseStatus(warehouse: w.path, settings: settings, trip_rules: trips, tables: tables, assets: tables["asset"] ?? 0,
                                    auto_created_assets: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset WHERE auto_created = 1") ?? 0,
                                    files: tables["source_file"] ?? 0, coverage: coverage, rejects_by_reason: reasons, last_runs: runs)
         }
@@ -65,7 +72,8 @@ struct WarehouseStatus: Codable {
 
     func printText() {
         Console.out("warehouse: \(warehouse)")
-        Console.out("settings:  time zone \(settings["timezone"] ?? "UTC"), currency \(settings["currency"] ?? "USD"), units \(settings["units"] ?? "metric")")
+        Console.out("settings:  time zone \(settings["timezone"] ?? "?"), currency \(settings["currency"] ?? "?"), units \(settings["units"] ?? "?"), DVIR policy \(settings["dvir_policy"] ?? "?")")
+        Console.out("trips:     \(trip_rules)")
         Console.out("assets:    \(assets) (\(auto_created_assets) auto-created from telematics, not in master data)")
         Console.out("files:     \(files) imported")
         Console.out("rows per table:")

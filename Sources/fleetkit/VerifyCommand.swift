@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import FleetKit
-import FleetNightly
 
 /// `fleetkit verify`: checks the warehouse against every invariant (docs/METRICS.md, "Verify")
 /// and lists each failure with what, where and what to do. Exit 0 clean, 1 a check failed,
@@ -20,8 +19,6 @@ struct VerifyCommand: ParsableCommand {
     var sample: Int = 200
     @Option(help: "Failures listed per check; the rest are counted.")
     var limit: Int = 50
-    @Option(help: "The nightly job's YAML configuration: its trips: block gives the trip rules the warehouse was derived with (default: the documented defaults).")
-    var config: String?
 
     func validate() throws {
         guard sample >= 0 else { throw ValidationError("--sample must be 0 or more asset-days.") }
@@ -32,8 +29,7 @@ struct VerifyCommand: ParsableCommand {
         let result: VerifyResult
         do {
             let w = try warehouse.open()
-            let trips = try config.map { try NightlyConfig.load($0).trips } ?? TripRules()
-            let context = try VerifyChecks.context(w, trips: trips, sampleDays: sample, listLimit: limit)
+            let context = try VerifyChecks.context(w, sampleDays: sample, listLimit: limit)
             result = try Verifier(checks: VerifyChecks.all).run(w, context: context)
         } catch { throw fail(error) }
         if json {

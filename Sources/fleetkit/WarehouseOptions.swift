@@ -21,22 +21,6 @@ struct WarehouseOptions: ParsableArguments {
     }
 }
 
-/// Settings a command reads from the warehouse, with the documented defaults.
-struct FleetSettings {
-    var zone: FleetZone
-    var currency: String
-    var units: Units.System
-
-    static func load(_ warehouse: Warehouse) throws -> FleetSettings {
-        let tz = try warehouse.setting("timezone") ?? "UTC"
-        guard let zone = FleetZone(identifier: tz) else {
-            throw FleetError.invalidArgument(name: "timezone setting", value: tz, hint: "set a valid IANA zone with `fleetkit init --tz America/Chicago`")
-        }
-        return FleetSettings(zone: zone, currency: try warehouse.setting("currency") ?? "USD",
-                             units: Units.System(rawValue: try warehouse.setting("units") ?? "metric") ?? .metric)
-    }
-}
-
 func writeJSON<T: Encodable>(_ value: T) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

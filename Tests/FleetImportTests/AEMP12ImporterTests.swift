@@ -19,13 +19,15 @@ final class AEMP12ImporterTests: XCTestCase {
         XCTAssertEqual([outcome.loaded, outcome.updated, outcome.unchanged, outcome.rejected], [6, 0, 0, 0])
         XCTAssertNil(outcome.notes)
         // 5TDKK3DC2BS123422 has a correct check digit: it is the VIN. 1GKS1MEF3CR123457 does not:
-        // it stays a label (the name), and the machine is Make + Model + SerialNumber.
+        // it stays a label (the name, and a `vin_label` that only matches an asset with exactly
+        // that VIN), and the machine is Make + Model + SerialNumber, OEM + serial, and the serial.
         XCTAssertEqual(try t.rows("SELECT kind, name, vin, pin, make, model FROM asset ORDER BY id").map { $0.databaseValues.map(\.description).joined(separator: "|") }, [
             "\"vehicle\"|\"5TDKK3DC2BS123422\"|\"5TDKK3DC2BS123422\"|NULL|\"Toyota\"|\"Sienna\"",
             "\"equipment\"|\"1GKS1MEF3CR123457\"|NULL|NULL|\"GMC\"|\"Yukon Denali\"",
         ])
         XCTAssertEqual(try t.rows("SELECT id_value FROM asset_identifier ORDER BY asset_id").map { $0[0] as String },
-                       ["Toyota|Sienna|4572072000", "GMC|Yukon Denali|4674929000"])
+                       ["Toyota|Sienna|4572072000", "Toyota|4572072000", "4572072000",
+                        "GMC|Yukon Denali|4674929000", "GMC|4674929000", "4674929000", "1GKS1MEF3CR123457"])
         XCTAssertEqual(try meters(t), [
             "1GKS1MEF3CR123457 engine_hours 2026-10-02T15:35:31Z 111723.0 P1DT7H2M3S xs:duration",
             "1GKS1MEF3CR123457 odometer 2026-10-02T15:35:31Z 187493725.9008 116503.2 miles",
@@ -46,7 +48,7 @@ final class AEMP12ImporterTests: XCTestCase {
             "Backhoe 12 engine_hours 2026-10-03T12:58:40Z 1124759.999 P13DT0H25M59.999S xs:duration",
             "Backhoe 12 fuel_used 2026-10-03T12:58:40Z 3120400.0 3120.4 litre",
         ])
-        XCTAssertEqual(try t.rows("SELECT id_value FROM asset_identifier").map { $0[0] as String }, ["JOHN DEERE|310SL|1T0310SLPKF385111"])
+        XCTAssertEqual(try t.rows("SELECT id_value FROM asset_identifier").map { $0[0] as String }, ["JOHN DEERE|310SL|1T0310SLPKF385111", "JOHN DEERE|1T0310SLPKF385111", "1T0310SLPKF385111"])
     }
 
     /// The same machine in an AEMP 1.2 feed and in an ISO feed (no PIN there either) is one asset.

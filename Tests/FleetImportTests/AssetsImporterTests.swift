@@ -29,6 +29,20 @@ final class AssetsImporterTests: XCTestCase {
                        ["samsara/vehicle_id/281474977075801"])
     }
 
+    /// The serial and machine id an ISO 15143-3 feed sends for a machine without a PIN, under
+    /// their aliases, kept as written (surrounding spaces trimmed). One serial on two units is
+    /// a contradiction, refused on the second row.
+    func testISOFeedSerialsAndMachineIDsAreVendorIdentifiers() throws {
+        let t = try TestWarehouse()
+        let outcome = try t.importFile(fixture("assets/vendor-serials.csv"))
+        XCTAssertEqual([outcome.loaded, outcome.rejected], [2, 1])
+        XCTAssertEqual(try t.rows("SELECT a.unit_number, i.source, i.id_type, i.id_value FROM asset_identifier i JOIN asset a ON a.id = i.asset_id ORDER BY 1")
+            .map { "\($0[0] as String) \($0[1] as String)/\($0[2] as String)/\($0[3] as String)" },
+                       ["CMP-02 iso15143/serial_number/353114411", "SW-510 iso15143/machine_id/510TS_15075"])
+        XCTAssertEqual(try t.rows("SELECT location, reason, message FROM reject").map { "\($0[0] as String) | \($0[1] as String) | \($0[2] as String)" },
+                       ["line 4 | identity_conflict | this row names unit GEN-07, but its other identifiers belong to unit CMP-02"])
+    }
+
     func testImportingTwiceChangesNothing() throws {
         let t = try TestWarehouse()
         try t.importFile(fixture("assets/good.csv"))

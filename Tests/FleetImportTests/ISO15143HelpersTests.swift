@@ -83,9 +83,22 @@ final class ISO15143HelpersTests: XCTestCase {
         XCTAssertNil(ISOElementMapper.j1939("E02-1"))
         XCTAssertTrue(ISOElementMapper.isOBD2("p0420"))
         XCTAssertFalse(ISOElementMapper.isOBD2("CA234"))
-        XCTAssertEqual(ISOIdentity.pin(fromLink: "/pvz:fleet/Fleet/Equipment/SNP50123123456789/FuelUsed/2026-10-02T00:00:00/2026-10-02T23:59:59/1"), "SNP50123123456789")
-        XCTAssertEqual(ISOIdentity.pin(fromLink: "https://x/Fleet/Equipment/1dw260exjef001076"), "1DW260EXJEF001076")
-        XCTAssertNil(ISOIdentity.pin(fromLink: "/Fleet/2"))
+        XCTAssertEqual(ISOIdentity.ref(fromLink: "/pvz:fleet/Fleet/Equipment/SNP50123123456789/FuelUsed/2026-10-02T00:00:00/2026-10-02T23:59:59/1")?.pin, "SNP50123123456789")
+        XCTAssertEqual(ISOIdentity.ref(fromLink: "https://x/Fleet/Equipment/1dw260exjef001076")?.pin, "1DW260EXJEF001076")
+        XCTAssertNil(ISOIdentity.ref(fromLink: "/Fleet/2"))
+        // Bosch's own machine id is kept as it is, never bent into a PIN by dropping the underscore.
+        let bosch = ISOIdentity.ref(fromLink: "/Fleet/Equipment/510TS_15075/CumulativeOperatingHours/2023-02-09T00:00:00Z/2023-02-14T00:00:00Z/1")
+        XCTAssertNil(bosch?.pin)
+        XCTAssertEqual(bosch?.identifiers, [AssetRef.Identifier(source: "iso15143", type: "machine_id", value: "510TS_15075")])
+        XCTAssertNil(ISOIdentity.ref(fromLink: "/Fleet/Equipment/a%20b/Location"), "a space is not part of a machine id")
+    }
+
+    func testVINShapedLabelsAreExact() {
+        XCTAssertTrue(ISOIdentity.isVINShaped("WDB9066331S123456"))     // a European VIN: no check digit
+        XCTAssertFalse(ISOIdentity.isVINShaped("wdb9066331s123456"))    // lower case is a label, not upper-cased
+        XCTAssertFalse(ISOIdentity.isVINShaped("WDB 9066331S123456"))   // no inner spaces removed
+        XCTAssertFalse(ISOIdentity.isVINShaped("WDB9066331S12345"))     // 16 characters
+        XCTAssertFalse(ISOIdentity.isVINShaped("WDB9O66331S123456"))    // the letter O never appears in a VIN
     }
 
     // MARK: Streaming XML

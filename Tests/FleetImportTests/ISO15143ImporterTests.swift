@@ -73,7 +73,8 @@ final class ISO15143ImporterTests: XCTestCase {
         // PIN "missing": the machine is KOMATSU + WA380-8 + A78123, case kept.
         XCTAssertEqual(try t.rows("SELECT a.name, i.source, i.id_type, i.id_value, a.pin FROM asset_identifier i JOIN asset a ON a.id = i.asset_id")
             .map { "\($0[0] as String) \($0[1] as String)/\($0[2] as String)/\($0[3] as String) \(($0[4] as String?) ?? "no PIN")" },
-                       ["WL-22 oem/make_model_serial/KOMATSU|WA380-8|A78123 no PIN"])
+                       ["WL-22 oem/make_model_serial/KOMATSU|WA380-8|A78123 no PIN", "WL-22 iso15143/oem_serial/KOMATSU|A78123 no PIN",
+                        "WL-22 iso15143/serial_number/A78123 no PIN"])
         XCTAssertEqual(try t.rows("""
             SELECT COALESCE(a.pin, a.name), d.at, d.code, d.system, d.spn, d.fmi, d.description, d.status, d.cleared_at
             FROM dtc_event d JOIN asset a ON a.id = d.asset_id ORDER BY d.at
@@ -300,7 +301,7 @@ final class ISO15143ImporterTests: XCTestCase {
         XCTAssertEqual(outcome.notes, ["12 placeholder values read as no value: CumulativeIdleHours/Hour ×1, CumulativeOperatingHours/datetime ×1, Distance/datetime ×1, EngineStatus/EngineNumber ×1, EngineStatus/Running ×1, EquipmentHeader/EquipmentID ×1, EquipmentHeader/PIN ×1, EquipmentHeader/UnitInstallDateTime ×1, FuelRemaining/FuelTankCapacity 0 ×1, FuelRemaining/Percent ×1, FuelUsed/FuelConsumed ×1, Location/Latitude,Longitude 0,0 (no fix) ×1"])
         for table in ["meter_reading", "position", "engine_event"] { XCTAssertEqual(try t.count(table), 0, table) }
         XCTAssertEqual(try t.rows("SELECT name, pin, model FROM asset").map { $0.databaseValues.map(\.description).joined(separator: "|") }, ["NULL|NULL|\"TB290\""])
-        XCTAssertEqual(try t.rows("SELECT id_value FROM asset_identifier").map { $0[0] as String }, ["TAKEUCHI|TB290|290001234"])
+        XCTAssertEqual(try t.rows("SELECT id_value FROM asset_identifier").map { $0[0] as String }, ["TAKEUCHI|TB290|290001234", "TAKEUCHI|290001234", "290001234"])
     }
 
     func testBadDatetimesAreRejectedWithTheirLocation() throws {
@@ -327,7 +328,7 @@ final class ISO15143ImporterTests: XCTestCase {
             "/Fleet/Equipment[1]/CumulativeOperatingHours | bad_number | Hour is '436,2', neither decimal hours (written with a decimal point) nor an xs:duration such as PT13H28M30S",
             "/Fleet/Equipment[1]/Distance | missing_field | Odometer 18871.799 has no OdometerUnits; a quantity is never read without its unit",
             "/Fleet/Equipment[1]/FuelRemaining | out_of_range | Percent 148.8 is outside 0–100",
-            "/Fleet/Equipment[2]/EquipmentHeader | unknown_asset | the EquipmentHeader names no machine: no PIN, no OEMName (or Make) + Model + SerialNumber, and no EquipmentID that is a VIN with a valid check digit; 2 data elements of it were not loaded",
+            "/Fleet/Equipment[2]/EquipmentHeader | unknown_asset | the EquipmentHeader names no machine: no PIN, no SerialNumber and no EquipmentID shaped like a VIN; the feed must send the machine's PIN or SerialNumber (ask the telematics provider to fill them); 2 data elements of it were not loaded",
         ])
         XCTAssertEqual(try t.count("asset"), 1)
         XCTAssertEqual(try meters(t), ["1DW260EXJEF001076 def_level 2026-10-01T18:00:00Z 34.4 34.4 percent"])

@@ -53,9 +53,12 @@ final class RealDataSamsaraTests: XCTestCase {
         // IFTA distances per jurisdiction: no warehouse table (this file was 'format not recognised').
         .init(file: "api_fleet_reports_ifta_jurisdiction.json", format: "samsara", loaded: 0, rejected: 0, reasons: [], assets: 0, check: nil),
         .init(file: "api_fleet_reports_ifta_vehicle.json", format: "samsara", loaded: 0, rejected: 0, reasons: [], assets: 0, check: nil),
-        // One idling period of vehicle 494123 starting 2019-06-13T19:08:25Z: an 'idle' event.
-        .init(file: "api_fleet_reports_vehicle_idling.json", format: "samsara", loaded: 1, rejected: 0, reasons: [], assets: 1,
-              check: ("SELECT at, state FROM engine_event", ["1560452905000|idle"])),
+        // One idling period of vehicle 494123 from 2019-06-13T19:08:25Z, durationMs 860000 (its endTime
+        // equals its startTime: the duration is used), 2500 mL, no PTO, at 34.654567, 34.654567:
+        // an idle period and an 'idle' event.
+        .init(file: "api_fleet_reports_vehicle_idling.json", format: "samsara", loaded: 2, rejected: 0, reasons: [], assets: 1,
+              check: ("SELECT e.at, e.state, p.end_at, p.duration_s, p.fuel_ml, p.pto, p.lat, p.lon, p.source FROM engine_event e JOIN idle_period p ON p.asset_id = e.asset_id",
+                      ["1560452905000|idle|1560453765000|860.0|2500.0|0|34.654567|34.654567|samsara-report"])),
         .init(file: "api_fleet_reports_vehicles_fuel-energy.json", format: "samsara", loaded: 0, rejected: 0, reasons: [], assets: 0, check: nil),
         // Vehicle 494123 'Fleet Truck #1', VIN 1GBJ6P1B2HV112765, Ford F150 2008.
         .init(file: "api_fleet_vehicles_list.json", format: "samsara", loaded: 0, rejected: 0, reasons: [], assets: 1,
@@ -66,9 +69,11 @@ final class RealDataSamsaraTests: XCTestCase {
         // Two vehicles with "id": "id" (and "name": "name"): refused whole, no asset called "name".
         .init(file: "api_fleet_vehicles_stats_history.json", format: "samsara", loaded: 0, rejected: 2, reasons: ["placeholder"], assets: 0, check: nil),
         .init(file: "api_fleet_vehicles_stats_snapshot.json", format: "samsara", loaded: 0, rejected: 2, reasons: ["placeholder"], assets: 0, check: nil),
-        // Idling event of asset 1234567890 (a JSON number) from 2019-06-13T17:08:25Z.
-        .init(file: "api_idling_events.json", format: "samsara", loaded: 1, rejected: 0, reasons: [], assets: 1,
-              check: ("SELECT i.id_value, e.at, e.state FROM engine_event e JOIN asset_identifier i ON i.asset_id = e.asset_id", ["1234567890|1560445705000|idle"])),
+        // Idling event of asset 1234567890 (a JSON number) from 2019-06-13T17:08:25Z, 860000 ms, 2500 mL,
+        // ptoState "active, inactive" (neither: PTO unknown), at 37.7749, -122.4194.
+        .init(file: "api_idling_events.json", format: "samsara", loaded: 2, rejected: 0, reasons: [], assets: 1,
+              check: ("SELECT i.id_value, e.at, e.state, p.end_at, p.duration_s, p.fuel_ml, p.pto, p.lat, p.lon, p.source FROM engine_event e JOIN asset_identifier i ON i.asset_id = e.asset_id JOIN idle_period p ON p.asset_id = e.asset_id",
+                      ["1234567890|1560445705000|idle|1560446565000|860.0|2500.0|NULL|37.7749|-122.4194|samsara-event"])),
         // Two trips with completionStatus 'inProgress': not stored yet.
         .init(file: "api_trips_stream.json", format: "samsara", loaded: 0, rejected: 0, reasons: [], assets: 0, check: nil),
         // One fix of asset 12345 at 2020-01-27T07:06:25Z, 37.7749, 137.2719, 120°, GPS speed 30.2 m/s (was unknown_shape).
@@ -76,9 +81,11 @@ final class RealDataSamsaraTests: XCTestCase {
               check: ("SELECT at, lat, lon, speed_mps, heading_deg FROM position", ["1580108785000|37.7749|137.2719|30.2|120.0"])),
         // Equipment series with "time": "time" and "id": "id": refused whole.
         .init(file: "extra_api_fleet_equipment_stats_history.json", format: "samsara", loaded: 0, rejected: 2, reasons: ["placeholder"], assets: 0, check: nil),
-        // Trailer 1234: gps speed 152047843600549300 mph is refused; its GPS odometer of 50 m loads.
+        // Trailer 1234 (reefer stats: it is a trailer, under the trailer id DVIRs use): gps speed
+        // 152047843600549300 mph is refused; its GPS odometer of 50 m loads.
         .init(file: "extra_api_fleet_trailers_stats_history.json", format: "samsara", loaded: 1, rejected: 1, reasons: ["out_of_range"], assets: 1,
-              check: ("SELECT meter, at, value FROM meter_reading", ["odometer|1580108785000|50.0"])),
+              check: ("SELECT a.kind, i.id_type, i.id_value, m.meter, m.at, m.value FROM meter_reading m JOIN asset a ON a.id = m.asset_id JOIN asset_identifier i ON i.asset_id = a.id",
+                      ["trailer|trailer_id|1234|odometer|1580108785000|50.0"])),
         .init(file: "extra_api_fleet_vehicles_locations_feed.json", format: "samsara", loaded: 0, rejected: 1, reasons: ["out_of_range"], assets: 0, check: nil),
     ]
     /// v1 trips name no vehicle: without --asset the file fails whole (tested with and without).

@@ -78,7 +78,7 @@ final class SamsaraImporterTests: XCTestCase {
         ])
         XCTAssertEqual(o[2].notes, [
             "records read: vehicle stat series 2 (1 page)",
-            "gpsOdometerMeters readings not used because the vehicle has obdOdometerMeters, which is preferred: 2",
+            "gpsOdometerMeters readings not used because the asset has obdOdometerMeters, which is preferred: 2",
             "stat types with no warehouse table were not stored: engineRpm (2), faultCodes.oem (1)",
             "1 unknown key ignored: gps.altitudeMeters (1)",
         ])

@@ -148,7 +148,7 @@ final class SamsaraRecordsTests: XCTestCase {
         try load(t, "assets.csv")
         try load(t, "vehicles.json")
         let e = try load(t, "idling-events.json"), r = try load(t, "idling-report.json")
-        XCTAssertEqual([e.loaded, r.loaded, e.rejected + r.rejected], [1, 1, 0])
+        XCTAssertEqual([e.loaded, r.loaded, e.rejected + r.rejected], [2, 2, 0], "an idle_period row and an 'idle' engine event each")
         XCTAssertEqual(try lines(t, "SELECT a.unit_number, e.at, e.state FROM engine_event e JOIN asset a ON a.id = e.asset_id ORDER BY e.at"),
                        ["\"T-14\"|1790866920000|\"idle\"", "\"T-12\"|1790875800000|\"idle\""])
         let f = try load(t, "fuel-energy.json")

@@ -8,7 +8,7 @@ import FleetTestSupport
 final class CostReportTests: XCTestCase {
     private func warehouse() throws -> TestWarehouse {
         let t = try TestWarehouse()
-        try t.warehouse.setSetting("timezone", "America/Chicago")
+        try t.warehouse.apply(setting: [.timezone]) { $0.zone = FleetZone(identifier: "America/Chicago")! }
         let options = ImportOptions(zone: FleetZone(identifier: "America/Chicago")!)
         try t.importFiles([try t.write("""
             unit_number,vin,make,asset_group,cost_center

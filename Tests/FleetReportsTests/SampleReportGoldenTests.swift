@@ -27,7 +27,7 @@ final class SampleReportGoldenTests: XCTestCase {
     static func sharedSample() throws -> (warehouse: TestWarehouse, root: String) {
         if let s = Self.shared { return s }
         let t = try TestWarehouse()
-        try t.warehouse.setSetting("timezone", Self.zone.identifier)
+        try t.warehouse.apply(setting: [.timezone]) { $0.zone = Self.zone }
         let root = t.directory.appendingPathComponent("sample")
         var writer = SampleWriter(fleet: SampleFleet(vehicles: 4, machines: 2, days: 31, seed: 42), root: root)
         _ = try writer.writeAll()

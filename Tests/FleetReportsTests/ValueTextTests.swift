@@ -46,11 +46,24 @@ final class ValueTextTests: XCTestCase {
     func testSheetNames() {
         var names = XLSXSheetName(reserving: ["Summary"])
         XCTAssertEqual(names.make("summary"), "summary (2)")
-        XCTAssertEqual(names.make("Cost [by] asset: a/b*c?d\\e"), "Cost _by_ asset_ a_b_c_d_e")
+        XCTAssertEqual(names.make("Cost [by] asset: a/b*c?d\\e"), "Cost _by_ asset - a_b_c_d_e")
         XCTAssertEqual(names.make(String(repeating: "x", count: 40)), String(repeating: "x", count: 31))
         XCTAssertEqual(names.make(String(repeating: "x", count: 40)), String(repeating: "x", count: 27) + " (2)")
         XCTAssertEqual(names.make("'quoted'"), "quoted")
         XCTAssertEqual(names.make("History"), "Sheet")
+    }
+
+    /// Long titles are cut at a word, without a dangling joining word or an unclosed parenthesis.
+    func testSheetNamesAreCutAtWordBoundaries() {
+        var names = XLSXSheetName()
+        XCTAssertEqual(names.make("Driven with an uncertified safety defect"), "Driven with an uncertified")
+        XCTAssertEqual(names.make("Three-month retention (49 CFR 396.11(a)(4))"), "Three-month retention")
+        XCTAssertEqual(names.make("PM compliance: services done in the period"), "PM compliance - services done")
+        XCTAssertEqual(names.make("Service status by asset and schedule"), "Service status by asset")
+        XCTAssertEqual(names.make("Service status by asset and schedule type"), "Service status by asset (2)")
+        // Exactly 31 with a space after: the cut already ends a word.
+        XCTAssertEqual(names.make("Fuel purchases by card and unit x"), "Fuel purchases by card and unit")
+        for name in ["Driven with an uncertified", "Three-month retention"] { XCTAssertLessThanOrEqual(name.count, 31) }
     }
 
     func testFileNamesCannotLeaveTheOutputFolder() {

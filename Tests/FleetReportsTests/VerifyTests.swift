@@ -18,8 +18,7 @@ final class VerifyTests: XCTestCase {
     static func sample() throws -> TestWarehouse {
         if let s = shared { return s }
         let t = try TestWarehouse()
-        try t.warehouse.setSetting("timezone", zone.identifier)
-        try t.warehouse.setSetting("units", "us")
+        _ = try t.warehouse.apply(setting: [.timezone, .units]) { $0.zone = zone; $0.units = .us }
         let folders = try FileManager.default.contentsOfDirectory(atPath: sampleData.path).filter { $0 != "bad" && $0 != "README.md" }.sorted()
         let summary = try t.importFiles(folders.map { sampleData.appendingPathComponent($0).path }, options: ImportOptions(zone: zone))
         XCTAssertEqual(summary.totals.rejected, 0, "the sample imports cleanly")
@@ -110,7 +109,7 @@ final class VerifyTests: XCTestCase {
     /// within a day longer than its path fail, and so does a day of unknown distance with trips.
     func testTripsLongerThanTheirGPSDayFail() throws {
         let t = try TestWarehouse()
-        try t.warehouse.setSetting("timezone", Self.zone.identifier)
+        _ = try t.warehouse.apply(setting: [.timezone]) { $0.zone = Self.zone }
         try t.importFiles(["master", "gpx"].map { Self.sampleData.appendingPathComponent($0).path }, options: ImportOptions(zone: Self.zone))
         let days = try t.rows("SELECT asset_id, day FROM asset_day WHERE distance_method = 'gps' AND trips > 0 AND distance_m > 5000 ORDER BY 1, 2 LIMIT 2")
         guard days.count == 2 else { return XCTFail("the phone tracks give GPS days with trips") }

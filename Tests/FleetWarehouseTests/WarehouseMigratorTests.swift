@@ -86,7 +86,8 @@ final class WarehouseMigratorTests: XCTestCase {
         let t = try TestWarehouse()
         let again = try Warehouse(path: t.warehouse.path)
         let applied = try again.pool.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        XCTAssertEqual(applied, ["v1-schema", "v2-meter-anomaly", "v3-report-indexes", "v4-position-unchecked-keys", "v5-import-run-interrupted", "v6-trip-repair"])
+        XCTAssertEqual(applied, ["v1-schema", "v2-meter-anomaly", "v3-report-indexes", "v4-position-unchecked-keys", "v5-import-run-interrupted", "v6-trip-repair",
+                                 "v7-trailer-defect-keys", "v7-idle-period"])
     }
 
     func testNotADatabaseIsRefusedUntouched() throws {

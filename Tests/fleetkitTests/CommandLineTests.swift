@@ -20,7 +20,8 @@ final class CommandLineTests: XCTestCase {
     func testInitStoresSettings() throws {
         let r = try Fleetkit.run(["init", "--db", db, "--tz", "America/Chicago", "--currency", "EUR", "--units", "us"])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(r.stdout, "warehouse \(db) is ready (time zone America/Chicago, currency EUR, units us)\n")
+        XCTAssertEqual(r.stdout, "warehouse \(db) is ready (time zone America/Chicago, currency EUR, units us)\n"
+                       + "trip rules: gap_seconds 3600, idle_speed_mps 0.2777777777777778, start_distance_m 200, stop_radius_m 200, stop_seconds 180\n")
     }
 
     func testUsageErrorsExit64() throws {

@@ -25,15 +25,20 @@ final class VerifyCommandTests: XCTestCase {
         for check in ["trip_invariants", "trips_vs_days", "meters", "asset_identity", "rederive_sample", "report_totals"] {
             XCTAssertTrue(clean.stdout.contains("ok   \(check)"), check + "\n" + clean.stdout)
         }
-        // The nightly config's trip rules: other rules than the warehouse was derived with give other
-        // trips (no trip starts 1,000 km from its stop).
-        let yml = dir.appendingPathComponent("fleetkit.yml")
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("in"), withIntermediateDirectories: true)
-        try "warehouse: fleet.sqlite\ninbox: in\narchive: ar\nquarantine: q\nreports: r\ntimezone: America/Chicago\ntrips:\n  start_distance_m: 1000000\n"
-            .write(to: yml, atomically: true, encoding: .utf8)
-        let otherRules = try Fleetkit.run(["verify", "--db", db, "--config", yml.path])
+        // The stored trip rules changed by hand, without the re-derivation `fleetkit init --trip-rule`
+        // runs: the stored trips no longer follow from the facts (no trip starts within 1,000 km).
+        let rules = try TestWarehouse(existing: db)
+        let stored = try rules.rows("SELECT value FROM setting WHERE key = 'trip_rules'").first?[0] as String?
+        try rules.warehouse.pool.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('trip_rules', '{\"start_distance_m\":1000000}')")
+        }
+        let otherRules = try Fleetkit.run(["verify", "--db", db])
         XCTAssertEqual(otherRules.status, 1, otherRules.stdout + otherRules.stderr)
         XCTAssertTrue(otherRules.stdout.contains("FAIL rederive_sample"), otherRules.stdout)
+        try rules.warehouse.pool.write { db in
+            if let stored { try db.execute(sql: "UPDATE setting SET value = ? WHERE key = 'trip_rules'", arguments: [stored]) }
+            else { try db.execute(sql: "DELETE FROM setting WHERE key = 'trip_rules'") }
+        }
         let json = try Fleetkit.run(["verify", "--db", db, "--json", "--sample", "10"])
         XCTAssertEqual(json.status, 0, json.stderr)
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])

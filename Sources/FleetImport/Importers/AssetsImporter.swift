@@ -5,8 +5,8 @@ import FleetWarehouse
 /// Master data: the fleet's vehicles, machines and trailers (`assets.csv`).
 ///
 /// The unit number is the asset's name in reports. VIN and PIN link it to telematics data;
-/// vendor id columns (`samsara_id`, `deere_principal_id`, `deere_equipment_id`) link it to a
-/// vendor's own ids, merging any asset that telematics created before master data arrived.
+/// vendor id columns (`samsara_id`, `deere_principal_id`, `deere_equipment_id`, and the ISO
+/// feed's `vendor_serial` and `telematics_id`) link it to a vendor's own ids, merging any asset that telematics created before master data arrived.
 public struct AssetsImporter: Importer {
     public static let format = "assets"
     public static let summary = "Master data: vehicles, machines and trailers with VIN/PIN, group, cost centre and vendor ids (CSV)"
@@ -34,6 +34,8 @@ public struct AssetsImporter: Importer {
         "samsara_id": ["samsara_vehicle_id"],
         "deere_principal_id": ["jdlink_principal_id"],
         "deere_equipment_id": ["jdlink_equipment_id"],
+        "vendor_serial": ["telematics_serial", "telematics_unit_serial", "aemp_serial_number", "iso_serial_number"],
+        "telematics_id": ["iso_machine_id", "aemp_machine_id", "telematics_machine_id"],
     ]
     static let required = ["unit_number"]
 
@@ -63,6 +65,11 @@ public struct AssetsImporter: Importer {
             if let id = row.text("samsara_id") { identifiers.append(.init(source: "samsara", type: "vehicle_id", value: id)) }
             if let id = row.text("deere_principal_id") { identifiers.append(.init(source: "deere", type: "principal_id", value: id)) }
             if let id = row.text("deere_equipment_id") { identifiers.append(.init(source: "deere", type: "equipment_id", value: id)) }
+            // The SerialNumber and the machine id of an ISO 15143-3 / AEMP feed, exactly as the feed
+            // sends them (only surrounding spaces trimmed): how master data claims a machine
+            // that the feed sends without a PIN.
+            if let id = row.text("vendor_serial") { identifiers.append(.init(source: "iso15143", type: "serial_number", value: id)) }
+            if let id = row.text("telematics_id") { identifiers.append(.init(source: "iso15143", type: "machine_id", value: id)) }
             let vin = try row.vin("vin")
             let pin = row.text("pin").map(PIN.normalise)
             let kind = try row.choice("kind", Self.kinds) ?? (pin != nil && vin == nil ? "equipment" : "vehicle")

@@ -25,6 +25,10 @@ public struct ISO15143Importer: Importer {
             let text = String(decoding: head, as: UTF8.self)
             if text.contains("\"EquipmentHeader\"") || text.contains("\"Fleet\"") && text.contains("\"Equipment\"") { return Confidence(95) }
             if text.contains("\"Equipment\"") && (text.contains("\"links\"") || text.contains("\"Links\"")) { return Confidence(hinted ? 70 : 50) }
+            if isBareTimeSeriesPage(text) { return Confidence(text.contains("/Fleet/Equipment/") || hinted ? 80 : 60) }
+            // Nothing else in FleetKit reads a bare `[]`; it is what paging APIs return past the
+            // last page, and it is imported as a page with no data (a note), not refused.
+            if ISOFeed.isEmptyArray(head) { return Confidence(20) }
             return .no
         }
         guard let (root, tag) = ISOFeed.rootTag(head) else { return .no }
@@ -38,6 +42,21 @@ public struct ISO15143Importer: Importer {
             guard root.hasSuffix("Messages") else { return namespaced ? .high : .no }
             return namespaced || text.contains("EquipmentHeader") ? Confidence(85) : Confidence(hinted ? 60 : 40)
         }
+    }
+
+    /// Data elements a time-series page is keyed by, in the standard's spelling (vendors'
+    /// JSON keeps it): `CumulativeOperatingHours` and the rest, and the plural path names.
+    static let seriesKeys: [String] = ["Location", "Locations", "CumulativeOperatingHours", "CumulativeIdleHours", "FuelUsed", "CumulativeFuelUsed",
+                                       "FuelRemaining", "FuelRemainingRatio", "DEFRemaining", "Distance", "EngineStatus", "EngineCondition",
+                                       "FaultCode", "FaultCodes", "CautionCode", "CautionCodes", "DiagnosticTroubleCode", "DiagnosticTroubleCodes"]
+        .map { "\"\($0)\"" }
+
+    /// A time-series page without `EquipmentHeader` (Bosch's `{"CumulativeOperatingHours":
+    /// [{"Hour":…, "datetime":…}], "links": […]}`, alone or in an array): a data element's name
+    /// as a key, and items that carry a `datetime`. The machine is then named by the page's
+    /// `self` link, `--asset` or the folder.
+    static func isBareTimeSeriesPage(_ text: String) -> Bool {
+        (text.contains("\"datetime\"") || text.contains("\"dateTime\"")) && seriesKeys.contains { text.contains($0) }
     }
 
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {

@@ -112,7 +112,7 @@ public struct ReceiptImporter: Importer {
             return
         }
         try sink.load(Expense(sourceKey: key, assetID: assetID, unitHint: unitHint, at: at, category: fields.category, amountMinor: total,
-                              currency: currency, vendor: merchant, description: "receipt " + input.name, sourceFileID: sink.sourceFileID))
+                              currency: currency, vendor: merchant, description: "receipt " + input.name + (fields.spendKind.map { " (\($0))" } ?? ""), sourceFileID: sink.sourceFileID))
     }
 
     /// Local date and time on the slip, in the fleet time zone, as UTC milliseconds. Without a
@@ -133,6 +133,10 @@ public struct ReceiptImporter: Importer {
         if let v = f.volume { parts.append("volume \(v.value.amount) \(v.value.unit.rawValue) (\(pct(v.confidence)))") }
         if let p = f.unitPrice { parts.append("unit price \(p.value)") }
         if let c = f.computedTotal { parts.append(String(format: "price × volume %.2f", c)) }
+        guard !parts.isEmpty else { return "no receipt fields (not a receipt, or unreadable)" }
+        if let s = f.currencySource { parts.append("currency from \(s.rawValue)") }
+        if f.total != nil { parts.append(f.totalCheck.map { "total confirmed by \($0.rawValue)" } ?? "total unconfirmed") }
+        parts += f.notes.prefix(4)
         return parts.isEmpty ? "no receipt fields (not a receipt, or unreadable)" : parts.joined(separator: ", ")
     }
 

@@ -7,8 +7,8 @@ import FleetWarehouse
 /// {gpsSpeedMetersPerSecond, ecuSpeedMetersPerSecond}}`, stored as a `position`.
 ///
 /// Why GPS speed first: the position is a GPS fix, and its speed belongs with it; the ECU
-/// speed (wheel speed) is the fallback when the GPS gives none. The asset id is Samsara's
-/// vehicle id space, linked as for every other shape (`vehicleRef`). The record is loaded in
+/// speed (wheel speed) is the fallback when the GPS gives none. The asset id is linked as a
+/// vehicle id unless a trailer or machine already holds it (`anyAsset`). The record is loaded in
 /// its own savepoint (`SamsaraReader.located`), so a rejected fix leaves no asset behind.
 extension SamsaraReader {
     func assetLocation(_ f: Fields, _ sink: inout S) throws {
@@ -22,7 +22,7 @@ extension SamsaraReader {
         let speed = try f.object("speed")
         let mps = try speed?.number("gpsSpeedMetersPerSecond", in: 0...250, unit: "m/s") ?? speed?.number("ecuSpeedMetersPerSecond", in: 0...250, unit: "m/s")
         tally.unknown("location", l.unknownKeys(["latitude", "longitude", "headingDegrees", "accuracyMeters", "address", "geofence"]))
-        try sink.load(Position(assetID: try sink.asset(ref), at: at, lat: lat.value, lon: lon.value, speedMps: mps?.value,
+        try sink.load(Position(assetID: try anyAsset(ref, &sink), at: at, lat: lat.value, lon: lon.value, speedMps: mps?.value,
                                headingDeg: heading?.value, sourceFileID: sink.sourceFileID))
     }
 }

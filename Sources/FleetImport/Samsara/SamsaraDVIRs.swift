@@ -103,10 +103,17 @@ extension SamsaraReader {
         // A legacy defects export (no dvirId) naming a trailer lists a DVIR's trailer defect:
         // it takes the trailer key, as `trailerDefects` does. The stream shape names the DVIR's
         // vehicle and trailer on every defect, and its ids are unique: its key stays plain.
-        let d = try defect(f, trailer: trailer, trailerKey: trailer != nil && !f.has("dvirId"), dvirUpdatedAt: nil)
+        var d = try defect(f, trailer: trailer, trailerKey: trailer != nil && !f.has("dvirId"), dvirUpdatedAt: nil)
         var dvirID: Int64? = nil
         if let dvir = try f.id("dvirId") {
             dvirID = try sink.id(of: DVIR(sourceKey: "samsara-dvir:\(dvir)", assetID: 0, type: "pre_trip", signedAt: 0, safetyStatus: "safe", stateAt: 0, sourceFileID: 0))
+            // A stream defect naming a trailer keeps the plain key, unless the same defect of the
+            // same DVIR is stored under the trailer key (a DVIR's trailerDefects, or a row the
+            // v7 migration re-keyed): it then updates that row instead of adding a second one.
+            if trailer != nil, let dvirID, try sink.id(of: StoredDefectDVIR(sourceKey: d.key)) == nil,
+               let id = d.key.split(separator: ":").last, try sink.id(of: StoredDefectDVIR(sourceKey: "samsara-defect:trailer:\(id)")) == dvirID {
+                d.key = "samsara-defect:trailer:\(id)"
+            }
         }
         if dvirID == nil { dvirID = try sink.id(of: StoredDefectDVIR(sourceKey: d.key)) }
         guard let dvirID else {

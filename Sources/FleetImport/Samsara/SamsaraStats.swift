@@ -17,11 +17,17 @@ enum SamsaraStat: Equatable {
             "gpsOdometerMeters": .meter("odometer", scale: 1, unit: "m", range: 0...2e10),
             "obdEngineSeconds": .meter("engine_hours", scale: 1, unit: "s", range: 0...1e10),
             "syntheticEngineSeconds": .meter("engine_hours", scale: 1, unit: "s", range: 0...1e10),
+            // Equipment (`/fleet/equipment/stats`): gateway power time plus a manual offset, and
+            // the deprecated `engineSeconds`, each a fallback below the ECU's own count.
+            "gatewayJ1939EngineSeconds": .meter("engine_hours", scale: 1, unit: "s", range: 0...1e10),
+            "gatewayEngineSeconds": .meter("engine_hours", scale: 1, unit: "s", range: 0...1e10),
+            "engineSeconds": .meter("engine_hours", scale: 1, unit: "s", range: 0...1e10),
+            "engineTotalIdleTimeMinutes": .meter("idle_hours", scale: 60, unit: "min", range: 0...1e9),
             "idlingDurationMilliseconds": .meter("idle_hours", scale: 0.001, unit: "ms", range: 0...1e13),
             "fuelConsumedMilliliters": .meter("fuel_used", scale: 1, unit: "mL", range: 0...1e12),
             "fuelPercents": .meter("fuel_level", scale: 1, unit: "%", range: 0...100),
             "defLevelMilliPercent": .meter("def_level", scale: 0.001, unit: "milli-%", range: 0...100_000),
-            "engineStates": .engineState, "gps": .gps, "locations": .location, "faultCodes": .faultCodes,
+            "engineStates": .engineState, "obdEngineStates": .engineState, "gatewayEngineStates": .engineState, "gps": .gps, "locations": .location, "faultCodes": .faultCodes,
         ]
         for name in ["gpsDistanceMeters", "engineCoolantTemperatureMilliC", "ambientAirTemperatureMilliC", "batteryMilliVolts", "engineRpm",
                      "engineLoadPercent", "engineOilPressureKPa", "ecuSpeedMph", "barometricPressurePa", "intakeManifoldTemperatureMilliC",
@@ -29,8 +35,12 @@ enum SamsaraStat: Equatable {
                      "evChargingStatus", "evChargingEnergyMicroWh", "evChargingVoltageMilliVolt", "evChargingCurrentMilliAmp",
                      "evBatteryVoltageMilliVolt", "evBatteryCurrentMilliAmp", "evBatteryStateOfHealthMilliPercent",
                      "evAverageBatteryTemperatureMilliCelsius", "engineImmobilizer", "nfcCardScans", "seatbeltDriver", "gpsDistanceMeters",
-                     "engineTotalIdleTimeMinutes", "vehicleDtcs", "tirePressures", "syntheticEngineSecondsOverride", "spreaderActive",
-                     "obdEngineSecondsOverride"] + (1...13).map({ "auxInput\($0)" }) {
+                     "vehicleDtcs", "tirePressures", "syntheticEngineSecondsOverride", "spreaderActive",
+                     "obdEngineSecondsOverride", "carrierReeferState", "reeferObdEngineSeconds", "reeferAlarms", "reeferRunMode",
+                     "reeferAmbientAirTemperatureMilliC", "reeferFuelPercent"]
+            + (1...13).map({ "auxInput\($0)" })
+            + (1...3).flatMap({ z in ["reeferDoorStateZone\(z)", "reeferReturnAirTemperatureMilliCZone\(z)", "reeferSetPointTemperatureMilliCZone\(z)",
+                                       "reeferStateZone\(z)", "reeferSupplyAirTemperatureMilliCZone\(z)"] }) {
             t[name] = .unstored
         }
         return t
@@ -42,14 +52,43 @@ enum SamsaraStat: Equatable {
         "evChargingStatu": "evChargingStatus", "tirePressure": "tirePressures", "vehicleDtc": "vehicleDtcs",
     ]
 
-    /// A fallback counter is used only when the vehicle has no reading of its preferred one in
-    /// the same record: Samsara's GPS odometer is a manual offset plus GPS distance and its
-    /// synthetic engine seconds need a manual baseline, while the OBD values come from the ECU.
-    /// Mixing two sources on one meter would turn their offset into a rollback or a jump.
-    static let preferred = ["gpsOdometerMeters": "obdOdometerMeters", "syntheticEngineSeconds": "obdEngineSeconds"]
+    /// A fallback counter is used only when the vehicle has no reading of a counter it defers to
+    /// in the same record: Samsara's GPS odometer is a manual offset plus GPS distance, its
+    /// synthetic and gateway engine seconds count powered time from a manual baseline, while
+    /// the OBD values come from the ECU. Mixing two sources on one meter would turn their offset
+    /// into a rollback or a jump. Equipment's chain: OBD, then J1939 gateway, then gateway, then
+    /// the deprecated `engineSeconds`; its gateway engine state only without an OBD one.
+    static let preferred: [String: [String]] = [
+        "gpsOdometerMeters": ["obdOdometerMeters"],
+        "syntheticEngineSeconds": ["obdEngineSeconds"],
+        "gatewayJ1939EngineSeconds": ["obdEngineSeconds"],
+        "gatewayEngineSeconds": ["obdEngineSeconds", "gatewayJ1939EngineSeconds"],
+        "engineSeconds": ["obdEngineSeconds", "gatewayJ1939EngineSeconds", "gatewayEngineSeconds"],
+        "engineTotalIdleTimeMinutes": ["idlingDurationMilliseconds"],
+        "gatewayEngineStates": ["obdEngineStates", "engineStates"],
+    ]
     /// The stats some fallback defers to (`preferred`'s values), as a list: compared with `==`
     /// per reading, cheaper than hashing.
-    static let preferredStats = Array(Set(preferred.values)).sorted()
+    static let preferredStats = Array(Set(preferred.values.joined())).sorted()
+
+    /// Keys only a trailer's stats have (reefer units): the record is a trailer.
+    static func isTrailerKey(_ key: String) -> Bool { key.hasPrefix("reefer") || key == "carrierReeferState" }
+    /// Keys only equipment stats have (`/fleet/equipment/stats`): the record is a machine.
+    static let equipmentKeys: Set<String> = ["gatewayJ1939EngineSeconds", "gatewayEngineSeconds", "engineSeconds", "gatewayEngineStates", "obdEngineStates"]
+
+    /// What a stats record names, from its keys, else from the file's name or folder
+    /// (`trailers/stats-….json`): a dry-van trailer's stats (GPS and odometer only) look like
+    /// a vehicle's, and only the saved file says which endpoint it came from.
+    static func kind(keys: Set<String>, path: String) -> AssetRef.Kind {
+        if keys.contains(where: isTrailerKey) { return .trailer }
+        if !keys.isDisjoint(with: equipmentKeys) { return .equipment }
+        // The file's name and its folder only: a fleet's own directory names say nothing.
+        let url = URL(fileURLWithPath: path)
+        let p = (url.deletingLastPathComponent().lastPathComponent + "/" + url.lastPathComponent).lowercased()
+        if p.contains("trailer") { return .trailer }
+        if p.contains("equipment") { return .equipment }
+        return .vehicle
+    }
 
     static func named(_ key: String) -> (name: String, stat: SamsaraStat)? {
         if let s = table[key] { return (key, s) }
@@ -83,7 +122,12 @@ struct SeriesState {
     var pending: [(name: String, stat: SamsaraStat, point: Fields)] = []
     /// Stats with at least one reading loaded, for the OBD-over-GPS odometer rule.
     var loaded: Set<String> = []
-    var deferred: [String: [MeterReading]] = [:]
+    var deferred: [String: [Deferred]] = [:]
+    /// Every member name seen so far: what the record is (vehicle, trailer, equipment).
+    var keys: Set<String> = []
+
+    /// A fallback's fact, held until the record ends.
+    enum Deferred { case reading(MeterReading), event(EngineEvent) }
     /// Readings and positions waiting to be written together (`RecordSink.load(contentsOf:)`
     /// writes full batches with one multi-row INSERT): flushed at the end of every stat array
     /// and of the record, so nothing is pending across a savepoint or another record.
@@ -100,6 +144,7 @@ struct SeriesState {
 extension SamsaraReader {
     func streamSeries(_ key: String, _ s: inout SeriesState, into sink: inout S) throws {
         guard let (name, stat) = SamsaraStat.named(key) else { return try parser.skipValue() }
+        s.keys.insert(key)
         if s.asset == nil, s.ref == nil, s.failure == nil, Fields(.object(s.header), at: s.path).has("id") { try resolve(&s, fields: s.header, into: &sink) }
         _ = try parser.next()
         let base = s.path + "." + key
@@ -129,6 +174,7 @@ extension SamsaraReader {
         tally.saw("vehicle stat series")
         let f = Fields(.object(fields), at: s.path)
         tally.unknown("stats", f.unknownKeys(SamsaraShape.vehicleStats.known))
+        s.keys.formUnion(fields.map(\.key))
         if s.asset == nil, s.ref == nil, s.failure == nil { try resolve(&s, fields: fields, into: &sink) }
         if s.failure == nil {
             let pending = s.pending
@@ -153,8 +199,9 @@ extension SamsaraReader {
     /// `/fleet/vehicles/stats` and `/fleet/vehicles/locations`: one object per stat.
     func snapshot(_ f: Fields, _ sink: inout S) throws {
         var s = SeriesState(path: f.path, header: f.node.members)
-        let ref = try vehicleRef(f)
-        if let known = try sink.findAsset(ref) { s.asset = known } else { s.ref = ref }
+        s.keys = Set(f.node.members.map(\.key))
+        let ref = try vehicleRef(f, kind: SamsaraStat.kind(keys: s.keys, path: input.path))
+        if let known = try knownAsset(ref, &sink) { s.asset = known } else { s.ref = ref }
         for m in f.node.members {
             guard let (name, stat) = SamsaraStat.named(m.key) else { continue }
             switch m.value {
@@ -172,8 +219,9 @@ extension SamsaraReader {
     private func resolve(_ s: inout SeriesState, fields: [JSONNode.Member], into sink: inout S) throws {
         let f = Fields(.object(fields), at: s.path)
         do {
-            let ref = try vehicleRef(f)
-            if let known = try sink.findAsset(ref) {
+            s.keys.formUnion(fields.map(\.key))
+            let ref = try vehicleRef(f, kind: SamsaraStat.kind(keys: s.keys, path: input.path))
+            if let known = try knownAsset(ref, &sink) {
                 s.asset = known
             } else {
                 // A trial creation, undone: a vehicle FleetKit cannot create fails here, once,
@@ -194,19 +242,31 @@ extension SamsaraReader {
     /// The vehicle's asset id, created at the first stored point (see `SeriesState.ref`).
     private func assetID(_ s: inout SeriesState, _ sink: inout S) throws -> Int64 {
         if let a = s.asset { return a }
-        let a = try sink.asset(s.ref!)
+        // The kind as the keys seen by now tell it (a reefer stat may follow the `id`).
+        let kind = SamsaraStat.kind(keys: s.keys, path: input.path)
+        let ref = s.ref!.kind == kind ? s.ref! : Self.retyped(s.ref!, as: kind)
+        let a = try sink.asset(ref)
         s.asset = a
         s.ref = nil
         return a
     }
 
     private func flushDeferred(_ s: inout SeriesState, into sink: inout S) throws {
-        for (name, readings) in s.deferred.sorted(by: { $0.key < $1.key }) {
+        // Fewest counters to defer to first: a J1939 gateway count that is used then outranks
+        // the plain gateway count.
+        let ranked = s.deferred.sorted { (SamsaraStat.preferred[$0.key]!.count, $0.key) < (SamsaraStat.preferred[$1.key]!.count, $1.key) }
+        for (name, facts) in ranked {
             let preferred = SamsaraStat.preferred[name]!
-            if s.loaded.contains(preferred) {
-                tally.count("\(name) readings not used because the vehicle has \(preferred), which is preferred", readings.count)
+            if let used = preferred.first(where: s.loaded.contains) {
+                tally.count("\(name) readings not used because the asset has \(used), which is preferred", facts.count)
             } else {
-                for r in readings { try sink.load(r) }
+                for fact in facts {
+                    switch fact {
+                    case let .reading(r): try sink.load(r)
+                    case let .event(e): try sink.load(e)
+                    }
+                }
+                s.loaded.insert(name)
             }
         }
         s.deferred = [:]
@@ -228,10 +288,10 @@ extension SamsaraReader {
                 guard let v = try f.number("value", in: range, unit: unit) else { throw SamsaraRowError(.missingField, "'value' is missing", at: f.at("value")) }
                 let reading = MeterReading(assetID: try assetID(&s, &sink), meter: meter, at: at, value: v.value * scale, rawValue: v.raw, rawUnit: unit, sourceFileID: file)
                 if let preferred = SamsaraStat.preferred[name] {
-                    if s.loaded.contains(preferred) {
-                        tally.count("\(name) readings not used because the vehicle has \(preferred), which is preferred")
+                    if let used = preferred.first(where: s.loaded.contains) {
+                        tally.count("\(name) readings not used because the asset has \(used), which is preferred")
                     } else {
-                        s.deferred[name, default: []].append(reading)
+                        s.deferred[name, default: []].append(.reading(reading))
                     }
                 } else {
                     s.readings.append(reading)
@@ -247,7 +307,17 @@ extension SamsaraReader {
                 guard let state = ["on": "on", "off": "off", "idle": "idle"][raw.lowercased()] else {
                     throw SamsaraRowError(.badValue, "engine state '\(raw)' is not On, Off or Idle", at: f.at("value"))
                 }
-                try sink.load(EngineEvent(assetID: try assetID(&s, &sink), at: at, state: state, sourceFileID: file))
+                if let preferred = SamsaraStat.preferred[name] {
+                    if let used = preferred.first(where: s.loaded.contains) {
+                        tally.count("\(name) readings not used because the asset has \(used), which is preferred")
+                    } else {
+                        s.deferred[name, default: []].append(.event(EngineEvent(assetID: try assetID(&s, &sink), at: at, state: state, sourceFileID: file)))
+                    }
+                } else {
+                    let event = EngineEvent(assetID: try assetID(&s, &sink), at: at, state: state, sourceFileID: file)
+                    try sink.load(event)
+                    if SamsaraStat.preferredStats.contains(name), !s.loaded.contains(name) { s.loaded.insert(name) }
+                }
             case .gps, .location:
                 var p = try position(f, asset: 0, locations: stat == .location, file: file)
                 p.assetID = try assetID(&s, &sink)

@@ -65,7 +65,7 @@ extension SamsaraReader {
             return
         }
         guard let assetNode = try f.object("asset") else { throw SamsaraRowError(.unknownAsset, "the trip names no asset", at: f.at("asset")) }
-        let asset = try sink.asset(try vehicleRef(assetNode, kind: try assetNode.string("type") == "trailer" ? .trailer : .vehicle))
+        let asset = try anyAsset(try vehicleRef(assetNode, kind: try assetNode.string("type") == "trailer" ? .trailer : .vehicle), &sink)
         let start = try f.requiredTime("tripStartTime"), end = try f.requiredTime("tripEndTime")
         guard end >= start else { throw SamsaraRowError(.badValue, "the trip ends before it starts", at: f.at("tripEndTime")) }
         let a = try coordinates(f, "startLocation"), b = try coordinates(f, "endLocation")

@@ -48,15 +48,59 @@ extension SamsaraReader {
                 vin = n
             }
         }
-        let type = kind == .trailer ? "trailer_id" : "vehicle_id"
-        return AssetRef(identifiers: [.init(source: "samsara", type: type, value: id)], vin: vin, name: name, kind: kind)
+        return AssetRef(identifiers: [.init(source: "samsara", type: Self.idType(kind), value: id)], vin: vin, name: name, kind: kind)
+    }
+
+    /// Samsara's vehicles, trailers and equipment are listed by separate endpoints, each with
+    /// its own id (`vehicle_id`, `trailer_id`, `equipment_id`): a DVIR's `trailer{id}` and the
+    /// trailer stats of the same trailer meet on `trailer_id`.
+    static func idType(_ kind: AssetRef.Kind) -> String {
+        switch kind {
+        case .vehicle: return "vehicle_id"
+        case .trailer: return "trailer_id"
+        case .equipment: return "equipment_id"
+        }
+    }
+
+    /// The ref as another kind of Samsara asset: the same id under that kind's identifier type.
+    static func retyped(_ ref: AssetRef, as kind: AssetRef.Kind) -> AssetRef {
+        var r = ref
+        r.kind = kind
+        r.identifiers = ref.identifiers.map { $0.source == "samsara" && ["vehicle_id", "trailer_id", "equipment_id"].contains($0.type)
+            ? AssetRef.Identifier(source: "samsara", type: idType(kind), value: $0.value) : $0 }
+        return r
+    }
+
+    /// The asset that already has this Samsara id under any kind. Samsara's ids are unique
+    /// across its asset types, and a shape that does not say which kind it names (`asset{id}`
+    /// of idling events and the location stream, a stats record without trailer or equipment
+    /// keys) must find the trailer or machine the DVIRs or the equipment stats created.
+    func knownAsset(_ ref: AssetRef, _ sink: inout S) throws -> Int64? {
+        if let id = try sink.findAsset(ref) { return id }
+        return try otherKind(ref, &sink)
+    }
+
+    /// The asset holding the ref's Samsara id under another kind's identifier type.
+    func otherKind(_ ref: AssetRef, _ sink: inout S) throws -> Int64? {
+        for kind in AssetRef.Kind.allCases where kind != ref.kind {
+            if let id = try sink.findAsset(Self.retyped(ref, as: kind)) { return id }
+        }
+        return nil
+    }
+
+    /// The asset of a ref: through `asset(_:)` (which links the VIN and fills empty fields)
+    /// when the ref's own identifiers find it or nothing does; the trailer or machine that holds
+    /// the same Samsara id under another kind otherwise.
+    func anyAsset(_ ref: AssetRef, _ sink: inout S) throws -> Int64 {
+        if try sink.findAsset(ref) == nil, let other = try otherKind(ref, &sink) { return other }
+        return try sink.asset(ref)
     }
 
     /// The asset of a record's `vehicle` (or `asset`) member, else its `trailer`; nil when the
     /// record names neither.
     func assetOf(_ f: Fields, _ sink: inout S, keys: [String] = ["vehicle", "asset"]) throws -> Int64? {
         for key in keys {
-            if let v = try f.object(key) { return try sink.asset(try vehicleRef(v)) }
+            if let v = try f.object(key) { return try anyAsset(try vehicleRef(v), &sink) }
         }
         if let t = try f.object("trailer"), t.has("id") { return try sink.asset(try vehicleRef(t, kind: .trailer)) }
         return nil

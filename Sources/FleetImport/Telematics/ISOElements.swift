@@ -27,7 +27,8 @@ struct ISOElementMapper {
     static let kinds: [String: Kind] = {
         var k: [String: Kind] = [
             "equipmentheader": .header, "links": .links, "link": .links,
-            "location": .location,
+            // Bosch names the element after its time-series path, in snapshots too.
+            "location": .location, "locations": .location,
             "cumulativeoperatinghours": .hours("engine_hours"),
             "cumulativeidlehours": .hours("idle_hours"),
             "fuelused": .fuelUsed, "cumulativefuelused": .fuelUsed,

@@ -17,6 +17,12 @@ enum ISOFeed {
         loader.finish()
     }
 
+    /// The whole file is `[]` (whitespace and a BOM aside).
+    static func isEmptyArray(_ head: Data) -> Bool {
+        let bytes = head.filter { !($0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 == 32 || $0 == 9 || $0 == 10 || $0 == 13) }
+        return head.count < InputFile.headLength && bytes.elementsEqual([UInt8(ascii: "["), UInt8(ascii: "]")])
+    }
+
     static func isJSON(_ head: Data) -> Bool {
         let first = head.drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 == 32 || $0 == 9 || $0 == 10 || $0 == 13 }.first
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
@@ -122,6 +128,7 @@ enum ISOJSONDriver {
                     try r.skipValue()
                 }
             }
+            if i == 0 { loader?.emptyPage() }
         case .object:
             try page(&r, path: FeedPath(), ordinal: &ordinal, pages: &pages, loader: loader)
         default:

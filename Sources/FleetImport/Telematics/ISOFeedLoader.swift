@@ -101,6 +101,12 @@ final class ISOFeedLoader<S: RecordSink> {
         }
     }
 
+    /// A JSON file that is `[]`: what a paging API (Bosch's time series) returns past its last
+    /// page. There is nothing to store and nothing is wrong.
+    func emptyPage() {
+        sink.note("the file is an empty page ([]): no data to store; a vendor's paging API returns this past its last page")
+    }
+
     /// Writes the notes; call once at the end of the file.
     func finish() {
         for n in tally.notes() { sink.note(n) }
@@ -138,8 +144,8 @@ final class ISOFeedLoader<S: RecordSink> {
         guard !scopes.isEmpty else { return }
         let i = scopes.count - 1
         if scopes[i].asset == nil, scopes[i].failure == nil, scopes[i].isPage, !scopes[i].pending.isEmpty {
-            let linked = (links.filter { $0.rel.lowercased() == "self" } + links).lazy.compactMap { ISOIdentity.pin(fromLink: $0.href) }.first
-            if let ref = linked.map(ISOIdentity.ref(pin:)) ?? input.asset { try resolveOrFail(ref, scope: i) }
+            let linked = (links.filter { $0.rel.lowercased() == "self" } + links).lazy.compactMap { ISOIdentity.ref(fromLink: $0.href) }.first
+            if let ref = linked ?? input.asset { try resolveOrFail(ref, scope: i) }
         }
         let scope = scopes.removeLast()
         guard scope.asset == nil else { return }

@@ -10,8 +10,21 @@ import FleetCore
 ///   the identifier (`oem`, `make_model_serial`, `OEM|Model|Serial`), case-sensitive as
 ///   Proemion documents. It is not added when a PIN exists: Trackunit's `SerialNumber` names the
 ///   telematics unit, and a weak key next to a strong one could merge two machines.
+/// - Without a PIN, the `SerialNumber` is also an identifier on its own (`iso15143`,
+///   `serial_number`), the one the assets CSV's `vendor_serial` column writes, so master data
+///   claims the machine (Trackunit sends 17 % of machines with only `SerialNumber`, the
+///   telematics unit, and `EquipmentID`); with `OEMName` the key is also OEM + serial
+///   (`iso15143`, `oem_serial`, `OEM|Serial`), which needs no `Model` (Trackunit often omits it).
+///   An asset holds one `oem_serial`: a serial already seen under another OEM is a conflict,
+///   never a silent merge of two makers' machines (`IdentityResolver.singleValued`).
 /// - `EquipmentID` is a label the customer types and is never a key. When it is a valid VIN
 ///   with a correct check digit, it is passed as the VIN (GPS Insight's AEMP 1.2 feed does this).
+///   When a machine has no PIN and its `EquipmentID` has the shape of a VIN without the North
+///   American check digit (a European VIN), it is the identifier (`iso15143`, `vin_label`),
+///   which finds an asset with exactly that VIN (the resolver looks both ways) but never sets
+///   one: the match is exact, without upper-casing or removing spaces, so a label is never bent
+///   into someone's VIN. With a PIN it is not added (Deere's `EquipmentID` repeats the PIN).
+/// - Bosch's `BodasMachineId` is the machine id of its links (`iso15143`, `machine_id`).
 /// - Make, model and the `EquipmentID` (as the name) are hints that fill empty asset fields.
 enum ISOIdentity {
     static func ref(from header: FeedNode, tally: inout FeedTally) throws -> AssetRef {
@@ -24,6 +37,11 @@ enum ISOIdentity {
         let oem = text("OEMName") ?? text("Make")
         let model = text("Model"), serial = text("SerialNumber"), equipmentID = text("EquipmentID")
         var ref = AssetRef(name: equipmentID, make: oem, model: model)
+        // Bosch's header extension names the machine by the id its time-series links use
+        // (`/Fleet/Equipment/{machineID}/…`): the same identifier as a header-less page's link.
+        if let machineID = text("BodasMachineId") {
+            ref.identifiers.append(AssetRef.Identifier(source: "iso15143", type: "machine_id", value: machineID))
+        }
         if let raw = text("PIN") {
             let pin = PIN.normalise(raw)
             guard (4...30).contains(pin.utf8.count), isAlphanumericASCII(pin) else {
@@ -35,14 +53,30 @@ enum ISOIdentity {
         if ref.vin == nil, let id = equipmentID, VIN.hasValidCheckDigit(VIN.normalise(id)) {
             ref.vin = VIN.normalise(id)
         }
-        if ref.pin == nil, let oem, let model, let serial {
-            ref.identifiers = [AssetRef.Identifier(source: "oem", type: "make_model_serial", value: "\(oem)|\(model)|\(serial)")]
+        if ref.pin == nil, let serial {
+            if let oem, let model {
+                ref.identifiers.append(AssetRef.Identifier(source: "oem", type: "make_model_serial", value: "\(oem)|\(model)|\(serial)"))
+            }
+            if let oem { ref.identifiers.append(AssetRef.Identifier(source: "iso15143", type: "oem_serial", value: "\(oem)|\(serial)")) }
+            ref.identifiers.append(AssetRef.Identifier(source: "iso15143", type: "serial_number", value: serial))
+        }
+        if ref.pin == nil, ref.vin == nil, let label = equipmentID.map(trimmed), isVINShaped(label) {
+            ref.identifiers.append(AssetRef.Identifier(source: "iso15143", type: "vin_label", value: label))
         }
         ref.kind = ref.vin != nil ? .vehicle : .equipment
         guard ref.isResolvable else {
-            throw RowError(.unknownAsset, "the EquipmentHeader names no machine: no PIN, no OEMName (or Make) + Model + SerialNumber, and no EquipmentID that is a VIN with a valid check digit")
+            throw RowError(.unknownAsset, "the EquipmentHeader names no machine: no PIN, no SerialNumber and no EquipmentID shaped like a VIN; the feed must send the machine's PIN or SerialNumber (ask the telematics provider to fill them)")
         }
         return ref
+    }
+
+    /// Surrounding whitespace only: the value is otherwise compared as the vendor wrote it.
+    static func trimmed(_ s: String) -> String { s.trimmingCharacters(in: .whitespacesAndNewlines) }
+
+    /// 17 characters, each a digit or an upper-case ASCII letter other than I, O and Q (ISO 3779),
+    /// exactly as written: lower case, inner spaces or dashes make it a plain label.
+    static func isVINShaped(_ s: String) -> Bool {
+        s.utf8.count == 17 && s.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90 && $0 != 73 && $0 != 79 && $0 != 81) }
     }
 
     /// A machine known only by its PIN (from a link).
@@ -51,15 +85,29 @@ enum ISOIdentity {
         return AssetRef(vin: vin, pin: pin, kind: vin != nil ? .vehicle : .equipment)
     }
 
-    /// The PIN in a time-series link (`…/Fleet/Equipment/{PIN}/{DataElement}/…`), for pages
-    /// that carry no `EquipmentHeader`.
-    static func pin(fromLink href: String) -> String? {
+    /// The machine a time-series link names (`…/Fleet/Equipment/{id}/{DataElement}/…`), for
+    /// pages that carry no `EquipmentHeader`. The standard puts the PIN there, and an id that is
+    /// one (4–30 letters and digits once spaces and dashes are dropped) is read as the PIN. Bosch
+    /// puts its own machine id there (`510TS_15075`): an id with other characters is not bent into
+    /// a PIN but kept exactly as the vendor's machine id (`iso15143`, `machine_id`), which the
+    /// assets CSV's `telematics_id` column claims.
+    static func ref(fromLink href: String) -> AssetRef? {
         let path = href.split(separator: "?", maxSplits: 1).first.map(String.init) ?? href
         let parts = path.split(separator: "/").map(String.init)
         guard let i = parts.lastIndex(where: { $0.caseInsensitiveCompare("Equipment") == .orderedSame }), i + 1 < parts.count else { return nil }
-        let pin = PIN.normalise(parts[i + 1].removingPercentEncoding ?? parts[i + 1])
-        guard (4...30).contains(pin.utf8.count), isAlphanumericASCII(pin) else { return nil }
-        return pin
+        let segment = parts[i + 1].removingPercentEncoding ?? parts[i + 1]
+        let pin = PIN.normalise(segment)
+        let visible = (1...64).contains(segment.utf8.count) && segment.utf8.allSatisfy { $0 > 32 && $0 < 127 }
+        let machineID = AssetRef.Identifier(source: "iso15143", type: "machine_id", value: segment)
+        if (4...30).contains(pin.utf8.count), isAlphanumericASCII(pin) {
+            // Also the machine id as written: Bosch's own ids (`Machine2`) look like PINs, and
+            // its snapshots name the machine by that id (`BodasMachineId`).
+            var r = ref(pin: pin)
+            if visible { r.identifiers = [machineID] }
+            return r
+        }
+        guard visible else { return nil }
+        return AssetRef(identifiers: [machineID], kind: .equipment)
     }
 
     /// Only ASCII letters and digits, checked on the UTF-8 bytes: the same test as

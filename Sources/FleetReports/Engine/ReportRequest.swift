@@ -22,7 +22,8 @@ public struct ReportRequest: Sendable {
         }
     }
 
-    public enum DVIRPolicy: String, Sendable, CaseIterable { case everyDay = "every_day", defectsOnly = "defects_only" }
+    /// The warehouse setting's type (FleetCore), named here as reports always called it.
+    public typealias DVIRPolicy = FleetCore.DVIRPolicy
 
     public var period: ReportPeriod
     public var zone: FleetZone

@@ -40,8 +40,15 @@ public struct ReportWriter {
     /// `failures` and the others are still written (the CLI exits 1, the nightly run records
     /// it). Only an error reading the warehouse stops everything, since no report can be trusted
     /// then (`Warehouse.explain`, exit 2).
-    public func write(_ reports: [any Report.Type], request: ReportRequest, to directory: URL, index: Bool) throws -> Written {
+    ///
+    /// HTML pages link back to `index.html` when it is written in this run (`index`, or
+    /// `linkIndex` for a caller that writes it afterwards, as the nightly job does) or is
+    /// already in the folder from an earlier run.
+    public func write(_ reports: [any Report.Type], request: ReportRequest, to directory: URL, index: Bool,
+                      linkIndex: Bool = false) throws -> Written {
         var written = Written()
+        let indexExists = FileManager.default.fileExists(atPath: directory.appendingPathComponent("index.html").path)
+        let formats = index || linkIndex || indexExists ? self.formats.map { $0 is HTMLFormat ? HTMLFormat(indexHref: "index.html") : $0 } : self.formats
         do {
             written = try warehouse.pool.read { db in try Self.runAndWrite(reports, db, request, formats: formats, to: directory) }
         } catch let e as DatabaseError {

@@ -4,33 +4,27 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FleetCore
 
-/// Writes report files so a reader (a browser, Excel, a pipeline watching `--out`) never sees
-/// half a file: the bytes go to a hidden temporary file in the same folder, which is then
-/// renamed over the destination. rename(2) is atomic within one file system, which is why the
-/// temporary file lives next to the destination and not in /tmp.
+/// Report files and folders: their mode (`FLEETKIT_REPORT_MODE`), the output folder, and
+/// putting each file in place atomically through FleetCore's `AtomicWrite`, the one writer the
+/// nightly job uses too. Temporary names are unique per process and call (two report commands
+/// may write one folder at once), and report files are not synced to disk one by one: a report
+/// lost to a power cut is written again by the next run, and syncing every CSV table would slow
+/// the nightly job's dozens of files.
 enum AtomicFile {
     enum Error: Swift.Error, CustomStringConvertible {
-        case rename(from: String, to: String, errno: Int32)
         case reportMode(String)
         case folder(path: String, reason: String, fix: String)
 
         var description: String {
             switch self {
-            case let .rename(from, to, code):
-                return "cannot move \(from) to \(to): \(String(cString: strerror(code))); check that the output folder is writable"
             case let .folder(path, reason, fix):
                 return "the output folder \(path) cannot be used: \(reason). \(fix)"
             case let .reportMode(text):
                 return "FLEETKIT_REPORT_MODE is '\(text)', not an octal file mode that lets the owner read and write (such as 0600 or 0640); fix it or unset it"
             }
         }
-    }
-
-    /// A hidden sibling of `destination`, unique to this process and call.
-    static func temporaryURL(for destination: URL) -> URL {
-        destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).\(UUID().uuidString.prefix(8)).tmp")
     }
 
     /// The mode of report files: 0600 (reports name drivers, assets and costs), or the octal
@@ -48,44 +42,15 @@ enum AtomicFile {
         return file | ((file & 0o444) >> 2)
     }
 
-    /// Renames `temporary` over `destination`; removes `temporary` when that fails.
-    static func commit(_ temporary: URL, to destination: URL) throws {
-        let mode: mode_t
-        do { mode = try fileMode() } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
-        chmod(temporary.path, mode)
-        guard rename(temporary.path, destination.path) == 0 else {
-            let code = errno
-            try? FileManager.default.removeItem(at: temporary)
-            throw Error.rename(from: temporary.path, to: destination.path, errno: code)
-        }
-    }
-
     /// Writes `text` as UTF-8 to `destination` atomically.
     static func write(_ text: String, to destination: URL) throws {
-        let temporary = temporaryURL(for: destination)
-        do {
-            try Data(text.utf8).write(to: temporary)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
-        try commit(temporary, to: destination)
+        try AtomicWrite.write(Data(text.utf8), to: destination, mode: try fileMode(), temporary: .unique, durable: false)
     }
 
     /// Produces a file with `body` (which writes to the temporary path it is given) and renames
     /// it into place; the temporary file is removed when `body` throws.
     static func produce(_ destination: URL, _ body: (URL) throws -> Void) throws {
-        let temporary = temporaryURL(for: destination)
-        do {
-            try body(temporary)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
-        try commit(temporary, to: destination)
+        try AtomicWrite.produce(destination, mode: try fileMode(), temporary: .unique, body)
     }
 
     /// Creates the output folder when it does not exist yet.

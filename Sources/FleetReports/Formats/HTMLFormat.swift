@@ -7,8 +7,9 @@ import FleetCore
 /// mail attachment, a file share or paper. Numeric columns are right-aligned with thousands
 /// separators (`ValueText.grouped`, fixed `1,234.5` style so output does not depend on the
 /// machine's locale), money carries its currency, percent a `%`, datetimes are wall-clock times
-/// in the report zone (named in the header). Every value and attribute is HTML-escaped. For
-/// print, each table starts on a new page and header rows repeat.
+/// in the report zone (named in the header). Every value and attribute is HTML-escaped. Tables
+/// carry column widths (`HTMLColumnWidths`) so that every column fits a 1280 px window or a
+/// landscape page (`HTMLStyle`); printed, header rows repeat on each page.
 ///
 /// A table shows at most `maxRows` rows: a month of a million expense lines made a 241 MB page
 /// no browser opens. Past that, a line under the table says how many rows it has and links the
@@ -18,17 +19,22 @@ public struct HTMLFormat: ReportFormat {
     public var name: String { "html" }
     /// Rows shown per table; the rest are in the CSV, XLSX and JSON.
     public static let maxRows = 1_000
+    /// The index page of the folder (`index.html`), linked at the top of the page; nil when no
+    /// index is written beside the report, so a page never links a file that is not there.
+    public var indexHref: String?
 
-    public init() {}
+    public init(indexHref: String? = nil) {
+        self.indexHref = indexHref
+    }
 
     public func write(_ output: ReportOutput, to directory: URL) throws -> [URL] {
         try AtomicFile.prepare(directory)
         let url = directory.appendingPathComponent(ReportFileName.file(output.metadata, ext: "html"))
-        try AtomicFile.write(try Self.render(output), to: url)
+        try AtomicFile.write(try Self.render(output, indexHref: indexHref), to: url)
         return [url]
     }
 
-    static func render(_ output: ReportOutput) throws -> String {
+    static func render(_ output: ReportOutput, indexHref: String? = nil) throws -> String {
         let m = output.metadata
         let zone = m.zone
         var out = page(title: "\(m.title) · \(m.period.label)")
@@ -54,6 +60,7 @@ public struct HTMLFormat: ReportFormat {
             out += "</div>\n"
         }
         out += "<nav class=\"toc\">"
+        if let indexHref { out += "<a class=\"index\" href=\"\(HTMLEscape.href(indexHref))\">All reports</a>" }
         if !output.charts.isEmpty { out += "<a href=\"#charts\">Charts</a>" }
         for t in output.tables { out += "<a href=\"#t-\(HTMLEscape.id(t.name))\">\(e(t.title))</a>" }
         out += "<a href=\"#data-quality\">Data quality</a><a href=\"#parameters\">Parameters</a></nav>\n</header>\n"
@@ -106,13 +113,21 @@ public struct HTMLFormat: ReportFormat {
                 + "the totals row sums all of them. Every row is in <a href=\"\(e(csv))\">\(e(csv))</a> beside this page "
                 + "(written when CSV is among the formats, as by default), and in the XLSX and JSON.</p>\n"
         }
-        out += "<div class=\"table-wrap\">\n<table>\n<thead><tr>"
+        // At most `maxRows` rows are held, to size the columns before any is written (`HTMLColumnWidths`).
+        var rows: [[ReportValue]] = []
+        try t.forEachRow(limit: maxRows) { rows.append($0) }
+        let headers = t.columns.map { c in c.title + (c.unit.map { c.type == .percent ? "" : " (\($0))" } ?? "") }
+        let texts: ([ReportValue]) -> [String] = { row in
+            row.enumerated().map { i, v in cell(v, type: i < t.columns.count ? t.columns[i].type : .text, zone: zone).1 }
+        }
+        let widths = HTMLColumnWidths(header: headers, numeric: t.columns.map { $0.type != .text }, rows: rows.map(texts), totals: t.totals.map(texts))
+        out += "<div class=\"table-wrap\">\n<table class=\"fit\" style=\"--chars:\(widths.total)\">\n\(widths.colgroup)\n<thead><tr>"
         for c in t.columns {
             let unit = c.unit.map { c.type == .percent ? "" : " <span class=\"unit\">(\(e($0)))</span>" } ?? ""
             out += "<th scope=\"col\"\(isNumeric(c.type) ? " class=\"num\"" : "")>\(e(c.title))\(unit)</th>"
         }
         out += "</tr></thead>\n<tbody>\n"
-        try t.forEachRow(limit: maxRows) { row in out += rowHTML(row, t.columns, zone: zone) }
+        for row in rows { out += rowHTML(row, t.columns, zone: zone) }
         out += "</tbody>\n"
         if let totals = t.totals { out += "<tfoot>\n" + rowHTML(totals, t.columns, zone: zone) + "</tfoot>\n" }
         return out + "</table>\n</div>\n"
@@ -123,7 +138,8 @@ public struct HTMLFormat: ReportFormat {
         for (i, value) in row.enumerated() {
             let type = i < columns.count ? columns[i].type : .text
             let (cls, text) = cell(value, type: type, zone: zone)
-            out += cls.isEmpty ? "<td>\(e(text))</td>" : "<td class=\"\(cls)\">\(e(text))</td>"
+            let content = i < columns.count && columns[i].isFileLink && isSiblingFile(text) ? "<a href=\"\(HTMLEscape.href(text))\">\(e(text))</a>" : e(text)
+            out += cls.isEmpty ? "<td>\(content)</td>" : "<td class=\"\(cls)\">\(content)</td>"
         }
         return out + "</tr>\n"
     }
@@ -140,6 +156,12 @@ public struct HTMLFormat: ReportFormat {
         case let .date(d): return ("date", d.description)
         case let .datetime(ms): return ("date", ZonedTime(ms, in: zone).display)
         }
+    }
+
+    /// A file name in the page's own folder: no folder, scheme or query, so a link made from a
+    /// report value can only open a sibling report.
+    static func isSiblingFile(_ s: String) -> Bool {
+        !s.isEmpty && !s.hasPrefix(".") && s.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) }
     }
 
     static func isNumeric(_ type: ReportColumnType) -> Bool {

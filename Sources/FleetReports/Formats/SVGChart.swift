@@ -6,7 +6,8 @@ import Foundation
 /// names come from imported data.
 ///
 /// - stackedBar: vertical columns, one stack per category (cost by month and category).
-/// - bar: horizontal bars, one row per category (utilization by asset); several series are grouped.
+/// - bar: horizontal bars, one row per category (utilization by asset); several series are
+///   grouped; a `target` is a dashed line across them, named under the axis.
 /// - timeline: one row per category with a marker at its value, read as days from the report
 ///   date (negative = overdue, shaded), with a "today" line at zero.
 struct SVGChart {
@@ -108,6 +109,8 @@ struct SVGChart {
         let n = chart.categories.count, k = chart.series.count
         var lowest = 0.0, highest = 0.0
         for c in 0..<n { for s in 0..<k { lowest = min(lowest, value(s, c)); highest = max(highest, value(s, c)) } }
+        let target = markers ? nil : chart.target.flatMap { $0.isFinite ? $0 : nil }
+        if let target { lowest = min(lowest, target); highest = max(highest, target) }
         let axis = Axis(lowest, highest)
         let labelW = min(220, Double(chart.categories.map { truncated($0).count }.max() ?? 1) * Self.charWidth)
         let left = labelW + 16, right = markers ? 24.0 : 64.0, top = 8.0
@@ -127,6 +130,11 @@ struct SVGChart {
         }
         if markers {
             out += "<text x=\"\(f(x(0)))\" y=\"\(f(top + 10))\" dx=\"4\" font-size=\"10\" fill=\"#52606d\">today</text>\n"
+        }
+        if let target {
+            let name = "\(chart.targetLabel ?? "target") \(Axis.valueText(target)) \(chart.valueLabel)"
+            out += "<line class=\"target\" x1=\"\(f(x(target)))\" y1=\"\(f(top))\" x2=\"\(f(x(target)))\" y2=\"\(f(top + plotH))\" stroke=\"#b42318\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"><title>\(esc(name))</title></line>"
+            out += "<text x=\"\(f(x(target)))\" y=\"\(f(top + plotH + 28))\" text-anchor=\"middle\" font-size=\"10\" fill=\"#b42318\">\(esc(name))</text>\n"
         }
         out += "<text x=\"\(f(left + plotW / 2))\" y=\"\(f(top + plotH + 36))\" text-anchor=\"middle\" font-size=\"11\" fill=\"#52606d\">\(esc(chart.valueLabel))</text>\n"
         for c in 0..<n {

@@ -60,17 +60,22 @@ public struct XLSXFormat: ReportFormat {
         let zone = m.zone
         var names = XLSXSheetName(reserving: ["Summary", "Charts", "Data quality", "Parameters"])
 
-        try writeSummary(output, sheet: book.addSheet("Summary"), styles: styles, zone: zone)
+        let summary = try book.addSheet("Summary")
+        let summaryHeader = try writeSummary(output, sheet: summary, styles: styles, zone: zone)
+        try summary.setPrint(printSetup(m, repeatedRow: summaryHeader))
         for t in output.tables.dropFirst() {
             let sheet = try book.addSheet(names.make(t.title))
+            try sheet.setPrint(printSetup(m, repeatedRow: 0))
             let (end, w) = try writeTable(t, sheet: sheet, top: 0, styles: styles, zone: zone)
             if let note = t.note { try sheet.write(note, row: end + 1, column: 0, format: styles.note) }
             setWidths(sheet, w)
         }
         if !output.charts.isEmpty {
-            try XLSXCharts.write(output.charts, sheetName: "Charts", book: book, styles: styles)
+            let sheet = try XLSXCharts.write(output.charts, sheetName: "Charts", book: book, styles: styles)
+            try sheet.setPrint(printSetup(m, repeatedRow: nil))
         }
         let quality = try book.addSheet("Data quality")
+        try quality.setPrint(printSetup(m, repeatedRow: 0))
         var dataQuality = output.dataQuality
         if book.truncatedCells > 0 {
             dataQuality.rows.append([.text("Cells cut to 32,767 characters in this workbook"), .integer(Int64(book.truncatedCells)),
@@ -80,11 +85,26 @@ public struct XLSXFormat: ReportFormat {
         let qualityNote = dataQuality.rowCount == 0 ? "Nothing to report: no rows were excluded or flagged." : dataQuality.note
         if let qualityNote { try quality.write(qualityNote, row: end + 1, column: 0, format: styles.note) }
         setWidths(quality, qualityWidths)
-        try writeParameters(m, sheet: book.addSheet("Parameters"), styles: styles, zone: zone)
+        let parameters = try book.addSheet("Parameters")
+        try parameters.setPrint(printSetup(m, repeatedRow: 0))
+        try writeParameters(m, sheet: parameters, styles: styles, zone: zone)
         try book.close()
     }
 
-    private static func writeSummary(_ output: ReportOutput, sheet: Workbook.Sheet, styles: XLSXStyles, zone: TimeZone) throws {
+    /// Every sheet prints landscape, one page wide, with its table header repeated on each page
+    /// and a footer naming the report, its period, the sheet and the page, so a loose printed
+    /// page still says where it came from.
+    static func printSetup(_ m: ReportMetadata, repeatedRow: Int?) -> Workbook.Sheet.PrintSetup {
+        let rest = "&C&A&RPage &P of &N"   // centre: the sheet name; right: page n of N
+        let name = "\(m.title), \(m.period.label)" + (m.isPartial ? " (partial)" : "")
+        let literal = Workbook.Sheet.footerLiteral(name, limit: Workbook.Sheet.maxFooterLength - 2 - rest.count)
+        return .init(repeatedRow: repeatedRow, footer: "&L" + literal + rest)
+    }
+
+    /// Writes the summary sheet and returns the row of its table's header (the row to repeat
+    /// on printed pages), or nil when the report has no table.
+    @discardableResult
+    private static func writeSummary(_ output: ReportOutput, sheet: Workbook.Sheet, styles: XLSXStyles, zone: TimeZone) throws -> Int? {
         let m = output.metadata
         try sheet.write(m.isPartial ? m.title + " (partial)" : m.title, row: 0, column: 0, format: styles.title)
         let block = [
@@ -98,6 +118,7 @@ public struct XLSXFormat: ReportFormat {
         }
         var row = block.count + 2
         var w: [Double] = [Double(block.map(\.0.count).max() ?? 0) + 2]
+        var headerRow: Int? = nil
         if let first = output.tables.first {
             try sheet.write(first.title, row: row, column: 0, format: styles.heading)
             row += 1
@@ -105,6 +126,7 @@ public struct XLSXFormat: ReportFormat {
                 try sheet.write(note, row: row, column: 0, format: styles.note)
                 row += 1
             }
+            headerRow = row
             let (end, firstWidths) = try writeTable(first, sheet: sheet, top: row, styles: styles, zone: zone)
             row = end
             w = merged(w, firstWidths)
@@ -120,6 +142,7 @@ public struct XLSXFormat: ReportFormat {
             }
         }
         setWidths(sheet, w)
+        return headerRow
     }
 
     private static func writeParameters(_ m: ReportMetadata, sheet: Workbook.Sheet, styles: XLSXStyles, zone: TimeZone) throws {

@@ -124,6 +124,11 @@ public struct ReportChart: Sendable, Equatable {
     public var series: [(name: String, values: [Double])]
     /// The value axis label, with its unit.
     public var valueLabel: String
+    /// A reference value drawn across a bar chart (utilization's 100 % of target hours), so a
+    /// reader sees which bars reach it; nil draws none.
+    public var target: Double? = nil
+    /// What the reference value is ("target"), shown beside it.
+    public var targetLabel: String? = nil
 
     public init(kind: Kind, title: String, categories: [String], series: [(name: String, values: [Double])], valueLabel: String) {
         self.kind = kind
@@ -136,5 +141,6 @@ public struct ReportChart: Sendable, Equatable {
     public static func == (a: ReportChart, b: ReportChart) -> Bool {
         a.kind == b.kind && a.title == b.title && a.categories == b.categories && a.valueLabel == b.valueLabel
             && a.series.map(\.name) == b.series.map(\.name) && a.series.map(\.values) == b.series.map(\.values)
+            && a.target == b.target && a.targetLabel == b.targetLabel
     }
 }

@@ -48,12 +48,16 @@ public struct ReportColumn: Sendable, Equatable {
     public var type: ReportColumnType
     /// The unit of the values (`km`, `h`, `L`, `USD`, `%`), shown in headers and JSON.
     public var unit: String?
+    /// The values name other report files in the same folder (`cost-2026-10.html`): HTML makes
+    /// each a link; the other formats keep the file name as text.
+    public var isFileLink: Bool
 
-    public init(_ name: String, _ title: String, _ type: ReportColumnType, unit: String? = nil) {
+    public init(_ name: String, _ title: String, _ type: ReportColumnType, unit: String? = nil, isFileLink: Bool = false) {
         self.name = name
         self.title = title
         self.type = type
         self.unit = unit
+        self.isFileLink = isFileLink
     }
 }
 

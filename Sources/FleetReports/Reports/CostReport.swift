@@ -1,5 +1,6 @@
 import GRDB
 import FleetCore
+import FleetWarehouse
 
 /// Finance's monthly report: cost per asset, month and category, subtotals per group and cost
 /// centre, the fleet total, cost per distance and per engine hour, and fuel economy. Every total
@@ -18,7 +19,7 @@ public struct CostReport: Report {
     public init() {}
 
     public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {
-        let base = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'currency'") ?? "USD"
+        let base = try WarehouseSettings.load(db).currency
         let converter = try CurrencyConverter(db, base: base, target: request.currency)
         let withoutTotal = try CostLine.withoutTotal(db, request)
         let assets = try AssetInfo.fetchAll(db, request)
@@ -78,8 +79,10 @@ public struct CostReport: Report {
             let fuelML = u.fuelML > 0 ? u.fuelML : fuelBought[a.id] ?? 0
             var row: [ReportValue] = [.text(a.unit), .text(a.name ?? ""), .text(a.group ?? ""), .text(a.costCenter ?? ""), .text(a.department ?? "")]
             row += CostLine.categories.map { money(sums[$0] ?? 0) }
-            let known = usage[a.id] != nil
-            row += [money(total), known ? .number(request.distance(u.distanceM)) : .null, known ? .number(u.engineS / 3600) : .null,
+            // Unknown is not zero: no telematics, a single reading, or no such figure on any day.
+            let known = usage[a.id]?.measured ?? false
+            row += [money(total), known && u.distanceKnown ? .number(request.distance(u.distanceM)) : .null,
+                    known && u.engineKnown ? .number(u.engineS / 3600) : .null,
                     u.distanceM > 0 ? money(Int64((Double(total) / request.distance(u.distanceM)).rounded())) : .null,
                     u.engineS > 0 ? money(Int64((Double(total) / (u.engineS / 3600)).rounded())) : .null,
                     fuelML > 0 ? .number(request.volume(fuelML)) : .null,
@@ -204,7 +207,7 @@ public struct CostReport: Report {
                 totalsByCategory[c].map { (c, Double($0) / pow10(Money.minorDigits(cur))) }
             },
             generatedAt: request.generatedAt, sources: sources)
-        var output = ReportOutput(metadata: metadata, tables: tables, charts: [chart], dataQuality: quality.table)
+        var output = ReportOutput(metadata: metadata, tables: tables, charts: CostCharts.make(monthly: chart, tables: tables, currency: cur, distanceUnit: request.distanceUnit), dataQuality: quality.table)
         // Rows left out of the totals make every total wrong by their amount: say so in the header.
         if missingRows > 0 {
             output.metadata.partial.append("\(missingRows) of \(lineCount) cost rows have no exchange rate to \(cur) and are left out of the totals ("

@@ -5,17 +5,48 @@ import FleetCore
 /// each defect with its repair certification, and the next driver's review (49 CFR 396.11(a)(3),
 /// 396.13(b)); plus the three-month retention check (396.11(a)(4)).
 enum DVIRRegister {
+    /// The register has a row per inspection and defect, so it grows with the data (a year of
+    /// daily DVIRs for 1,000 vehicles is 365,000 rows): it is counted in one pass over a cursor
+    /// and held only up to `ReportRequest.heldRowLimit`; past that it is a `ReportRowStream` that
+    /// runs the same query again, in the same read transaction, for each format, and checks that
+    /// a full walk still gives the count (the cost report's detail does the same).
     static func table(_ db: Database, _ request: ReportRequest) throws -> ReportTable {
-        let rows = try Row.fetchAll(db, sql: """
+        let sql = """
             SELECT COALESCE(a.unit_number, a.vin, 'asset #' || a.id), v.source_key, v.type, v.started_at, v.signed_at, v.safety_status, v.odometer_m, v.location,
                    COALESCE(v.inspector_name, dr.name), v.mechanic_name, v.mechanic_signed_at, v.mechanic_notes, v.reviewed_by, v.reviewed_at,
                    d.component, d.defect_type, d.comment, d.safety_critical, d.created_at, d.resolved_at, d.resolved_by, d.certification
             FROM dvir v JOIN asset a ON a.id = v.asset_id LEFT JOIN driver dr ON dr.id = v.driver_id LEFT JOIN dvir_defect d ON d.dvir_id = v.id
             WHERE v.signed_at >= ? AND v.signed_at < ? AND \(request.assetFilter().sql)
             ORDER BY v.signed_at, v.source_key, d.source_key
-            """, arguments: StatementArguments([request.start, request.end] + request.assetFilter().arguments.map { $0 as (any DatabaseValueConvertible)? }))
+            """
+        let values: [(any DatabaseValueConvertible)?] = [request.start, request.end] + request.assetFilter().arguments.map { $0 as (any DatabaseValueConvertible)? }
+        let arguments = StatementArguments(values)
         func t(_ v: String?) -> ReportValue { .text(v ?? "") }
         func at(_ v: Int64?) -> ReportValue { v.map { .datetime($0) } ?? .null }
+        func row(_ r: Row) -> [ReportValue] {
+            [.text(r[0]), .text((r[1] as String).replacingOccurrences(of: "dvir:", with: "")), .text((r[2] as String).replacingOccurrences(of: "_", with: "-")),
+             at(r[3]), at(r[4]), .text(r[5]), (r[6] as Double?).map { .number(request.distance($0)) } ?? .null, t(r[7]), t(r[8]), t(r[9]), at(r[10]),
+             t(r[11]), t(r[12]), at(r[13]), t(r[14]), t(r[15]), t(r[16]), (r[17] as Bool?).map { .text($0 ? "yes" : "no") } ?? .text(""),
+             at(r[18]), at(r[19]), t(r[20]), t(r[21])]
+        }
+        var held: [[ReportValue]]? = []
+        var count = 0
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let r = try rows.next() {
+            count += 1
+            if held != nil { if count <= request.heldRowLimit { held!.append(row(r)) } else { held = nil } }
+        }
+        let stream = held != nil ? nil : ReportRowStream(table: "register", count: count) { limit, body in
+            let again = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            var walked = 0
+            while limit.map({ walked < $0 }) ?? true, let r = try again.next() {
+                walked += 1
+                try body(row(r))
+            }
+            if limit == nil, walked != count {
+                throw ReportRowStream.Error.changed(table: "register", detail: "\(walked) rows, expected \(count)")
+            }
+        }
         return ReportTable(
             name: "register", title: "DVIR register",
             columns: [ReportColumn("unit", "Unit", .text), ReportColumn("dvir", "DVIR", .text), ReportColumn("type", "Type", .text),
@@ -26,13 +57,9 @@ enum DVIRRegister {
                       ReportColumn("component", "Defect component", .text), ReportColumn("defect_type", "Defect", .text), ReportColumn("comment", "Comment", .text),
                       ReportColumn("safety_critical", "Safety critical", .text), ReportColumn("defect_reported", "Defect reported", .datetime),
                       ReportColumn("resolved", "Resolved", .datetime), ReportColumn("resolved_by", "Resolved by", .text), ReportColumn("certification", "Certification", .text)],
-            rows: rows.map { r in
-                [.text(r[0]), .text((r[1] as String).replacingOccurrences(of: "dvir:", with: "")), .text((r[2] as String).replacingOccurrences(of: "_", with: "-")),
-                 at(r[3]), at(r[4]), .text(r[5]), (r[6] as Double?).map { .number(request.distance($0)) } ?? .null, t(r[7]), t(r[8]), t(r[9]), at(r[10]),
-                 t(r[11]), t(r[12]), at(r[13]), t(r[14]), t(r[15]), t(r[16]), (r[17] as Bool?).map { .text($0 ? "yes" : "no") } ?? .text(""),
-                 at(r[18]), at(r[19]), t(r[20]), t(r[21])]
-            },
-            note: "One row per defect (inspections without defects have one row). Times in \(request.zone.identifier).")
+            rows: held ?? [],
+            note: "One row per defect (inspections without defects have one row). Times in \(request.zone.identifier).",
+            stream: stream)
     }
 
     /// Whether the warehouse holds the three months of DVIRs before the end of the period that

@@ -23,7 +23,11 @@ public struct SummaryReport: Report {
         func total(_ o: ReportOutput, _ key: String) -> Double? { o.metadata.totals.first { $0.0 == key }?.1 }
         let assets = try AssetInfo.fetchAll(db, request)
         let usage = try AssetUsage.fetch(db, request)
-        let active = usage.values.filter { $0.daysOperated > 0 }.count
+        // Active assets are counted among those whose use is known: an asset without telematics,
+        // or with one snapshot that measures nothing, is unknown, not inactive (docs/METRICS.md).
+        let known = assets.filter { usage[$0.id]?.measured ?? false }
+        let active = known.filter { usage[$0.id]!.daysOperated > 0 }.count
+        let unknown = assets.count - known.count
         let openDefects = try Int.fetchOne(db, sql: """
             SELECT COUNT(*) FROM dvir_defect d JOIN dvir v ON v.id = d.dvir_id
             WHERE d.safety_critical = 1 AND COALESCE(d.created_at, v.signed_at) < ?1 AND (d.resolved_at IS NULL OR d.resolved_at >= ?1)
@@ -32,26 +36,29 @@ public struct SummaryReport: Report {
         let digits = Money.minorDigits(cur)
         func money(_ v: Double?) -> ReportValue { v.map { .money(minor: Int64(($0 * pow10(digits)).rounded()), currency: cur) } ?? .null }
         let label = request.period.label
-        let distance = total(utilization, "distance") ?? 0
+        let distance = total(utilization, "distance")
         let spend = total(cost, "total") ?? 0
         let rows: [[ReportValue]] = [
             [.text("Assets"), .integer(Int64(assets.count)), .text(""), .text("\(assets.filter { $0.kind != "equipment" }.count) vehicles and trailers, \(assets.filter { $0.kind == "equipment" }.count) machines"), .text("")],
-            [.text("Active assets"), .integer(Int64(active)), .text(""), .text("operated on at least one day"), .text("utilization-\(label).html")],
-            [.text("Active share"), assets.isEmpty ? .null : .percent(Double(active) / Double(assets.count) * 100), .text("%"), .text("active ÷ assets"), .text("utilization-\(label).html")],
+            [.text("Active assets"), known.isEmpty ? .null : .integer(Int64(active)), .text(""),
+             .text("operated on at least one day" + (unknown > 0 ? "; use unknown for \(unknown) of \(assets.count) assets (see data quality)" : "")),
+             .text("utilization-\(label).html")],
+            [.text("Active share"), known.isEmpty ? .null : .percent(Double(active) / Double(known.count) * 100), .text("%"),
+             .text(unknown > 0 ? "active ÷ assets whose use is known" : "active ÷ assets"), .text("utilization-\(label).html")],
             [.text("Utilization"), total(utilization, "utilization").map { .percent($0) } ?? .null, .text("%"), .text("engine hours ÷ target hours"), .text("utilization-\(label).html")],
-            [.text("Engine hours"), .number(total(utilization, "engine_hours") ?? 0), .text("h"), .text(""), .text("utilization-\(label).html")],
-            [.text("Distance"), .number(distance), .text(request.distanceUnit), .text(""), .text("utilization-\(label).html")],
+            [.text("Engine hours"), total(utilization, "engine_hours").map { .number($0) } ?? .null, .text("h"), .text(""), .text("utilization-\(label).html")],
+            [.text("Distance"), distance.map { .number($0) } ?? .null, .text(request.distanceUnit), .text(""), .text("utilization-\(label).html")],
             [.text("Maintenance overdue"), .integer(Int64(total(maintenance, "overdue") ?? 0)), .text(""), .text("asset × schedule pairs past due"), .text("maintenance-due-\(label).html")],
             [.text("Maintenance due soon"), .integer(Int64(total(maintenance, "due_soon") ?? 0)), .text(""), .text("within the due-soon window"), .text("maintenance-due-\(label).html")],
             [.text("Open safety defects"), .integer(Int64(openDefects)), .text(""), .text("not certified repaired at the end of the period"), .text("dvir-compliance-\(label).html")],
             [.text("DVIR violation days"), .integer(Int64(total(dvir, "violations") ?? 0)), .text(""), .text("driven with an uncertified safety defect"), .text("dvir-compliance-\(label).html")],
             [.text("Fuel spend"), money(total(cost, "fuel") ?? 0), .text(cur), .text(""), .text("cost-\(label).html")],
             [.text("Total spend"), money(spend), .text(cur), .text("fuel, maintenance, repairs and other costs"), .text("cost-\(label).html")],
-            [.text("Cost per \(request.distanceUnit)"), distance > 0 ? money(spend / distance) : .null, .text("\(cur)/\(request.distanceUnit)"), .text("total spend ÷ distance"), .text("cost-\(label).html")],
+            [.text("Cost per \(request.distanceUnit)"), (distance ?? 0) > 0 ? money(spend / distance!) : .null, .text("\(cur)/\(request.distanceUnit)"), .text("total spend ÷ distance"), .text("cost-\(label).html")],
         ]
         let table = ReportTable(name: "dashboard", title: "Fleet at a glance",
                                 columns: [ReportColumn("metric", "Metric", .text), ReportColumn("value", "Value", .decimal), ReportColumn("unit", "Unit", .text),
-                                          ReportColumn("meaning", "Meaning", .text), ReportColumn("report", "Details in", .text)],
+                                          ReportColumn("meaning", "Meaning", .text), ReportColumn("report", "Details in", .text, isFileLink: true)],
                                 rows: rows)
         var quality = DataQuality()
         for o in [cost, utilization, maintenance, dvir] {
@@ -66,11 +73,11 @@ public struct SummaryReport: Report {
             report: Self.name, title: Self.title, period: request.period, timeZone: request.zone.identifier, units: request.units, currency: cur,
             parameters: [("assets", request.assets?.joined(separator: ",") ?? "all"), ("dvir_policy", request.dvirPolicy.rawValue)],
             methods: ["Each figure is the headline total of the report named beside it, over the same snapshot of the warehouse."],
-            totals: [("assets", Double(assets.count)), ("active_assets", Double(active)), ("overdue", total(maintenance, "overdue") ?? 0),
+            totals: [("assets", Double(assets.count))] + (known.isEmpty ? [] : [("active_assets", Double(active))]) + [("overdue", total(maintenance, "overdue") ?? 0),
                      ("due_soon", total(maintenance, "due_soon") ?? 0), ("open_defects", Double(openDefects)), ("fuel", total(cost, "fuel") ?? 0),
                      ("total", spend)] + (total(utilization, "utilization").map { [("utilization", $0)] } ?? []),
             generatedAt: request.generatedAt, sources: sources)
-        var output = ReportOutput(metadata: metadata, tables: [table], charts: cost.charts + utilization.charts, dataQuality: quality.table)
+        var output = ReportOutput(metadata: metadata, tables: [table], charts: Array(cost.charts.prefix(1)) + utilization.charts, dataQuality: quality.table)
         // The summary repeats these reports' figures, so it is partial whenever one of them is.
         for part in [cost, utilization, maintenance, dvir] {
             for reason in part.metadata.partial where !output.metadata.partial.contains(reason) { output.metadata.partial.append(reason) }

@@ -6,16 +6,11 @@ import FleetWarehouse
 public enum VerifyChecks {
     public static let all: [any WarehouseCheck] = Verifier.warehouseChecks + [ReportTotalsCheck()]
 
-    /// The context of `warehouse` as its settings describe it: the fleet zone, currency and units
-    /// its rows and reports use; `trips` are the trip rules it was derived with.
-    public static func context(_ warehouse: Warehouse, trips: TripRules = TripRules(), sampleDays: Int = 200,
-                               listLimit: Int = 50) throws -> VerifyContext {
-        let tz = try warehouse.setting("timezone") ?? "UTC"
-        guard let zone = FleetZone(identifier: tz) else {
-            throw FleetError.invalidArgument(name: "timezone setting", value: tz, hint: "set a valid IANA zone with `fleetkit init --tz America/Chicago`")
-        }
-        return VerifyContext(settings: DeriveSettings(zone: zone, trips: trips), sampleDays: sampleDays, listLimit: listLimit,
-                             currency: try warehouse.setting("currency") ?? "USD",
-                             units: Units.System(rawValue: try warehouse.setting("units") ?? "metric") ?? .metric)
+    /// The context of `warehouse` as its stored settings describe it (WarehouseSettings): the
+    /// fleet zone and trip rules its rows were derived with, the currency and units its reports
+    /// use. A setting that cannot be read stops verify with the setting's own fix (exit 2).
+    public static func context(_ warehouse: Warehouse, sampleDays: Int = 200, listLimit: Int = 50) throws -> VerifyContext {
+        let s = try warehouse.settings()
+        return VerifyContext(settings: s.derive, sampleDays: sampleDays, listLimit: listLimit, currency: s.currency, units: s.units)
     }
 }

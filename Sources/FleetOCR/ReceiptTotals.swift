@@ -1,0 +1,147 @@
+import Foundation
+import FleetCore
+
+/// The total of a receipt: the candidates a total keyword introduces, and the second source
+/// that confirms one.
+///
+/// One reading of one line is not enough to store an amount as sure: OCR turns `$50.00` into
+/// `450.00`, keeps a bare `20` of `10.20`, and a `TOTAL` brand name over `75003 PARIS` makes a
+/// postcode a total. A total is sure only when the receipt confirms it a second way (`TotalCheck`):
+/// unit price × volume, a payment line with the same amount (card, cash), cash tendered minus
+/// change, net plus tax (a subtotal and tax lines, or a tax table's row), or a second total line.
+/// Without one it is kept as read below the review threshold, and a bare integer in a currency
+/// with cents lower still.
+struct ReceiptTotals {
+    typealias Line = ReceiptExtractor.Line
+    typealias TotalCandidate = ReceiptExtractor.TotalCandidate
+
+    let lines: [Line]
+    let minorDigits: Int
+    /// Each line's words, for keywords OCR misread (`ReceiptPatterns.resembles`).
+    let tokens: [[[UInt8]]]
+
+    init(lines: [Line], minorDigits: Int) {
+        self.lines = lines
+        self.minorDigits = minorDigits
+        tokens = lines.map { ReceiptPatterns.wordTokens($0.key) }
+    }
+
+    static let paymentWords = ["VISA", "MASTERCARD", "MASTER CARD", "MAESTRO", "AMEX", "AMERICAN EXPRESS", "DISCOVER", "DEBIT", "CREDIT", "CARD",
+                               "KARTE", "KARTENZAHLUNG", "EC-CASH", "GIROCARD", "CARTE", "CB", "KORTELE", "KORTELE", "PAID", "BEZAHLT", "PAYE",
+                               "CASH", "BAR", "ESPECES", "TUNAI", "CONTANT", "GRYNIEJI", "CONTANTI", "EFECTIVO", "KAD", "WEX", "FLEET"]
+    static let tenderWords = ["CASH", "BAR", "GEGEBEN", "GEG", "TENDER", "TENDERED", "TEND", "ESPECES", "TUNAI", "CONTANT", "GRYNIEJI", "お預り"]
+    static let changeWords = ["CHANGE", "RUCKGELD", "RUECKGELD", "RENDU", "MONNAIE", "KEMBALI", "BAKI", "WISSELGELD", "GRAZA", "GRAZINTA", "お釣り", "釣銭"]
+    static let subtotalWords = ["SUBTOTAL", "SUB TOTAL", "SUB-TOTAL", "ZWISCHENSUMME", "NET AMOUNT", "NETTO", "TOTAL HT", "HT"]
+    static let taxWords = ["TAX", "VAT", "MWST", "UST", "TVA", "GST", "HST", "PST", "PVM", "BTW", "IVA", "SST", "PTU", "CUKAI"]
+
+    /// Amounts introduced by a total keyword, on the keyword's line or, when that line has no
+    /// number, on the next line if it holds only an amount. Lines about tendered cash, change,
+    /// tax or subtotals are skipped first, and so is a keyword line without a number above the
+    /// first amount of the slip: that is a name (`TOTAL` the brand), not a total.
+    func candidates() -> [TotalCandidate] {
+        var out: [TotalCandidate] = []
+        let firstAmount = lines.firstIndex { l in l.numbers.contains { $0.value.scale > 0 } } ?? lines.count
+        for (i, line) in lines.enumerated() {
+            // The keyword as printed, else misread (`SUHHE`, `S U M H E`) at a lower weight.
+            guard let keyword = ReceiptPatterns.totalKeywords.first(where: { ReceiptPatterns.contains(line.key, $0.phrase) })
+                    ?? Self.misreadTotalWords.first(where: { ReceiptPatterns.resembles(tokens[i], $0) }).map({ ($0, 0.6) }),
+                  !ReceiptPatterns.notTotal.contains(where: { ReceiptPatterns.contains(line.key, $0) }) else { continue }
+            var source = line, at = i
+            if line.numbers.isEmpty {
+                guard i >= firstAmount, i + 1 < lines.count, lines[i + 1].numbers.count == 1, lines[i + 1].key.filter(\.isLetter).count <= 3 else { continue }
+                source = lines[i + 1]
+                at = i + 1
+            }
+            let amounts = money(source)
+            // In a currency with cents a total is printed with them: a bare integer after it is
+            // a speck of noise read as a digit (`TOTAL $ 167.91 4`), not the total.
+            let priced = minorDigits > 0 ? amounts.filter { $0.scale == minorDigits } : []
+            if let amount = priced.last ?? amounts.last {
+                out.append(TotalCandidate(amount: amount, weight: keyword.weight * min(line.factor, source.factor), line: at))
+            }
+        }
+        return out
+    }
+
+    /// The money amounts of a line: not a percentage, not a postcode before its town
+    /// (`75003 PARIS`), within the currency's minor digits.
+    func money(_ line: Line) -> [DecimalNumber] {
+        line.numbers.filter { n in
+            guard !Self.isPercent(n, in: line.text) else { return false }
+            if n.value.scale == 0, n.grouped == nil, (4...5).contains(n.text.count) {
+                let rest = line.text[n.range.upperBound...].drop(while: { $0 == " " })
+                if rest.prefix(while: \.isLetter).count >= 3 { return false }
+            }
+            return true
+        }.compactMap { $0.money(minorDigits: minorDigits) }
+    }
+
+    static func isPercent(_ n: ReceiptNumber, in text: String) -> Bool {
+        text[n.range.upperBound...].first == "%" || text[n.range.upperBound...].hasPrefix(" %")
+    }
+
+    private func same(_ a: DecimalNumber, _ b: Double, within minor: Double = 0.5) -> Bool {
+        abs(a.double - b) <= minor * pow(10, -Double(minorDigits)) + 1e-9
+    }
+
+    /// Total keywords recognised even when misread (`ReceiptPatterns.resembles`).
+    static let misreadTotalWords = ["SUMME", "TOTAL", "MOKETI", "TOTAAL", "GESAMT", "JUMLAH", "BETRAG"]
+
+    private func has(_ line: Line, _ words: [String]) -> Bool { words.contains { ReceiptPatterns.contains(line.key, $0) } }
+
+    /// Cash and change lines, also when OCR misread the word (`RUCKGELU`, `Rück9e1d`).
+    private func hasMisread(_ i: Int, _ words: [String]) -> Bool {
+        has(lines[i], words) || words.contains { $0.count >= 6 && ReceiptPatterns.resembles(tokens[i], $0) }
+    }
+
+    /// How the receipt itself confirms `amount` (read on line `at`), or nil.
+    func confirmation(of amount: DecimalNumber, at: Int, keywordTotals: [TotalCandidate]) -> ReceiptFields.TotalCheck? {
+        let value = amount.double
+        if keywordTotals.contains(where: { $0.line != at && same($0.amount, value) }) { return .secondTotalLine }
+        for (i, line) in lines.enumerated() where i != at && has(line, Self.paymentWords) && !has(line, Self.changeWords) {
+            if money(line).contains(where: { same($0, value) }) { return .paymentLine }
+        }
+        let tendered = lines.indices.filter { hasMisread($0, Self.tenderWords) && !hasMisread($0, Self.changeWords) }.flatMap { money(lines[$0]) }.prefix(64)
+        let change = lines.indices.filter { hasMisread($0, Self.changeWords) }.flatMap { money(lines[$0]) }.prefix(64)
+        for t in tendered { for c in change where c.double > 0 && same(t, value + c.double) { return .tenderedMinusChange } }
+        // Net and tax: a subtotal plus the tax lines, or two amounts of one line that add up to it
+        // (a tax table's net, tax and gross).
+        let taxes = lines.filter { has($0, Self.taxWords) && !has($0, Self.subtotalWords) }.compactMap { money($0).last }
+        let taxSum = taxes.reduce(0) { $0 + $1.double }
+        for s in lines.filter({ has($0, Self.subtotalWords) }).compactMap({ money($0).last }) where !taxes.isEmpty {
+            if same(s, value - taxSum, within: 1) || taxes.contains(where: { same(s, value - $0.double, within: 1) }) { return .netPlusTax }
+        }
+        for line in lines {
+            let m = Array(money(line).prefix(12))   // a tax table row has three to five amounts
+            guard m.count >= 3, m.contains(where: { same($0, value) }) else { continue }
+            for (x, a) in m.enumerated() { for b in m[(x + 1)...] where a.double > 0 && b.double > 0 && same(a, value - b.double, within: 1) && !same(a, value) {
+                return .netPlusTax
+            } }
+        }
+        return nil
+    }
+
+    /// Marks the total sure when the receipt confirms it, doubtful when nothing does; a volume and
+    /// unit price whose product contradicts a confirmed total become the doubtful ones.
+    func settle(_ f: inout ReceiptFields, keywordTotals: [TotalCandidate]) {
+        guard let t = f.total else { return }
+        let structural = confirmation(of: t.value, at: t.line, keywordTotals: keywordTotals)
+        if f.totalCheck == .priceTimesVolume {
+            if structural != nil, t.confidence < ReceiptFields.reviewThreshold { f.total?.confidence = 0.8 }
+            return
+        }
+        if let structural {
+            f.totalCheck = structural
+            f.total?.confidence = max(t.confidence, 0.8)
+            if f.computedTotal != nil {
+                if let v = f.volume { f.volume?.confidence = min(v.confidence, 0.5) }
+                if let p = f.unitPrice { f.unitPrice?.confidence = min(p.confidence, 0.5) }
+                f.notes.append("volume × unit price does not give the confirmed total: one of them is misread")
+            }
+            return
+        }
+        let bare = minorDigits > 0 && t.value.scale == 0
+        f.total?.confidence = min(t.confidence, bare ? 0.4 : FuelLines.unconfirmed)
+        f.notes.append(bare ? "total printed without its minor digits and not confirmed" : "total not confirmed by a second source (payment line, price × volume, net + tax)")
+    }
+}

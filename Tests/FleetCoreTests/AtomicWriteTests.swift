@@ -1,0 +1,68 @@
+import XCTest
+import Foundation
+@testable import FleetCore
+
+/// The one atomic writer: the destination is the old file or the whole new one, with the mode
+/// asked for whatever the umask; a planted link is never written through; a failed write leaves
+/// no temporary file behind.
+final class AtomicWriteTests: XCTestCase {
+    var dir: URL!
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    private func mode(_ url: URL) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as! NSNumber).intValue
+    }
+
+    private func leftovers() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".tmp") }
+    }
+
+    func testItReplacesTheFileWholeWithTheModeAskedWhateverTheUmask() throws {
+        let url = dir.appendingPathComponent("run.json")
+        try Data("old".utf8).write(to: url)
+        let saved = umask(0)
+        defer { umask(saved) }
+        try AtomicWrite.write(Data("new".utf8), to: url)
+        XCTAssertEqual(try String(contentsOf: url, encoding: .utf8), "new")
+        XCTAssertEqual(try mode(url), 0o600)
+        try AtomicWrite.write(Data("shared".utf8), to: url, mode: 0o640, temporary: .unique, durable: false)
+        XCTAssertEqual(try String(contentsOf: url, encoding: .utf8), "shared")
+        XCTAssertEqual(try mode(url), 0o640)
+        XCTAssertEqual(try leftovers(), [])
+    }
+
+    func testAPlantedLinkAtTheTemporaryNameIsNotWrittenThrough() throws {
+        let victim = dir.appendingPathComponent("victim.txt")
+        try Data("keep".utf8).write(to: victim)
+        let url = dir.appendingPathComponent("out.txt")
+        try FileManager.default.createSymbolicLink(at: AtomicWrite.temporaryURL(for: url, .fixed), withDestinationURL: victim)
+        try AtomicWrite.write(Data("report".utf8), to: url)
+        XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "keep")
+        XCTAssertEqual(try String(contentsOf: url, encoding: .utf8), "report")
+        XCTAssertEqual(try leftovers(), [])
+    }
+
+    func testAFailedBodyOrRenameLeavesNoTemporaryFileAndNoDestination() throws {
+        struct Stop: Error {}
+        let url = dir.appendingPathComponent("book.xlsx")
+        XCTAssertThrowsError(try AtomicWrite.produce(url) { tmp in
+            try Data("half".utf8).write(to: tmp)
+            throw Stop()
+        }) { XCTAssertTrue($0 is Stop) }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: url.path))
+        XCTAssertEqual(try leftovers(), [])
+
+        // A folder with something in it where the file should go: rename fails.
+        let blocked = dir.appendingPathComponent("blocked")
+        try FileManager.default.createDirectory(at: blocked.appendingPathComponent("inside"), withIntermediateDirectories: true)
+        XCTAssertThrowsError(try AtomicWrite.write(Data("x".utf8), to: blocked)) { error in
+            XCTAssertTrue("\(error)".contains("cannot move"), "\(error)")
+            XCTAssertTrue("\(error)".contains(blocked.path), "\(error)")
+        }
+        XCTAssertEqual(try leftovers(), [])
+    }
+}

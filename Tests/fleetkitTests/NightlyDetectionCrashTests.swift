@@ -1,0 +1,77 @@
+import XCTest
+import Foundation
+import FleetTestSupport
+
+/// The nightly job reads each file's format in its import child (`fleetkit import-one`), not in
+/// its own process: the first thing the first child does is answer "which format is this
+/// file?". That child is killed here as soon as it exists, as a crash in the reader or the
+/// out-of-memory killer would end it: the file being read is quarantined naming the signal and
+/// the phase, a new child reads the rest, every other file is imported, and the run exits 1.
+final class NightlyDetectionCrashTests: XCTestCase {
+    static var sampleData: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("SampleData")
+    }
+    static let files = ["master/assets.csv", "master/drivers.csv", "fuel-card/fuel-card-2026-10.csv"]
+
+    /// The first child of `parent`, as soon as it exists.
+    private func firstChild(of parent: Int32, within seconds: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let pid = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                      let close = stat.lastIndex(of: ")") else { continue }
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                if fields.count > 2, Int32(fields[1]) == parent { return pid }
+            }
+            usleep(500)
+        }
+        return nil
+    }
+
+    func testAChildKilledWhileReadingAFormatCostsOnlyThatFile() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("nightly-detect-crash-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        for f in Self.files {
+            let target = root.appendingPathComponent("inbox/" + f)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: Self.sampleData.appendingPathComponent(f), to: target)
+        }
+        try """
+        warehouse: fleet.sqlite
+        inbox: inbox
+        archive: archive
+        quarantine: quarantine
+        reports: reports
+        settle_seconds: 0
+        timezone: America/Chicago
+        reports_to_refresh: [summary]
+        periods: [previous_month]
+        formats: [json]
+        """.write(to: root.appendingPathComponent("fleetkit.yml"), atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = Fleetkit.executable
+        p.arguments = ["nightly", "--config", root.appendingPathComponent("fleetkit.yml").path, "--as-of", "2026-11-02", "--json"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // The child starts (a debug binary takes a good part of a second) before it can answer.
+        let child = firstChild(of: p.processIdentifier, within: 60)
+        XCTAssertNotNil(child, "the nightly job never started an import child")
+        if let child { kill(child, SIGKILL) }
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+
+        XCTAssertEqual(p.terminationReason, .exit)
+        XCTAssertEqual(p.terminationStatus, 1)
+        let summary = try XCTUnwrap(try JSONSerialization.jsonObject(with: stdout) as? [String: Any], String(decoding: stdout, as: UTF8.self))
+        let results = summary["files"] as? [[String: Any]] ?? []
+        let quarantined = results.filter { $0["action"] as? String == "quarantined" }
+        XCTAssertEqual(quarantined.count, 1, "\(results)")
+        let reason = quarantined.first?["reason"] as? String ?? ""
+        XCTAssertTrue(reason.contains("killed (SIGKILL)"), reason)
+        XCTAssertTrue(reason.contains("reading its first bytes to find its format"), reason)
+        XCTAssertEqual(results.filter { $0["action"] as? String == "archived" }.count, Self.files.count - 1, "\(results)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent("reports/summary-2026-10.json").path))
+    }
+}
