@@ -1,6 +1,6 @@
 # FleetKit — see README.md. Every target that builds first makes sure the system libraries exist.
 SHELL := /bin/bash
-DEBIAN_PACKAGES := libsqlite3-dev libxlsxwriter-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng pkg-config time
+DEBIAN_PACKAGES := libsqlite3-dev libxlsxwriter-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd pkg-config time
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 SWIFT ?= swift
 FLEETKIT_RELEASE := .build/release/fleetkit

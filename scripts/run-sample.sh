@@ -76,6 +76,10 @@ echo "== fleetkit status"
 "$bin" status --db "$run/fleet.sqlite"
 
 echo
+echo "== fleetkit verify: the warehouse audits itself (a figure that contradicts its rows exits 1 with a list)"
+"$bin" verify --db "$run/fleet.sqlite"
+
+echo
 echo "== the reports for October 2026"
 python3 - <<'PY'
 import json

@@ -43,6 +43,11 @@ public struct NightlyJob {
         /// Reports (or formats of one) that could not be written; the others were (exit code 1).
         public var report_failures: [ReportFailure]
         public var exit_code: Int32
+        /// The warehouse's audit of itself after the night's imports (`fleetkit verify`); a failed
+        /// check makes the run exit 1, and the imports stay.
+        public var verify: VerifyResult? = nil
+        /// Why verify could not run, when it could not (also exit 1).
+        public var verify_error: String? = nil
         /// The config's settings that differed from the warehouse's and were stored, and how
         /// many assets that re-derived; absent when none changed.
         public var settings_changed: SettingsChange? = nil
@@ -175,16 +180,30 @@ public struct NightlyJob {
         let refreshed = try reports.refresh(self, warehouse: warehouse, today: today)
         let (written, reportFailures) = (refreshed.files.map { URL(fileURLWithPath: $0) }, refreshed.failures)
         let quarantined = results.filter { $0.action == "quarantined" }.count
-        let result = Summary(run_id: runID, as_of: today.description, files: results, totals: summary.totals, quarantined: quarantined,
+        let (verify, verifyError) = audit(warehouse)
+        var result = Summary(run_id: runID, as_of: today.description, files: results, totals: summary.totals, quarantined: quarantined,
                              skipped: results.filter { $0.action == "skipped" }.count, reports: written.map(\.path),
                              report_failures: reportFailures,
                              exit_code: quarantined > 0 || summary.totals.failed > 0 || summary.totals.rejected > 0 || !reportFailures.isEmpty ? 1 : 0,
                              settings_changed: settingsChange.isEmpty ? nil : settingsChange,
                              warnings: stored.warning.map { [$0] } ?? [])
+        (result.verify, result.verify_error) = (verify, verifyError)
+        if verify?.clean == false || verifyError != nil { result.exit_code = 1 }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try AtomicWrite.write(try encoder.encode(result), to: URL(fileURLWithPath: config.reports).appendingPathComponent("nightly-last-run.json"))
         return result
+    }
+
+    /// `fleetkit verify` on the warehouse as the night left it. Its imports are committed by now:
+    /// a failure (or an error running it) is recorded, never thrown.
+    private func audit(_ warehouse: Warehouse) -> (VerifyResult?, String?) {
+        do {
+            let context = try VerifyChecks.context(warehouse)
+            return (try Verifier(checks: VerifyChecks.all).run(warehouse, context: context), nil)
+        } catch {
+            return (nil, "\(error)")
+        }
     }
 
     /// The config's settings become the warehouse's (WarehouseSettings.apply): a changed zone or

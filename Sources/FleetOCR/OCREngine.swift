@@ -11,6 +11,12 @@ import FleetCore
 /// only one thread uses it at a time: the pool guarantees that.
 public final class OCREngine: @unchecked Sendable {
     private let handle: OpaquePointer
+    private let dataPath: String?
+    /// A second engine with Tesseract's orientation model (osd.traineddata), made on first use:
+    /// orientation detection needs that model as the engine's main language, and loading it
+    /// beside `eng` would make Tesseract read with it too. Nil once it failed to load.
+    private var osdHandle: OpaquePointer?
+    private var osdTried = false
 
     public enum Error: Swift.Error, CustomStringConvertible {
         case initFailed(dataPath: String?, language: String)
@@ -81,6 +87,40 @@ public final class OCREngine: @unchecked Sendable {
         // banner is lost, and the merchant is then read from the next name line.
         _ = TessBaseAPISetVariable(api, "tessedit_do_invert", "0")
         handle = api
+        self.dataPath = dataPath
+    }
+
+    /// Tesseract's orientation and script detection (OSD) on `image`: the clockwise quarter turns
+    /// that make the text upright, and Tesseract's confidence in that turn against the next best
+    /// (0 and up; the `tesseract --psm 0` command prints it as "Orientation confidence"). Nil when
+    /// osd.traineddata is not installed (Debian tesseract-ocr-osd) or too little text was found.
+    public func detectOrientation(_ image: OCRImage) -> (quarterTurns: Int, confidence: Double)? {
+        if !osdTried {
+            osdTried = true
+            if let api = TessBaseAPICreate() {
+                _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+                if TessBaseAPIInit3(api, dataPath, "osd") == 0 {
+                    _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+                    osdHandle = api
+                } else {
+                    TessBaseAPIDelete(api)
+                }
+            }
+        }
+        guard let osd = osdHandle else { return nil }
+        TessBaseAPISetPageSegMode(osd, PSM_OSD_ONLY)
+        TessBaseAPISetImage2(osd, image.pix)
+        TessBaseAPISetSourceResolution(osd, 300)
+        defer { TessBaseAPIClear(osd) }
+        // OSD finds the same blobs a reading does, so an image a reading would refuse (noise, a
+        // pattern of lines: `maxInkComponents`, `maxTallEdges`) is not given to it either.
+        guard let (components, tallEdges) = inkShape(osd), components <= Self.maxInkComponents, tallEdges <= Self.maxTallEdges else { return nil }
+        var degrees: Int32 = 0, confidence: Float = 0, scriptConfidence: Float = 0
+        var script: UnsafePointer<CChar>? = nil
+        guard TessBaseAPIDetectOrientationScript(osd, &degrees, &confidence, &script, &scriptConfidence) != 0 else { return nil }
+        // `degrees` is how far the text is turned clockwise from upright (270 for a page stored
+        // a quarter turn counter-clockwise: the real German scans); the rest of the circle undoes it.
+        return ((4 - (Int(degrees) / 90) % 4) % 4, Double(confidence))
     }
 
     /// The languages the engine has loaded.
@@ -103,7 +143,7 @@ public final class OCREngine: @unchecked Sendable {
         TessBaseAPISetSourceResolution(handle, 300)
         defer { TessBaseAPIClear(handle) }
         // Tesseract's own binarisation, checked before it builds anything on it (Recognize reuses it).
-        if let (components, tallEdges) = inkShape(), components > Self.maxInkComponents || tallEdges > Self.maxTallEdges {
+        if let (components, tallEdges) = inkShape(handle), components > Self.maxInkComponents || tallEdges > Self.maxTallEdges {
             var refused = OCRResult(lines: [], meanConfidence: 0)
             if components > Self.maxInkComponents { refused.inkComponents = components } else { refused.tallEdges = tallEdges }
             return refused
@@ -117,8 +157,8 @@ public final class OCREngine: @unchecked Sendable {
     /// Of the image Tesseract has just thresholded: its 8-connected components, and the vertical
     /// edge steps of those taller than `tallComponentHeight` (0 when there are too many
     /// components to separate them; nil if it could not be thresholded).
-    private func inkShape() -> (components: Int, tallEdges: Int)? {
-        guard let binary = TessBaseAPIGetThresholdedImage(handle) else { return nil }
+    private func inkShape(_ api: OpaquePointer) -> (components: Int, tallEdges: Int)? {
+        guard let binary = TessBaseAPIGetThresholdedImage(api) else { return nil }
         var b: UnsafeMutablePointer<PIX>? = binary
         defer { pixDestroy(&b) }
         var n: Int32 = 0
@@ -161,7 +201,20 @@ public final class OCREngine: @unchecked Sendable {
         return lines
     }
 
+    /// Frees the orientation model (about 33 MB resident); the next `detectOrientation` loads it
+    /// again (0.06 s). For an image so large that the model and the reading together would not
+    /// fit the memory budget (`OCRMemoryBudget.maxPixelsBesideOSD`).
+    public func releaseOrientationModel() {
+        if let osd = osdHandle {
+            TessBaseAPIEnd(osd)
+            TessBaseAPIDelete(osd)
+        }
+        osdHandle = nil
+        osdTried = false
+    }
+
     deinit {
+        releaseOrientationModel()
         TessBaseAPIEnd(handle)
         TessBaseAPIDelete(handle)
     }

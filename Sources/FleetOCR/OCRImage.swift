@@ -102,7 +102,11 @@ public final class OCRImage {
         }
         guard let p = decoded else { throw Error.unreadable(path) }
         self.init(owning: p)
+        reduced = plan.reduction > 1
     }
+
+    /// Whether the file was decoded at a reduced size (a large JPEG, `OCRDecodePlan.reduction`).
+    public private(set) var reduced = false
 
     /// A blank image, `depth` bits per pixel, white.
     public init(width: Int, height: Int, depth: Int = 8) {

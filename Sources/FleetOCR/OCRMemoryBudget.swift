@@ -33,6 +33,14 @@ public enum OCRMemoryBudget {
     /// The most pixels the pipeline works on: 23 MP, so that 3 grey copies and Tesseract fit.
     public static let maxWorkPixels = Int(Double(imageBytes) / (pipelineCopies + tesseractBytesPerPixel))
 
+    /// Tesseract's orientation model (osd.traineddata) once loaded: `fleetkit import` of a
+    /// 502 × 574 receipt peaked at 71.5 MB without it and 105 MB with it (release, 2026-11-25).
+    public static let osdBytes = 33_000_000
+    /// A working image with more pixels than this (19.7 MP) is read after the orientation model
+    /// is freed (`OCREngine.releaseOrientationModel`): the model and the reading would not both
+    /// fit the image budget. Smaller images, every receipt photo once decoded, keep it loaded.
+    public static let maxPixelsBesideOSD = Int(Double(imageBytes - osdBytes) / (pipelineCopies + tesseractBytesPerPixel))
+
     /// The factor (at most 1) that brings `pixels` down to `maxPixels`.
     public static func shrinkFactor(pixels: Int, maxPixels: Int = maxWorkPixels) -> Double {
         cappedScale(1, width: pixels, height: 1, maxPixels: maxPixels)

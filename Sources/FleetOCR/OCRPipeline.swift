@@ -3,22 +3,39 @@ import Foundation
 /// Reads one receipt image: decode within the pixel budget, preprocess, find the upright
 /// orientation, recognise. Which steps run is an option, so the benchmark can measure each.
 ///
-/// Orientation is found without Tesseract's OSD: on the fixtures OSD (osd.traineddata) judged
-/// clean upright slips to be turned 180° and took about as long as reading them, and
-/// Leptonica's `pixOrientDetect` needs more lines of text than a receipt has. Instead:
+/// Orientation tries all four turns (docs/FORMATS.md, "Reading the image"):
 /// 1. sideways or not from the image's geometry (`OCRPreprocess.lineDirectionRatio`, a few
-///    milliseconds); a sideways image is turned a quarter clockwise;
-/// 2. the image is read; a confident reading (mean word confidence `uprightConfidence`) is the
-///    answer, one pass, as for every clean upright slip;
-/// 3. otherwise a half-size copy turned 180° is read, and if it reads clearly better (text
-///    upside down scores 25–50, the right way up 65–90 even at half size), the turned image is
-///    read in full.
+///    milliseconds), and the image is read so; a confident reading (mean word confidence
+///    `uprightConfidence`) is the answer, one reading, as for every clean slip;
+/// 2. otherwise Tesseract's orientation detection (OSD, osd.traineddata) on a copy of at most
+///    4 MP; when its confidence is at least `osdConfidence` and its turn was not read yet, that
+///    turn is read;
+/// 3. still not confident: a reduced copy is read in each turn not read yet, and one whose mean
+///    word confidence beats the best so far by `turnMargin` is deskewed and read in full.
+/// Why OSD is not first: it costs 0.1–0.6 s of CPU an image (it doubled the CPU per receipt on
+/// the fixtures and real scans) and was unsure (< 2) on a third of the measured images, while
+/// the geometry guess is right on every measured one and a wrong guess reads poorly, which sends
+/// the image to OSD and the trials anyway. On real phone photos the geometry guess alone had
+/// turned upright slips sideways (before step 2 existed, with only a 180° retry).
+/// The result records the turn and which step chose it (`OCRResult.orientation`).
 public struct OCRPipeline: Sendable {
     public struct Options: Sendable, Equatable {
         public var normalizeBackground = true
+        /// Cut a photo to the sheet of paper in it (`OCRPreprocess.paperCrop`): the table's edges
+        /// and texture otherwise read as lines of noise among the slip's (3 more dates and 1 more
+        /// total of 21 phone-like photos; scans and close-ups are not cut, docs/FORMATS.md).
+        public var cropPaper = true
         public var scale = true
         public var deskew = true
         public var orient = true
+        /// How the turn is guessed before and after the first reading (`OrientationGuess`).
+        public var orientation = OrientationGuess.lineDirectionThenOSD
+        /// OSD's confidence from which its turn is taken as the first guess.
+        public var osdConfidence = 2.0
+        /// OSD looks at a copy of at most this many pixels: it needs far less detail than reading.
+        public var osdPixels = 4_000_000
+        /// A trial turn must beat the current one's mean word confidence by this much.
+        public var turnMargin = 10.0
         /// nil: Tesseract gets the normalised grey image and binarises it itself (Otsu), which
         /// read the fixtures best; a Leptonica binarisation can be chosen instead.
         public var binarize: OCRPreprocess.Binarization? = nil
@@ -29,8 +46,22 @@ public struct OCRPipeline: Sendable {
         /// The most pixels any image in the pipeline has (`OCRMemoryBudget`): a bigger decoded
         /// image is scaled down to it first, and small text is scaled up only as far as it allows.
         public var maxWorkPixels = OCRMemoryBudget.maxWorkPixels
+        /// A JPEG with more pixels than this is decoded at 1/2, 1/4 or 1/8 size (libjpeg's DCT
+        /// scaling, nearly free): a 12 MP phone photo at 3 MP, where a slip's text is still
+        /// 15–30 px high; decoded again at full size when its text came out under 12 px.
+        public var photoPixels = 6_000_000
 
         public init() {}
+    }
+
+    public enum OrientationGuess: String, Sendable {
+        /// The line direction first (sideways or not, a few milliseconds), Tesseract's OSD only
+        /// when that reading is not confident, then trial turns.
+        case lineDirectionThenOSD
+        /// OSD first, then trial turns (OSD costs 0.1–0.6 s of CPU on every image).
+        case osd
+        /// The line direction, then a 180° trial only (the method before OSD; to measure against).
+        case lineDirection
     }
 
     public var options: Options
@@ -49,7 +80,15 @@ public struct OCRPipeline: Sendable {
     /// (4 bytes each) are freed before anything else is allocated, then scaled down if bigger
     /// (a 40 MP 1-bit scan or PNG photo; a JPEG is already decoded at a reduced size).
     static func decode(_ path: String, options: Options) throws -> OCRImage {
-        let gray = OCRPreprocess.grayscale(try OCRImage(contentsOf: path, maxPixels: options.maxPixels, maxWorkPixels: options.maxWorkPixels))
+        let decoded = try OCRImage(contentsOf: path, maxPixels: options.maxPixels, maxWorkPixels: min(options.maxWorkPixels, options.photoPixels))
+        let reduced = decoded.reduced
+        var gray = OCRPreprocess.grayscale(decoded)
+        // A photo decoded at a reduced size whose text came out smaller than Tesseract reads well
+        // (a slip far from the lens) is decoded again at the size the memory budget allows.
+        if options.photoPixels < options.maxWorkPixels, reduced,
+           let h = OCRPreprocess.textHeight(gray), h < OCRPreprocess.textHeightRange.lowerBound {
+            gray = OCRPreprocess.grayscale(try OCRImage(contentsOf: path, maxPixels: options.maxPixels, maxWorkPixels: options.maxWorkPixels))
+        }
         let factor = OCRMemoryBudget.cappedScale(1, width: gray.width, height: gray.height, maxPixels: options.maxWorkPixels)
         return OCRPreprocess.scale(gray, by: factor)
     }
@@ -60,6 +99,7 @@ public struct OCRPipeline: Sendable {
         // is scaled down before any step makes a copy of it.
         let shrink = OCRMemoryBudget.cappedScale(1, width: gray.width, height: gray.height, maxPixels: options.maxWorkPixels)
         if shrink != 1 { gray = OCRPreprocess.scale(gray, by: shrink) }
+        if options.cropPaper { gray = OCRPreprocess.paperCrop(gray) }
         if options.normalizeBackground { gray = OCRPreprocess.normalizeBackground(gray) }
         let height = OCRPreprocess.textHeight(gray)
         var textHeight = height
@@ -71,24 +111,55 @@ public struct OCRPipeline: Sendable {
             gray = OCRPreprocess.scale(gray, by: factor)
             textHeight = height.map { $0 * factor }
         }
-        var turns = 0
-        if options.orient, let ratio = OCRPreprocess.lineDirectionRatio(gray, textHeight: textHeight), ratio > 1 {
-            gray = OCRPreprocess.rotate(gray, quarterTurns: 1)
-            turns = 1
+        // Orientation. Every reading is of the image turned from here, then deskewed (skew is
+        // found with the text lines across the image).
+        let unturned = gray
+        var osdConfidence: Double? = nil
+        func readTurned(_ q: Int, _ how: OCRResult.Orientation) -> OCRResult {
+            var g = OCRPreprocess.rotate(unturned, quarterTurns: q), skew = 0.0
+            if options.deskew { (g, skew) = OCRPreprocess.deskew(g) }
+            var r = recognize(g, textHeight: textHeight, engine: engine)
+            r.quarterTurns = q
+            r.skewDegrees = skew
+            r.orientation = how
+            r.orientationConfidence = osdConfidence
+            return r
         }
-        var skew = 0.0
-        if options.deskew { (gray, skew) = OCRPreprocess.deskew(gray) }
-        var result = recognize(gray, textHeight: textHeight, engine: engine)
-        result.quarterTurns = turns
-        result.skewDegrees = skew
-        guard options.orient, !result.refused, result.meanConfidence < options.uprightConfidence,
-              upsideDown(gray, textHeight: textHeight, confidence: result.meanConfidence, engine: engine) else {
-            return result
+        /// OSD's turn when it is sure, on a copy of at most `osdPixels`.
+        func osd() -> Int? {
+            let small = OCRPreprocess.scale(unturned, by: OCRMemoryBudget.cappedScale(1, width: unturned.width, height: unturned.height, maxPixels: options.osdPixels))
+            let found = engine.detectOrientation(small)
+            if unturned.width * unturned.height > OCRMemoryBudget.maxPixelsBesideOSD { engine.releaseOrientationModel() }
+            osdConfidence = found?.confidence
+            guard let found, found.confidence >= options.osdConfidence else { return nil }
+            return found.quarterTurns
         }
-        var flipped = recognize(OCRPreprocess.rotate(gray, quarterTurns: 2), textHeight: textHeight, engine: engine)
-        flipped.quarterTurns = turns + 2
-        flipped.skewDegrees = skew
-        return flipped.meanConfidence > result.meanConfidence ? flipped : result
+        guard options.orient else { return readTurned(0, .notTried) }
+        var first = 0, how = OCRResult.Orientation.confidentReading
+        switch options.orientation {
+        case .osd:
+            if let q = osd() { first = q; how = .osd }
+        case .lineDirection, .lineDirectionThenOSD:
+            if let ratio = OCRPreprocess.lineDirectionRatio(unturned, textHeight: textHeight), ratio > 1 { first = 1 }
+        }
+        var best = readTurned(first, how)
+        guard !best.refused, best.meanConfidence < options.uprightConfidence else { return best }
+        var tried: Set<Int> = [first]
+        if options.orientation == .lineDirectionThenOSD, let q = osd(), !tried.contains(q) {
+            tried.insert(q)
+            let r = readTurned(q, .osd)
+            if r.meanConfidence > best.meanConfidence { best = r }
+            guard best.meanConfidence < options.uprightConfidence else { return best }
+        }
+        let candidates = options.orientation == .lineDirection ? [(first + 2) % 4] : (0..<4).filter { !tried.contains($0) }
+        guard let q = betterTurn(unturned, current: best.quarterTurns, candidates: candidates, textHeight: textHeight, engine: engine) else {
+            if options.orientation != .lineDirection { best.orientation = .wordConfidence }
+            return best
+        }
+        let turned = readTurned(q, .wordConfidence)
+        if turned.meanConfidence > best.meanConfidence { return turned }
+        if options.orientation != .lineDirection { best.orientation = .wordConfidence }
+        return best
     }
 
     private func recognize(_ gray: OCRImage, textHeight: Double?, engine: OCREngine) -> OCRResult {
@@ -96,14 +167,21 @@ public struct OCRPipeline: Sendable {
         return engine.recognize(OCRPreprocess.binarize(gray, method: method, textHeight: textHeight), mode: options.mode)
     }
 
-    /// Whether a half-size copy turned 180° reads clearly better than the full-size reading did.
-    /// Half size, or smaller for large text: capitals of about 10 px still read confidently the
-    /// right way up (65–90 on the fixtures) while text upside down scores 25–50 at any size, so
-    /// one small reading decides, at about a quarter of the cost of a full one.
-    func upsideDown(_ gray: OCRImage, textHeight: Double?, confidence: Double, engine: OCREngine) -> Bool {
+    /// The clockwise turn of `unturned` (one of `candidates`) whose reading of a reduced copy
+    /// beats the `current` turn's by `turnMargin` in mean word confidence, or nil. Half size, or
+    /// smaller for large text: capitals of about 10 px still read confidently the right way up
+    /// (65–90 on the fixtures) while text upside down or sideways scores far lower at any size,
+    /// so small readings decide, each at about a quarter of the cost of a full one.
+    func betterTurn(_ unturned: OCRImage, current: Int, candidates: [Int], textHeight: Double?, engine: OCREngine) -> Int? {
+        guard !candidates.isEmpty else { return nil }
         let factor = min(0.5, 10 / (textHeight ?? 20))
-        let small = OCRPreprocess.scale(gray, by: max(factor, 0.1))
-        let turned = engine.recognize(OCRPreprocess.rotate(small, quarterTurns: 2), mode: options.mode).meanConfidence
-        return turned > confidence + 10
+        let small = OCRPreprocess.scale(unturned, by: max(factor, 0.1))
+        let now = engine.recognize(OCRPreprocess.rotate(small, quarterTurns: current), mode: options.mode).meanConfidence
+        var best: (turn: Int, confidence: Double)? = nil
+        for q in candidates {
+            let c = engine.recognize(OCRPreprocess.rotate(small, quarterTurns: q), mode: options.mode).meanConfidence
+            if c > now + options.turnMargin, c > best?.confidence ?? -1 { best = (q, c) }
+        }
+        return best?.turn
     }
 }

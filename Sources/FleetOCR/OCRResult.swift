@@ -27,6 +27,23 @@ public struct OCRResult: Sendable, Equatable {
     /// Clockwise quarter turns applied before recognition (0–3), and the skew corrected, in degrees.
     public var quarterTurns = 0
     public var skewDegrees = 0.0
+    /// How `quarterTurns` was chosen, and Tesseract's orientation (OSD) confidence when it ran.
+    public var orientation = Orientation.notTried
+    public var orientationConfidence: Double? = nil
+
+    /// How the upright turn of the image was decided.
+    public enum Orientation: String, Sendable, Equatable {
+        /// Orientation was switched off.
+        case notTried = "not tried"
+        /// The turn Tesseract's OSD was sure of (confidence at least
+        /// `OCRPipeline.Options.osdConfidence`), read after the first guess read poorly (or first).
+        case osd
+        /// The first guess (the line direction: sideways or not) read confidently.
+        case confidentReading = "confident reading"
+        /// Neither read confidently; the other turns were read at a reduced size and the one with
+        /// the clearly best mean word confidence was kept (possibly the turn already read).
+        case wordConfidence = "word confidence"
+    }
     /// Set when the image was not read: the components of ink Tesseract's binarisation found,
     /// over `OCREngine.maxInkComponents` (noise, a halftone or dither pattern, not text).
     public var inkComponents: Int? = nil

@@ -37,6 +37,10 @@ public struct ReceiptFields: Sendable, Equatable {
     public struct Volume: Sendable, Equatable {
         public var amount: DecimalNumber
         public var unit: VolumeUnit
+        public init(amount: DecimalNumber, unit: VolumeUnit) {
+            self.amount = amount
+            self.unit = unit
+        }
         public var millilitres: Double { amount.double * unit.millilitres }
     }
 
@@ -44,6 +48,11 @@ public struct ReceiptFields: Sendable, Equatable {
         public var hour: Int
         public var minute: Int
         public var second = 0
+        public init(hour: Int, minute: Int, second: Int = 0) {
+            self.hour = hour
+            self.minute = minute
+            self.second = second
+        }
         public var description: String { String(format: "%02d:%02d", hour, minute) }
     }
 
@@ -51,6 +60,10 @@ public struct ReceiptFields: Sendable, Equatable {
         public var value: Double
         /// "km" or "mi": as printed, else miles on a US-dollar slip and kilometres otherwise.
         public var unit: String
+        public init(value: Double, unit: String) {
+            self.value = value
+            self.unit = unit
+        }
         public var metres: Double { value * (unit == "mi" ? Units.metresPerMile : Units.metresPerKilometre) }
     }
 

@@ -141,9 +141,14 @@ struct IdentityResolver {
     /// the VIN stored as a name by whichever feed came first kept a later feed's real name out,
     /// and the asset was called by its VIN or by "T-03 Cascadia 126" depending on import order.
     /// Master data names still replace any feed name (`WarehouseSink.defineAsset`).
+    ///
+    /// A machine known only by feed identifiers (no VIN, PIN or unit number: an ISO 15143-3
+    /// `EquipmentID` with a bad check digit, a serial) keeps that label as its name: without it
+    /// the asset would have nothing a person can read, and master data still replaces it.
     static func withoutIdentifierName(_ ref: AssetRef) -> AssetRef {
         guard let name = ref.name?.trimmingCharacters(in: .whitespaces) else { return ref }
-        let ids = [ref.vin, ref.pin, ref.unitNumber].compactMap { $0 } + ref.identifiers.map(\.value)
+        let shown = [ref.vin, ref.pin, ref.unitNumber].compactMap { $0 }
+        let ids = shown.isEmpty ? [] : shown + ref.identifiers.map(\.value)
         guard name.isEmpty || ids.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) else { return ref }
         var out = ref
         out.name = nil

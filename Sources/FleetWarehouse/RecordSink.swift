@@ -36,6 +36,11 @@ public protocol RecordSink {
     /// (`FuelPurchaseLinker`): the one step that must read other files' rows, kept behind the
     /// sink so that importers still never see SQL.
     mutating func linkFuelPurchases() throws
+    /// The latest accepted or fixed value of each field of the receipt image with this content
+    /// hash (`fleetkit review`): the importer applies them, so a correction outlives re-imports.
+    func receiptCorrections(sha256: String) throws -> [String: String]
+    /// Keeps what was read from a receipt, field by field with its OCR line, for `fleetkit review`.
+    mutating func recordReceipt(_ reading: ReceiptReading) throws
     /// Keeps a row that could not be used.
     mutating func reject(_ issue: Issue) throws
     /// A file-level remark that loses no row: shown in the import summary and kept in the run
@@ -68,4 +73,10 @@ extension RecordSink {
 
     /// A sink without a warehouse behind it has no other rows to link to.
     public mutating func linkFuelPurchases() throws {}
+
+    /// A sink without a warehouse behind it holds no corrections.
+    public func receiptCorrections(sha256: String) throws -> [String: String] { [:] }
+
+    /// A sink without a warehouse behind it keeps nothing for review.
+    public mutating func recordReceipt(_ reading: ReceiptReading) throws {}
 }

@@ -9,7 +9,7 @@ extension WarehouseMigrator {
     ///   path, plus the odometer across bridged gaps), `gps_partial` (the path, with a bridged gap
     ///   no odometer measured: a lower bound). NULL for vendor trips.
     /// - `bridged_s`: the seconds of GPS gaps longer than the gap rule inside the trip, 0 when none.
-    static let v7 = """
+    static let v8TripReasons = """
     ALTER TABLE trip ADD COLUMN distance_method TEXT;
     ALTER TABLE trip ADD COLUMN bridged_s REAL;
     """

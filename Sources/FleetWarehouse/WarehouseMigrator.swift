@@ -17,7 +17,8 @@ public enum WarehouseMigrator {
         m.registerMigration("v6-trip-repair") { db in try db.execute(sql: v6) }
         m.registerMigration("v7-trailer-defect-keys") { db in try db.execute(sql: v7TrailerDefectKeys) }
         m.registerMigration("v7-idle-period") { db in try db.execute(sql: v7IdlePeriod) }
-        m.registerMigration("v8-trip-reasons") { db in try db.execute(sql: v7) }
+        m.registerMigration("v8-trip-reasons") { db in try db.execute(sql: v8TripReasons) }
+        m.registerMigration("v9-receipt-review") { db in try db.execute(sql: v9ReceiptReview) }
         return m
     }
 

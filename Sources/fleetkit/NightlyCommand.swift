@@ -63,8 +63,16 @@ struct NightlyCommand: ParsableCommand {
             }
             if !summary.report_failures.isEmpty { fflush(nil) }
             for f in summary.report_failures { Console.err("error: \(f); the other reports were written") }
+            if let e = summary.verify_error { Console.err("error: verify could not run: \(e); the imports stand") }
+            for c in summary.verify?.checks ?? [] where c.failures > 0 {
+                Console.err("error: verify \(c.name): \(c.failures) failures (`fleetkit verify` lists them); the imports stand")
+                for f in c.listed.prefix(5) {
+                    Console.err("    " + [f.asset, f.day, f.trip.map { "trip \($0)" }].compactMap { $0 }.joined(separator: " ") + ": \(f.what)")
+                }
+            }
             let t = summary.totals
-            Console.out("run #\(summary.run_id ?? 0) as of \(summary.as_of): \(t.files) files (\(t.imported) imported, \(t.unchanged_files) unchanged, \(summary.quarantined) quarantined, \(summary.skipped) skipped); rows \(t.loaded) loaded, \(t.updated) updated, \(t.rejected) rejected; \(summary.reports.count) report files refreshed")
+            Console.out("run #\(summary.run_id ?? 0) as of \(summary.as_of): \(t.files) files (\(t.imported) imported, \(t.unchanged_files) unchanged, \(summary.quarantined) quarantined, \(summary.skipped) skipped); rows \(t.loaded) loaded, \(t.updated) updated, \(t.rejected) rejected; \(summary.reports.count) report files refreshed; "
+                        + (summary.verify.map { $0.clean ? "verify clean" : "verify: \($0.failures) failures" } ?? "verify could not run"))
         }
         if summary.exit_code != 0 { throw ExitCode(summary.exit_code) }
     }

@@ -88,6 +88,37 @@ final class NightlyJobTests: XCTestCase {
         XCTAssertEqual(archived.count, 20)
     }
 
+    /// The run audits the warehouse after its imports (`fleetkit verify`) and records the result in
+    /// the summary and nightly-last-run.json; a failed check makes the run exit 1, and the night's
+    /// imports stay.
+    func testTheRunRecordsVerifyAndAFailedCheckExitsOneKeepingTheImports() throws {
+        try fillInbox()
+        let first = try NightlyJob(config: try config(), now: asOf).run(command: "test")
+        XCTAssertEqual(first.exit_code, 0)
+        XCTAssertEqual(first.verify?.clean, true, "\(first.verify?.checks.flatMap(\.listed) ?? [])")
+        XCTAssertEqual(first.verify?.checks.count, 6)
+        XCTAssertNil(first.verify_error)
+        let recorded = try Data(contentsOf: root.appendingPathComponent("reports/nightly-last-run.json"))
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: recorded) as? [String: Any])
+        XCTAssertEqual((json["verify"] as? [String: Any])?["clean"] as? Bool, true)
+
+        // Two assets for one identity, by hand; then a run with one new file.
+        let w = try Warehouse(path: root.appendingPathComponent("fleet.sqlite").path)
+        try w.pool.write { db in
+            try db.execute(sql: "UPDATE asset SET vin = lower((SELECT vin FROM asset WHERE vin IS NOT NULL ORDER BY id LIMIT 1)) WHERE id = (SELECT id FROM asset WHERE vin IS NULL ORDER BY id LIMIT 1)")
+        }
+        try "unit_number,make\nX-9,Ford\n".write(to: root.appendingPathComponent("inbox/extra.csv"), atomically: true, encoding: .utf8)
+        let second = try NightlyJob(config: try config(), now: asOf.addingTimeInterval(3600)).run(command: "test")
+        XCTAssertEqual(second.exit_code, 1)
+        XCTAssertEqual(second.totals.imported, 1)
+        XCTAssertEqual(second.verify?.clean, false)
+        XCTAssertEqual(second.verify?.checks.filter { $0.failures > 0 }.map(\.name), ["asset_identity"])
+        XCTAssertEqual(try w.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM asset WHERE unit_number = 'X-9'") }, 1, "the import stays")
+        let again = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("reports/nightly-last-run.json"))) as? [String: Any])
+        XCTAssertEqual((again["verify"] as? [String: Any])?["failures"] as? Int, 1)
+        XCTAssertEqual(again["exit_code"] as? Int, 1)
+    }
+
     func testACorruptFileIsQuarantinedAndTheRestImport() throws {
         try fillInbox()
         try "unit_number,vin,make\nX-1,1FTFW1E50PFA00901,\"Ford\n".write(to: root.appendingPathComponent("inbox/master/assets-broken.csv"), atomically: true, encoding: .utf8)

@@ -14,7 +14,10 @@ import FleetOCR
 ///   a `needs_review` reject with the masked OCR text. A fuel receipt is also loaded, with
 ///   `needs_review = 1` (its total counted if read, listed but not summed if not, DESIGN §9),
 ///   unless it has no date, which a purchase cannot be stored without. An expense is loaded only
-///   when sure: its table has no review flag. Values are never invented.
+///   when sure: its table has no review flag. Values are never invented. What was read is kept
+///   field by field with its OCR line (`receipt_read`, `receipt_field`) for `fleetkit review`,
+///   whose accepted and fixed values (`receipt_correction`, by the image's hash) are applied
+///   before loading, so a person's correction holds whenever the same image is read.
 /// - **Card numbers** are kept as their last four digits; OCR text is stored masked.
 /// - **Links.** `FuelPurchaseLinker` links a receipt to the card transaction or the earlier image
 ///   of the same purchase.
@@ -54,13 +57,40 @@ public struct ReceiptImporter: Importer {
                                         hint: "Rescan or photograph the receipt on its own, without a patterned background.")
         }
         let fields = ReceiptExtractor(defaultCurrency: input.currency).extract(result)
-        let key = "receipt:" + (try SHA256.hex(ofFile: input.source))
+        let sha = try SHA256.hex(ofFile: input.source)
         do {
-            try sink.atomically { sink in try Self.load(fields, key: key, input: input, into: &sink) }
+            try sink.atomically { sink in try Self.loadReviewed(fields, sha256: sha, input: input, into: &sink) }
         } catch let error as RowError {
             // An identity conflict of --asset, say: the receipt is kept as a reject, not lost.
             try sink.reject(error.issue(at: "image", raw: String(fields.maskedText.prefix(Issue.rawLimit))))
         }
+    }
+
+    /// Applies what a person accepted or fixed for this image (`fleetkit review`, keyed by its
+    /// content hash, so a correction is kept whenever the same image is read again), keeps the
+    /// fields with their OCR lines for review, then loads (`load`).
+    static func loadReviewed(_ read: ReceiptFields, sha256: String, input: InputFile, into sink: inout some RecordSink) throws {
+        var fields = read
+        let corrections = try sink.receiptCorrections(sha256: sha256)
+        do { try ReceiptFieldText.apply(corrections, to: &fields) } catch {
+            // Only values the strict parsers accepted are stored; one that no longer parses (a
+            // date now beyond the window, say) is named rather than silently dropped.
+            throw FleetError.unreadable(file: input.path, location: "image", reason: "the stored review correction \(error)",
+                                        hint: "Fix the field again with `fleetkit review fix`.")
+        }
+        if corrections["currency"] != nil { fields.currencySource = nil }
+        // A total with more decimals than its currency has (read as 204.90, then the currency
+        // fixed to JPY) cannot be stored: it is doubtful, never rounded into a figure.
+        if let total = fields.total, total.value.scaled(to: Money.minorDigits(fields.currency?.value ?? input.currency)) == nil {
+            fields.total?.confidence = 0
+            fields.notes.append("total \(total.value) has more decimals than \(fields.currency?.value ?? input.currency)")
+        }
+        try sink.recordReceipt(ReceiptReading(
+            contentSHA256: sha256, imagePath: input.path, isFuel: fields.isFuel, category: fields.category, spendKind: fields.spendKind,
+            assetUnit: input.asset?.unitNumber, currencySource: corrections["currency"] != nil ? "review" : fields.currencySource?.rawValue,
+            totalCheck: fields.totalCheck?.rawValue, maskedText: fields.maskedText, needsReview: !fields.doubtful.isEmpty,
+            fields: ReceiptFieldText.values(of: fields)))
+        try load(fields, key: "receipt:" + sha256, input: input, into: &sink)
     }
 
     /// Loads what was read from one receipt, or lists it for review (the rules above).

@@ -194,6 +194,9 @@ public struct CostReport: Report {
         quality.add("Fuel purchases needing review (counted)", reviewRows,
                     reviewRows == 0 ? "none" : reviewFirst.joined(separator: "; "))
         quality.add("Fuel purchases without a readable total (not counted)", withoutTotal, withoutTotal == 0 ? "none" : "see `fleetkit rejects` and the review listing")
+        let unloaded = try ReceiptsUnderReview(db, request)
+        quality.add("Receipts under review and not loaded (not counted)", unloaded.count, unloaded.detail)
+        quality.add("Receipts with no currency printed (counted in the fleet's currency)", unloaded.assumedCurrency.count, unloaded.assumedDetail)
         try quality.addCommon(db, request, sources: sources)
 
         let metadata = ReportMetadata(
@@ -213,6 +216,9 @@ public struct CostReport: Report {
             output.metadata.partial.append("\(missingRows) of \(lineCount) cost rows have no exchange rate to \(cur) and are left out of the totals ("
                 + missing.keys.sorted().map { "\($0): \(Money(minor: missing[$0]!.minor, currency: $0))" }.joined(separator: "; ")
                 + "): import an fx-rates file with \(cur) rates, or report in \(base)")
+        }
+        if !unloaded.dated.isEmpty {
+            output.metadata.partial.append("\(unloaded.dated.count) receipts dated in the period are under review and not counted: see `fleetkit review list`")
         }
         if withoutTotal > 0 {
             output.metadata.partial.append("\(withoutTotal) fuel purchases have no readable total and are not counted: see `fleetkit rejects` and the review listing")

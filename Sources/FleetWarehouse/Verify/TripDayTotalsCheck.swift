@@ -1,0 +1,143 @@
+import GRDB
+import FleetCore
+
+/// Trips agree with the odometer and the daily totals (`asset_day`) of the days they fall on:
+/// - `asset_day.trips` is the number of trips (any source) starting that local day, and a day
+///   with a trip has a row;
+/// - a day whose distance comes from its trips (`distance_method = 'trips'`) has their sum;
+/// - the trips between two consecutive odometer readings (the last at or before a trip's start,
+///   the first at or after its end, with no anomaly between) cover no more than the odometer rose
+///   between them, and on a day whose distance is its GPS path the trips lying within the day
+///   cover no more than that path: in both cases within `relativeTolerance` × the reference +
+///   `absoluteTolerance`. A day of unknown distance (NULL) has no trip distance at all.
+///
+/// Why the odometer between readings and not the day's odometer figure: the day's figure spreads
+/// each delta over the hours between two readings in proportion to time, so with readings hours
+/// apart (a Samsara stats page) a day can hold less than a 20 km trip that day really drove while
+/// its neighbour holds more (on the 1,000-vehicle benchmark year, 104 such days); the readings
+/// around the trip bound it without that estimate. Tolerances: a coarse odometer shows its value
+/// truncated to its step (up to 1 mi = 1.6 km), and a vendor's GPS trip distance differs from the
+/// odometer by its own rounding, about 1 %. Trips covering less than the odometer or the day is
+/// not a contradiction (moves between trips count too); the trips report states its coverage.
+public struct TripDayTotalsCheck: WarehouseCheck {
+    public let name = "trips_vs_days"
+    public static let relativeTolerance = 0.02
+    public static let absoluteTolerance = 2000.0
+    public let rule = "per asset and local day: asset_day.trips = trips starting that day; a day whose distance is from trips has their sum (±1 mm per trip); trips between two consecutive odometer readings total ≤ the odometer's rise × 1.02 + 2 km; on a GPS-distance day, trips within the day total ≤ its path × 1.02 + 2 km"
+    public init() {}
+
+    struct DayTrips {
+        var count = 0
+        /// Distance of the trips starting that day.
+        var starting = 0.0
+        /// Distance of the trips starting and ending that day.
+        var within = 0.0
+        var firstTrip: Int64 = 0
+    }
+
+    public func run(_ db: Database, _ context: VerifyContext, _ findings: inout FindingList) throws -> Int {
+        let labels = try AssetLabels(db)
+        let zone = context.settings.zone
+        var examined = 0
+        for asset in try Int64.fetchAll(db, sql: "SELECT id FROM asset ORDER BY id") {
+            var days: [String: DayTrips] = [:]
+            var bracket = Bracket()
+            do {
+                let q = try CachedQuery(db, "SELECT id, start_at, end_at, distance_m FROM trip WHERE asset_id = ? ORDER BY start_at") { $0.bind(asset) }
+                defer { q.reset() }
+                while try q.step() {
+                    let start = q.int64(1), end = q.int64(2), distance = q.optionalDouble(3) ?? 0
+                    if distance > 0 { try bracket.add(db, asset: asset, trip: q.int64(0), start: start, end: end, distance: distance, labels: labels, zone: zone, &findings) }
+                    let day = zone.day(of: start)
+                    let key = day.description
+                    var d = days[key] ?? DayTrips(firstTrip: q.int64(0))
+                    d.count += 1
+                    d.starting += distance
+                    if zone.day(of: max(start, end - 1)) == day { d.within += distance }
+                    days[key] = d
+                }
+                bracket.flush(asset: asset, labels: labels, zone: zone, &findings)
+            }
+            let q = try CachedQuery(db, "SELECT day, trips, distance_m, distance_method FROM asset_day WHERE asset_id = ? ORDER BY day") { $0.bind(asset) }
+            defer { q.reset() }
+            while try q.step() {
+                examined += 1
+                let day = q.text(0), stored = q.int64(1), distance = q.optionalDouble(2), method = q.optionalText(3)
+                let trips = days.removeValue(forKey: day) ?? DayTrips()
+                if stored != Int64(trips.count) {
+                    findings.add(asset: labels[asset], day: day, trip: trips.count > 0 ? trips.firstTrip : nil,
+                                 "asset_day.trips says \(stored), but \(trips.count) trips start that day", fix: VerifyFix.rebuild)
+                }
+                if method == "trips", let distance, abs(distance - trips.starting) > 0.001 * Double(max(trips.count, 1)) + 1e-6 {
+                    findings.add(asset: labels[asset], day: day, "the day's distance (\(distance) m, from trips) is not the sum of its trips (\(Self.round(trips.starting)) m)",
+                                 fix: VerifyFix.rebuild)
+                }
+                if trips.within > 0 {
+                    // Odometer days: each trip is judged against the readings around it (Bracket).
+                    if let distance, method == "gps" {
+                        let limit = distance * (1 + Self.relativeTolerance) + Self.absoluteTolerance
+                        if trips.within > limit {
+                            findings.add(asset: labels[asset], day: day, trip: trips.firstTrip,
+                                         "trips within the day cover \(Self.round(trips.within)) m, more than the day's GPS path of \(Self.round(distance)) m allows (\(Self.round(limit)) m)",
+                                         fix: "compare the trips' and the day's sources (`fleetkit report trips` and `utilization` for that day): a trip longer than the day's path is a bad trip (jumping fixes) or positions missing from the day; \(VerifyFix.rebuild)")
+                        }
+                    } else if distance == nil {
+                        findings.add(asset: labels[asset], day: day, trip: trips.firstTrip,
+                                     "the day's distance is unknown (NULL), but its trips cover \(Self.round(trips.within)) m", fix: VerifyFix.rebuild)
+                    }
+                }
+            }
+            for (day, trips) in days.sorted(by: { $0.key < $1.key }) {
+                examined += 1
+                findings.add(asset: labels[asset], day: day, trip: trips.firstTrip, "\(trips.count) trips start on a day that has no asset_day row",
+                             fix: VerifyFix.rebuild)
+            }
+        }
+        return examined
+    }
+
+    static func round(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
+
+    /// A trip and the odometer readings around it: the last at or before its start, the first at
+    /// or after its end. Judged trip by trip, so that a vendor's trip and the trip derived from
+    /// the same drive's positions never add up against one odometer rise.
+    struct Bracket {
+        var from: (at: Int64, value: Double)?
+        var to: (at: Int64, value: Double)?
+        var distance = 0.0
+        var trips = 0
+        var firstTrip: Int64 = 0
+        var judged = false
+
+        mutating func add(_ db: Database, asset: Int64, trip: Int64, start: Int64, end: Int64, distance: Double, labels: AssetLabels,
+                          zone: FleetZone, _ findings: inout FindingList) throws {
+            flush(asset: asset, labels: labels, zone: zone, &findings)
+            let before = "SELECT at, value FROM meter_reading WHERE asset_id = ? AND meter = 'odometer' AND at <= ? ORDER BY at DESC LIMIT 1"
+            let after = "SELECT at, value FROM meter_reading WHERE asset_id = ? AND meter = 'odometer' AND at >= ? ORDER BY at LIMIT 1"
+            func reading(_ sql: String, _ t: Int64) throws -> (at: Int64, value: Double)? {
+                let q = try CachedQuery(db, sql) { $0.bind(asset); $0.bind(t) }
+                defer { q.reset() }
+                return try q.step() ? (q.int64(0), q.double(1)) : nil
+            }
+            self = Bracket(from: try reading(before, start), to: try reading(after, end), distance: distance, trips: 1, firstTrip: trip)
+            if let from = self.from, let to = self.to {
+                // A refused step (rollback, reset, glitch) between them: the rise is not a distance.
+                let anomaly = try CachedQuery.int64(db, "SELECT 1 FROM meter_anomaly WHERE asset_id = ? AND meter = 'odometer' AND at > ? AND at <= ? LIMIT 1") {
+                    $0.bind(asset); $0.bind(from.at); $0.bind(to.at)
+                }
+                judged = anomaly == nil
+            }
+        }
+
+        mutating func flush(asset: Int64, labels: AssetLabels, zone: FleetZone, _ findings: inout FindingList) {
+            defer { self = Bracket() }
+            guard judged, let from, let to else { return }
+            let rise = to.value - from.value
+            let limit = rise * (1 + TripDayTotalsCheck.relativeTolerance) + TripDayTotalsCheck.absoluteTolerance
+            guard distance > limit else { return }
+            findings.add(asset: labels[asset], day: zone.day(of: from.at).description, trip: firstTrip,
+                         "the trip covers \(TripDayTotalsCheck.round(distance)) m between odometer readings at \(Timestamp.iso(from.at)) and \(Timestamp.iso(to.at)), which rose \(TripDayTotalsCheck.round(rise)) m (at most \(TripDayTotalsCheck.round(limit)) m allowed)",
+                         fix: "compare the trip with the odometer readings (`fleetkit report trips`): a trip longer than the odometer says is a bad trip (jumping fixes) or a missed or wrong odometer reading; \(VerifyFix.rebuild)")
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import XCTest
+import FleetCore
+@testable import FleetOCR
+
+/// Real Tesseract (with osd.traineddata) on a real sideways scan turned every way and on an
+/// upright phone-like photo: each of the four turns is undone, an upright photo is not turned,
+/// and the result says how the turn was chosen. Fixtures: Fixtures/photos/README.md.
+final class OCROrientationTests: XCTestCase {
+    static let engine = try? OCREngine()
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/photos")
+
+    func fixture(_ name: String) throws -> OCRImage {
+        try OCRPipeline.decode(Self.folder.appendingPathComponent(name).path, options: OCRPipeline.Options())
+    }
+
+    func fields(_ result: OCRResult) -> (total: String?, date: String?) {
+        let f = ReceiptExtractor(defaultCurrency: "EUR").extract(result)
+        return (f.total.map { "\($0.value)" }, f.date?.value.description)
+    }
+
+    /// The scan needs one clockwise quarter turn; turned k more quarters, it needs 1 − k.
+    func testEachOfTheFourTurnsOfARealScanIsUndone() throws {
+        let engine = try XCTUnwrap(Self.engine)
+        let scan = try fixture("de-penny-scan-sideways.jpg")
+        for k in 0..<4 {
+            let result = OCRPipeline().read(OCRPreprocess.rotate(scan, quarterTurns: k), engine: engine)
+            XCTAssertEqual(result.quarterTurns, (1 - k + 4) % 4, "turned \(k) quarters: \(result.orientation.rawValue)\n\(result.text)")
+            XCTAssertNotEqual(result.orientation, .notTried)
+            if k == 2 {
+                // Still sideways, but the other way from the line direction's one guess (a
+                // clockwise quarter): that reading is upside down, so OSD or the trials decide.
+                XCTAssertTrue([.osd, .wordConfidence].contains(result.orientation), result.orientation.rawValue)
+            }
+            let (total, date) = fields(result)
+            XCTAssertEqual(total, "10.56", "turned \(k) quarters")
+            XCTAssertEqual(date, "2014-10-18", "turned \(k) quarters")
+        }
+    }
+
+    func testAnUprightPhonePhotoIsNotTurned() throws {
+        let engine = try XCTUnwrap(Self.engine)
+        let result = OCRPipeline().read(try fixture("lt-fuel-phone-upright.jpg"), engine: engine)
+        XCTAssertEqual(result.quarterTurns, 0, "\(result.orientation.rawValue)\n\(result.text)")
+        let (total, date) = fields(result)
+        XCTAssertEqual(total, "49.18")
+        XCTAssertEqual(date, "2025-10-18")
+    }
+
+    /// OSD itself, on the scan as stored: a quarter turn, with a confidence the pipeline trusts.
+    func testOSDFindsTheSidewaysScanWithItsConfidence() throws {
+        let engine = try XCTUnwrap(Self.engine)
+        let osd = try XCTUnwrap(engine.detectOrientation(try fixture("de-penny-scan-sideways.jpg")), "osd.traineddata installed (tesseract-ocr-osd)")
+        XCTAssertEqual(osd.quarterTurns, 1)
+        XCTAssertGreaterThanOrEqual(osd.confidence, OCRPipeline.Options().osdConfidence)
+        var options = OCRPipeline.Options()
+        options.orientation = .osd
+        let result = OCRPipeline(options: options).read(try fixture("de-penny-scan-sideways.jpg"), engine: engine)
+        XCTAssertEqual(result.orientation, .osd)
+        XCTAssertEqual(result.orientationConfidence ?? 0, osd.confidence, accuracy: 3, "recorded in the result")
+    }
+
+    /// Without the orientation step the sideways scan yields neither field: what the step is for.
+    func testWithoutOrientationTheSidewaysScanIsUnread() throws {
+        let engine = try XCTUnwrap(Self.engine)
+        var options = OCRPipeline.Options()
+        options.orient = false
+        let result = OCRPipeline(options: options).read(try fixture("de-penny-scan-sideways.jpg"), engine: engine)
+        XCTAssertEqual(result.orientation, .notTried)
+        XCTAssertNotEqual(fields(result).total, "10.56")
+    }
+
+    /// Flat generated scans keep their fields through the photo steps (the slips are small PNGs,
+    /// so nothing is reduced or turned).
+    func testFlatScansKeepTheirFields() throws {
+        let engine = try XCTUnwrap(Self.engine)
+        let truths = Dictionary(uniqueKeysWithValues: try ReceiptTruth.all().map { ($0.file, $0) })
+        for file in ["r00-us-fuel.png", "r01-eu-fuel-fr.png", "r05-eu-fuel-de.png", "r12-eu-fuel-lt.png", "r13-asia-fuel-myr.png"] {
+            let truth = try XCTUnwrap(truths[file])
+            let result = try OCRPipeline().read(contentsOf: truth.path, engine: engine)
+            XCTAssertEqual(result.quarterTurns, 0, file)
+            let f = ReceiptExtractor(defaultCurrency: "USD").extract(result)
+            XCTAssertEqual(truth.score(f)["total"], true, file)
+            XCTAssertEqual(truth.score(f)["date"], true, file)
+        }
+    }
+}
