@@ -33,7 +33,7 @@ extension ReviewCommand {
     static func apply(_ receipt: String, _ changes: [ReceiptReview.Change], warehouse options: WarehouseOptions, by person: String) throws {
         do {
             let w = try options.open()
-            let settings = try FleetSettings.load(w)
+            let settings = try w.settings()
             let after = try ReceiptReview(warehouse: w).apply(receipt, changes, by: person, zone: settings.zone, currency: settings.currency)
             for change in changes {
                 switch change {
