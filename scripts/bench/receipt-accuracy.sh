@@ -13,6 +13,7 @@ source "$(dirname "$0")/common.sh"
 command -v tesseract >/dev/null || { record row=7 what="Receipt accuracy" note="not available: the tesseract command is missing (apt-get install tesseract-ocr)"; exit 0; }
 ensure_venv PIL=Pillow numpy
 PER_SPLIT=${RECEIPT_PER_SPLIT:-10}
+"$PY" scripts/receipts/score.py --self-test
 OUT=$WORK/receipt-accuracy-$([ "$QUICK" = 1 ] && echo quick || echo full).md
 SCORE=$WORK/receipt-score
 mkdir -p "$SCORE"

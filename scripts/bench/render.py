@@ -161,10 +161,10 @@ def main():
                                                 for r, (at, load) in sorted(when.items())))
     if notes:
         text += ["Notes:", "", *notes, ""]
-    if a.notes and os.path.exists(a.notes):
-        text += [open(a.notes).read().rstrip(), ""]
     if a.extra and os.path.exists(a.extra):
         text += [open(a.extra).read().rstrip(), ""]
+    if a.notes and os.path.exists(a.notes):
+        text += [open(a.notes).read().rstrip(), ""]
     out = "\n".join(text)
     open(a.out, "w").write(out)
     print("\n".join(table))

@@ -19,7 +19,8 @@ scored only where the slip prints them. With --peer the plain `tesseract` comman
 image too (two at a time, as FleetKit's two workers) and is scored for date and total
 *presence*: the printed date anywhere in its text, the printed total on a line with a total word.
 It extracts no fields, so it is never "wrong"; absent means "empty".
-Prints a JSON summary on stdout; writes NAME.md (tables) in --work.
+Prints a JSON summary on stdout; writes NAME.md (tables) in --work. `score.py --self-test` checks
+the scoring rules on hand-made rows.
 """
 import argparse
 import json
@@ -144,7 +145,40 @@ def peer_found(field, t, text):
     return any(squash(t["total_printed"]) in squash(line) and TOTAL_WORDS.search(fold(line)) for line in text.splitlines())
 
 
+def self_test():
+    """The scoring rules on hand-made rows, so a broken scorer fails the benchmark instead of
+    reporting wrong figures (run by scripts/bench/receipt-accuracy.sh before every scoring)."""
+    us = dict(date="2025-03-14", total="41.52", currency="USD", volume="12.003", volume_unit="gal", unit_price="3.459",
+              merchant="PILOT TRAVEL CENTER #318", category="fuel")
+    at = int(datetime(2025, 3, 14, 23, 59, tzinfo=timezone.utc).timestamp() * 1000)
+    row = dict(at=at, total=4152, currency="USD", volume_ml=12.003 * 3785.411784, price=3.459 * 100 / L_PER_GAL,
+               merchant="Pilot Travel Center", category="fuel")
+    checks = [(f, judge(f, us, row), True) for f in FIELDS]
+    checks += [
+        ("a cent off", judge("total", us, dict(row, total=4153)), False),
+        ("450.00 for 50.00", judge("total", dict(us, total="50.00"), dict(row, total=45000)), False),
+        ("the next day in UTC", judge("date", us, dict(row, at=at + 60_000)), False),
+        ("half a unit of 12.003 gal", judge("volume", us, dict(row, volume_ml=12.0034 * 3785.411784)), True),
+        ("36.10 L for 35.10 L", judge("volume", dict(us, volume="35.10", volume_unit="L"), dict(row, volume_ml=36100.0)), False),
+        ("price per litre, not per gallon", judge("unit_price", us, dict(row, price=345.9)), False),
+        ("logo noise as merchant", judge("merchant", us, dict(row, merchant="eR ANG i ps")), False),
+        ("no merchant is empty, not wrong", judge("merchant", us, dict(row, merchant=None)), None),
+        ("a fuel slip filed as parts", judge("category", us, dict(row, category="parts")), False),
+        ("nothing stored", judge("total", us, None), None),
+        ("JPY has no minor digits", judge("total", dict(us, currency="JPY", total="5840"), dict(row, total=5840)), True),
+        ("peer: date with spaces", peer_found("date", dict(date_printed="03/14/2025"), "x 03/14/ 2025 y"), True),
+        ("peer: total off a total line", peer_found("total", dict(total_printed="41.52"), "VISA 41.52\nTOTAL 4152"), False),
+        ("peer: MOKĖTI line", peer_found("total", dict(total_printed="81,05"), "Mokėti 81,05"), True),
+    ]
+    bad = [f"{name}: {got!r}, expected {want!r}" for name, got, want in checks if got is not want]
+    if bad:
+        sys.exit("score.py self-test failed:\n" + "\n".join(bad))
+    print(f"score.py self-test: {len(checks)} checks passed", file=sys.stderr)
+
+
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
     ap = argparse.ArgumentParser()
     ap.add_argument("--fleetkit", required=True)
     ap.add_argument("--truth", required=True)
