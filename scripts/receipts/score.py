@@ -16,7 +16,7 @@ volume (within half a unit of the printed last digit), unit price (within half a
 printed last digit, per litre), merchant (the truth's name word found in the stored name),
 category (fuel purchase for a fuel slip, else the expense category). Volume and unit price are
 scored only where the slip prints them. With --peer the plain `tesseract` command reads each
-image too (two at a time, as FleetKit's two workers) and is scored for date and total
+image too (one at a time, as `fleetkit import` reads receipts one after another) and is scored for date and total
 *presence*: the printed date anywhere in its text, the printed total on a line with a total word.
 It extracts no fields, so it is never "wrong"; absent means "empty".
 Prints a JSON summary on stdout; writes NAME.md (tables) in --work. `score.py --self-test` checks
@@ -121,19 +121,16 @@ def applies(field, t):
 
 
 def peer(files, work):
-    """The `tesseract` command once per image, two at a time; returns (wall seconds, texts)."""
+    """The `tesseract` command once per image, one after another, as `fleetkit import` reads its
+    receipts one at a time; returns (wall seconds, texts)."""
     outdir = os.path.join(work, "tesseract-out")
     os.makedirs(outdir, exist_ok=True)
     env = dict(os.environ, OMP_THREAD_LIMIT="1")
+    texts = {}
     t0 = time.monotonic()
-    procs, texts, queue = [], {}, list(files)
-    while queue or procs:
-        while queue and len(procs) < 2:
-            f = queue.pop(0)
-            base = os.path.join(outdir, os.path.basename(f))
-            procs.append((f, base, subprocess.Popen(["tesseract", f, base], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)))
-        f, base, p = procs.pop(0)
-        p.wait()
+    for f in files:
+        base = os.path.join(outdir, os.path.basename(f))
+        subprocess.run(["tesseract", f, base], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
         texts[os.path.basename(f)] = open(base + ".txt", errors="replace").read() if os.path.exists(base + ".txt") else ""
     return time.monotonic() - t0, texts
 
