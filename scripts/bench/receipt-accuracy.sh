@@ -40,19 +40,19 @@ if [ "$QUICK" != 1 ]; then
     fi
     "$PY" scripts/receipts/score.py --fleetkit "$BIN" --truth "$SET/truth.json" --images "$SET" --work "$SCORE" --name realistic --peer >"$SCORE/realistic.json"
     cat "$SCORE/realistic.md" >>"$OUT"
-    read -r n fk peer < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["images"], d["fleetkit_wall"], d["peer_wall"])' "$SCORE/realistic.json")
+    read -r n fk fkc peer peerc < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["images"], d["fleetkit_wall"], d["fleetkit_cpu"], d["peer_wall"], d["peer_cpu"])' "$SCORE/realistic.json")
     total_n=$n
-    record row=7 what="Receipts end to end (fleetkit import), realistic set, $n photos and scans" unit=receipts/s n="$n" fk_wall="$fk" fk_runs=1 runs=1 \
-        peer="tesseract CLI once per image" peer_wall="$peer" target=">= 3x tesseract CLI" check="ratio>=3" \
-        note="wall clock of one run each; FleetKit's time includes the warehouse writes, the CLI only prints text. Accuracy table below"
+    record row=7 what="Receipts end to end (fleetkit import), realistic set, $n photos and scans" unit=receipts/s n="$n" fk_wall="$fk" fk_cpu="$fkc" fk_runs=1 runs=1 \
+        peer="tesseract CLI once per image" peer_wall="$peer" peer_cpu="$peerc" target=">= 3x tesseract CLI" check="ratio>=3" \
+        note="one run each; CPU = user + sys of the processes; FleetKit's time includes the warehouse writes, the CLI only prints text. Accuracy table below"
 fi
 if [ -d "$REAL" ]; then
     "$PY" scripts/receipts/score.py --fleetkit "$BIN" --truth scripts/receipts/realdata-truth.json --images "$REAL" --work "$SCORE" --name real-scans --peer >"$SCORE/real-scans.json"
     [ "$QUICK" = 1 ] || echo >>"$OUT"
     cat "$SCORE/real-scans.md" >>"$OUT"
-    read -r n fk peer < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["images"], d["fleetkit_wall"], d["peer_wall"])' "$SCORE/real-scans.json")
-    record row=7 what="Receipts end to end (fleetkit import), real scans, $n images" unit=receipts/s n="$n" fk_wall="$fk" fk_runs=1 runs=1 \
-        peer="tesseract CLI once per image" peer_wall="$peer" target="accuracy table below" note="the six real German supermarket scans of ../shared/realdata/receipts, stored sideways"
+    read -r n fk fkc peer peerc < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["images"], d["fleetkit_wall"], d["fleetkit_cpu"], d["peer_wall"], d["peer_cpu"])' "$SCORE/real-scans.json")
+    record row=7 what="Receipts end to end (fleetkit import), real scans, $n images" unit=receipts/s n="$n" fk_wall="$fk" fk_cpu="$fkc" fk_runs=1 runs=1 \
+        peer="tesseract CLI once per image" peer_wall="$peer" peer_cpu="$peerc" target="accuracy table below" note="the six real German supermarket scans of ../shared/realdata/receipts, stored sideways"
 else
     echo "Real scans: not measured, ../shared/realdata/receipts is missing." >>"$OUT"
 fi
