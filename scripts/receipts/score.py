@@ -13,7 +13,8 @@ Per field, one of three outcomes:
                       `needs_review = 1`), or it was not loaded, or the field is empty
 Fields: date (local date of `at`, fleet zone UTC), total (minor units, exact), currency,
 volume (within half a unit of the printed last digit), unit price (within half a unit of the
-printed last digit, per litre), merchant (the truth's name word found in the stored name),
+printed last digit, per litre), merchant (at least half the words of the printed name, or for
+the real scans the name's own word, in the stored name),
 category (fuel purchase for a fuel slip, else the expense category). Volume and unit price are
 scored only where the slip prints them. With --peer the plain `tesseract` command reads each
 image too (one at a time, as `fleetkit import` reads receipts one after another) and is scored for date and total
@@ -117,8 +118,10 @@ def judge(field, t, row):
         if not row["merchant"]:
             return None
         have = set(re.findall(r"[A-Z0-9]+", fold(row["merchant"])))
-        want = t.get("merchant_match") or [re.findall(r"[A-Z0-9]+", fold(t["merchant"]))[0]]
-        return any(w in have or (len(w) >= 5 and w in fold(row["merchant"])) for w in want)
+        if t.get("merchant_match"):   # hand-written truth: the name's own word(s)
+            return any(w in have or (len(w) >= 5 and w in fold(row["merchant"])) for w in t["merchant_match"])
+        words = re.findall(r"[A-Z0-9]+", fold(t["merchant"]))
+        return 2 * sum(w in have for w in words) >= len(words)   # at least half the name's words
     if field == "category":
         return row["category"] == t["category"]
     raise ValueError(field)
@@ -167,6 +170,7 @@ def self_test():
         ("36.10 L for 35.10 L", judge("volume", dict(us, volume="35.10", volume_unit="L"), dict(row, volume_ml=36100.0)), False),
         ("price per litre, not per gallon", judge("unit_price", us, dict(row, price=345.9)), False),
         ("logo noise as merchant", judge("merchant", us, dict(row, merchant="eR ANG i ps")), False),
+        ("one common word of a name", judge("merchant", dict(us, merchant="THE RED LION"), dict(row, merchant="THE")), False),
         ("no merchant is empty, not wrong", judge("merchant", us, dict(row, merchant=None)), None),
         ("a fuel slip filed as parts", judge("category", us, dict(row, category="parts")), False),
         ("nothing stored", judge("total", us, None), None),
