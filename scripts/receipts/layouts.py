@@ -22,8 +22,10 @@ def card(rng, style):
             "karte": f"Karte ############{last4}", "mok": f"Mokėjimo kortelė ****{last4}"}[style]
 
 
-def _date(rng, year_from=2023):
-    return rng.randint(year_from, 2026 if year_from < 2026 else 2026), rng.randint(1, 10), rng.randint(1, 28)
+def _date(rng):
+    """A purchase date from 2023 to October 2026: never after the import time, where FleetKit
+    rightly refuses a date."""
+    return rng.randint(2023, 2026), rng.randint(1, 10), rng.randint(1, 28)
 
 
 def _fuel_truth(layout, merchant, y, m, d, total, cur, vol, unit, price, date_printed, total_printed):
