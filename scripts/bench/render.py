@@ -120,6 +120,7 @@ def main():
     ap.add_argument("--runs", required=True)
     ap.add_argument("--quick", default="0")
     ap.add_argument("--notes")
+    ap.add_argument("--extra", help="a section appended as it is (the receipt accuracy table of row 7)")
     a = ap.parse_args()
     rows = [json.loads(l) for l in open(a.results) if l.strip()]
     rows.sort(key=lambda d: int(d.get("row") or 0))   # stable: a merged re-run keeps its place
@@ -160,6 +161,8 @@ def main():
                                                 for r, (at, load) in sorted(when.items())))
     if notes:
         text += ["Notes:", "", *notes, ""]
+    if a.extra and os.path.exists(a.extra):
+        text += [open(a.extra).read().rstrip(), ""]
     if a.notes and os.path.exists(a.notes):
         text += [open(a.notes).read().rstrip(), ""]
     out = "\n".join(text)

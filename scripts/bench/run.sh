@@ -5,7 +5,7 @@
 # $BENCH_WORK/BENCHMARKS-quick.md, so a quick run never replaces the full figures).
 #
 #   scripts/bench/run.sh [--quick] [--merge] [ROW...]
-#                             rows: gpx telematics obd receipts reports reimport
+#                             rows: gpx telematics obd receipts reports reimport receipt-accuracy
 #
 # --merge re-measures only the named rows and keeps the other rows of the previous results
 # (each row records when it was measured and the load average then, and the table says so),
@@ -21,16 +21,16 @@ for a in "$@"; do
     case $a in
         --quick) QUICK=1 ;;
         --merge) MERGE=1 ;;
-        gpx | telematics | obd | receipts | reports | reimport) ROWS+=("$a") ;;
-        *) echo "usage: run.sh [--quick] [--merge] [gpx telematics obd receipts reports reimport]" >&2; exit 64 ;;
+        gpx | telematics | obd | receipts | reports | reimport | receipt-accuracy) ROWS+=("$a") ;;
+        *) echo "usage: run.sh [--quick] [--merge] [gpx telematics obd receipts reports reimport receipt-accuracy]" >&2; exit 64 ;;
     esac
 done
-[ ${#ROWS[@]} -gt 0 ] || ROWS=(gpx telematics obd receipts reports reimport)
+[ ${#ROWS[@]} -gt 0 ] || ROWS=(gpx telematics obd receipts reports reimport receipt-accuracy)
 export QUICK
 source scripts/bench/common.sh
 export RESULTS=$WORK/results-$([ "$QUICK" = 1 ] && echo quick || echo full).jsonl
 # Row numbers of the row scripts, for --merge.
-declare -A ROW_NUMBER=([gpx]=1 [telematics]=2 [obd]=3 [receipts]=4 [reports]=5 [reimport]=6)
+declare -A ROW_NUMBER=([gpx]=1 [telematics]=2 [obd]=3 [receipts]=4 [reports]=5 [reimport]=6 [receipt-accuracy]=7)
 if [ "$MERGE" = 1 ] && [ -s "$RESULTS" ]; then
     keep=$(for r in "${ROWS[@]}"; do echo "${ROW_NUMBER[$r]}"; done | paste -sd, -)
     python3 - "$RESULTS" "$keep" <<'PYEOF'
@@ -76,15 +76,17 @@ for row in "${ROWS[@]}"; do
             else run_row receipts; fi ;;
         reports) run_row reports $SIZES_reports ;;
         reimport) run_row reimport $SIZES_reimport ;;
+        receipt-accuracy) run_row receipt-accuracy ;;
     esac
 done
 
 OUT=BENCHMARKS.md
 [ "$QUICK" = 1 ] && OUT=$WORK/BENCHMARKS-quick.md
 CMD="make bench$([ "$QUICK" = 1 ] && echo -quick || true)"
-[ ${#ROWS[@]} -lt 6 ] && [ "$MERGE" = 0 ] && CMD="scripts/bench/run.sh $*"
+[ ${#ROWS[@]} -lt 7 ] && [ "$MERGE" = 0 ] && CMD="scripts/bench/run.sh $*"
 python3 scripts/bench/render.py "$RESULTS" "$OUT" --command "$CMD" --started "$STARTED" \
     --load-before "$LOAD_BEFORE" --load-after "$(cut -d' ' -f1-3 /proc/loadavg)" --runs "$RUNS" \
-    --quick "$QUICK" --notes scripts/bench/perf-notes.md
+    --quick "$QUICK" --notes scripts/bench/perf-notes.md \
+    --extra "$WORK/receipt-accuracy-$([ "$QUICK" = 1 ] && echo quick || echo full).md"
 say ""; say "wrote $OUT"
 [ ${#failed[@]} = 0 ] || { say "rows that failed: ${failed[*]}"; exit 1; }
