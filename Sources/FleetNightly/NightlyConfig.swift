@@ -2,6 +2,7 @@ import Foundation
 import Yams
 import FleetCore
 import FleetWarehouse
+import FleetReports
 
 /// `fleetkit.yml`: everything the nightly job needs (docs/OPERATIONS.md has an annotated copy).
 /// Unknown keys are an error, not ignored: a misspelt `quarantine` must not silently send failed
@@ -95,23 +96,54 @@ public struct NightlyConfig: Decodable, Sendable {
         return config
     }
 
+    /// Every problem of the config at once, so one edit fixes them all instead of one per run.
+    /// Report and format names are checked against `ReportRegistry` and `ReportFormats`: a name
+    /// that would be skipped (`costs`, `pdf`) is an error like an unknown key, and a report added
+    /// to the registry is accepted here without editing this file.
     func validate(_ path: String) throws {
-        func bad(_ key: String, _ value: String, _ hint: String) -> FleetError { .invalidArgument(name: "\(path): \(key)", value: value, hint: hint) }
-        guard FleetZone(identifier: timezone) != nil else { throw bad("timezone", timezone, "use an IANA name such as America/Chicago") }
-        guard Money.isCurrencyCode(currency) else { throw bad("currency", currency, "use an ISO 4217 code such as USD") }
-        guard ["every_day", "defects_only"].contains(dvirPolicy) else { throw bad("dvir_policy", dvirPolicy, "every_day or defects_only") }
-        if let problem = trips.problem() { throw bad("trips", (try? trips.storedText()) ?? "", problem) }
-        guard settleSeconds >= 0 else { throw bad("settle_seconds", String(settleSeconds), "0 or more") }
+        let problems = self.problems()
+        guard !problems.isEmpty else { return }
+        if problems.count == 1, let p = problems.first { throw FleetError.invalidArgument(name: "\(path): \(p.key)", value: p.value, hint: p.hint) }
+        throw FleetError.invalidArgument(name: "--config", value: path,
+                                         hint: "\(problems.count) problems: " + problems.map { "\($0.key) '\($0.value)': \($0.hint)" }.joined(separator: "; "))
+    }
+
+    /// One wrong value: its key, the value as written, and what would be right.
+    public struct Problem: Sendable, Equatable {
+        public var key: String, value: String, hint: String
+    }
+
+    /// The report names `reports_to_refresh` accepts, from the report registry.
+    public static var reportNames: [String] { ReportRegistry.all.map { $0.name } }
+    /// The format names `formats` accepts, from the format registry.
+    public static var formatNames: [String] { ReportFormats.names }
+
+    func problems() -> [Problem] {
+        var problems: [Problem] = []
+        func bad(_ key: String, _ value: String, _ hint: String) { problems.append(Problem(key: key, value: value, hint: hint)) }
+        if FleetZone(identifier: timezone) == nil { bad("timezone", timezone, "use an IANA name such as America/Chicago") }
+        if !Money.isCurrencyCode(currency) { bad("currency", currency, "use an ISO 4217 code such as USD") }
+        if !["every_day", "defects_only"].contains(dvirPolicy) { bad("dvir_policy", dvirPolicy, "every_day or defects_only") }
+        if let problem = trips.problem() { bad("trips", (try? trips.storedText()) ?? "", problem) }
+        if !(settleSeconds >= 0) { bad("settle_seconds", String(settleSeconds), "0 or more") }
         for p in periods where NightlyPeriod.parse(p) == nil {
-            throw bad("periods", p, "month_to_date, previous_month, quarter_to_date, previous_quarter, or YYYY-MM")
+            bad("periods", p, "month_to_date, previous_month, quarter_to_date, previous_quarter, or YYYY-MM")
+        }
+        let knownReports = Self.reportNames, knownFormats = Self.formatNames
+        for r in reportsToRefresh where !knownReports.contains(r) {
+            bad("reports_to_refresh", r, "not a report; the reports are \(knownReports.joined(separator: ", "))")
+        }
+        for f in formats where !knownFormats.contains(f) {
+            bad("formats", f, "not a report format; the formats are \(knownFormats.joined(separator: ", "))")
         }
         var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: inbox, isDirectory: &isDir), isDir.boolValue else {
-            throw bad("inbox", inbox, "the folder does not exist; create it or fix the path")
+        if !FileManager.default.fileExists(atPath: inbox, isDirectory: &isDir) || !isDir.boolValue {
+            bad("inbox", inbox, "the folder does not exist; create it or fix the path")
         }
         if let overlap = NightlyPaths.overlap(inbox: inbox, archive: archive, quarantine: quarantine, reports: reports, warehouse: warehouse) {
-            throw bad(overlap.key, overlap.value, overlap.hint)
+            bad(overlap.key, overlap.value, overlap.hint)
         }
+        return problems
     }
 
     static func describe(_ e: Swift.DecodingError) -> String {
