@@ -10,29 +10,55 @@ struct NightlyCommand: ParsableCommand {
         discussion: "Exit codes: 0 all well; 1 rows were rejected or files quarantined; 2 configuration, warehouse or lock failure. docs/OPERATIONS.md has the config and cron/systemd examples.")
 
     @Option(help: "The YAML configuration (docs/OPERATIONS.md).")
-    var config: String
+    var config: String?
+    @Option(help: ArgumentHelp("Write an annotated starter configuration to this path (never overwriting a file), create its inbox folder, and exit.",
+                               valueName: "path"))
+    var initConfig: String?
     @Flag(help: "Print the run summary as JSON on stdout.")
     var json = false
     @Option(help: "Treat this local day as today (backfills and tests), YYYY-MM-DD.")
     var asOf: String?
     @Option(help: "Seconds one file's import may take before it is stopped and the file quarantined (default 3600).")
     var fileTimeLimit: Double = 3600
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
+        switch (config, initConfig) {
+        case (nil, nil): throw ValidationError("Missing --config PATH (or --init-config PATH to write a starter configuration).")
+        case (.some, .some): throw ValidationError("--config and --init-config cannot be used together.")
+        default: break
+        }
         if let asOf, CivilDate(asOf) == nil { throw ValidationError("--as-of '\(asOf)' is not a date; write YYYY-MM-DD.") }
         guard fileTimeLimit > 0, fileTimeLimit.isFinite else { throw ValidationError("--file-time-limit must be a number of seconds above 0.") }
     }
 
     func run() throws {
+        if let initConfig {
+            do {
+                try NightlyConfigTemplate.write(to: initConfig)
+                _ = try NightlyConfig.load(initConfig)   // the template must validate where it was written
+            } catch { throw fail(error) }
+            Console.out("wrote \(initConfig); edit it, then run: fleetkit nightly --config \(initConfig)")
+            return
+        }
         let summary: NightlyJob.Summary
         do {
-            let config = try NightlyConfig.load(self.config)
+            let config = try NightlyConfig.load(self.config!)
             var now = Date()
             if let asOf, let day = CivilDate(asOf), let zone = FleetZone(identifier: config.timezone) {
                 now = Date(timeIntervalSince1970: Double(zone.start(of: day) + 12 * 3_600_000) / 1000)   // noon that day
             }
             // Files are imported in a child process: a crash costs that file, not the run.
-            let runner = ChildProcessImportRunner(timeLimit: fileTimeLimit)
+            let child = ChildProcessImportRunner(timeLimit: fileTimeLimit)
+            let meter = ProgressMeter(mode: output.progress, label: "nightly")
+            defer { meter.stop() }
+            let runner = ProgressImportRunner(inner: child, meter: meter, perFile: false)
+            Interruption.install(describe: { signal in
+                let now = meter.snapshot
+                return Interruption.line(signal: signal, what: "imported and committed in this run", snapshot: now,
+                                         current: now.current.map { $0 + " (it stays in the inbox)" },
+                                         resume: "Reports not refreshed yet keep their previous contents (each file is replaced whole). Run the same nightly command again to finish: committed files still in the inbox are archived as unchanged.")
+            }, cleanup: { child.stop() })
             summary = try NightlyJob(config: config, now: now).run(command: (["fleetkit"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
                                                                    runner: { _ in runner })
         } catch {

@@ -1,0 +1,28 @@
+import Foundation
+import FleetKit
+import FleetNightly
+
+/// Wraps the nightly job's file runner to show progress and to know, when the run is
+/// interrupted, which files were committed and which one was in progress. WHY a wrapper: the
+/// job decides which files to import (settled, not yet archived); the command line only watches
+/// them pass, so the nightly job itself needs no progress code.
+final class ProgressImportRunner: FileImportRunner {
+    let inner: ChildProcessImportRunner
+    let meter: ProgressMeter
+    /// Per-file lines as each file ends (`nightly` without --json or --quiet).
+    let perFile: Bool
+
+    init(inner: ChildProcessImportRunner, meter: ProgressMeter, perFile: Bool) {
+        self.inner = inner
+        self.meter = meter
+        self.perFile = perFile
+    }
+
+    func importFile(_ url: URL, request: FileImportRequest) throws -> FileOutcome {
+        meter.started(url.path, total: nil)
+        let outcome = try inner.importFile(url, request: request)
+        meter.finished(outcome)
+        if perFile { meter.above { ImportReport.show(outcome) } }
+        return outcome
+    }
+}
