@@ -9,7 +9,8 @@ struct ImportCommand: ParsableCommand {
         discussion: "Each file is one transaction. Re-importing the same bytes is a reported no-op; rows that cannot be used are kept as rejects (see `fleetkit rejects`).")
 
     @OptionGroup var warehouse: WarehouseOptions
-    @Option(help: "The format of every file, instead of detecting it from the content (see `fleetkit formats`).")
+    @Option(help: "The format of every file, instead of detecting it from the content (see `fleetkit formats`).",
+            completion: .list(ImporterRegistry.all.map { $0.format }))
     var format: String?
     @Option(help: "The unit number for files without built-in identity (GPX, OBD logs, receipts).")
     var asset: String?
@@ -20,7 +21,7 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Print the summary as JSON on stdout.")
     var json = false
     @OptionGroup var output: OutputOptions
-    @Argument(help: "Files or folders to import.")
+    @Argument(help: "Files or folders to import.", completion: .file())
     var paths: [String]
 
     func validate() throws {

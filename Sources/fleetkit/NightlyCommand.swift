@@ -9,7 +9,7 @@ struct NightlyCommand: ParsableCommand {
         abstract: "The unattended batch job: import what is new in the inbox, archive or quarantine each file, refresh the reports.",
         discussion: "Exit codes: 0 all well; 1 rows were rejected or files quarantined; 2 configuration, warehouse or lock failure. docs/OPERATIONS.md has the config and cron/systemd examples.")
 
-    @Option(help: "The YAML configuration (docs/OPERATIONS.md).")
+    @Option(help: "The YAML configuration (docs/OPERATIONS.md).", completion: .file(extensions: ["yml", "yaml"]))
     var config: String?
     @Option(help: ArgumentHelp("Write an annotated starter configuration to this path (never overwriting a file), create its inbox folder, and exit.",
                                valueName: "path"))

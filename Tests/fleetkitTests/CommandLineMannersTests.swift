@@ -102,5 +102,21 @@ final class CommandLineMannersTests: XCTestCase {
         }
         let bash = try Fleetkit.run(["--generate-completion-script", "bash"]).stdout
         XCTAssertTrue(bash.contains("--init-config"), "nightly's options are completed")
+        // Report and format names are completed from their registries, not typed from memory.
+        func words(_ list: [String]) -> String { list.map { "'\($0)'" }.joined(separator: "$'\\n'") }
+        XCTAssertTrue(bash.contains(words(["summary", "cost", "utilization", "maintenance-due", "dvir-compliance", "trips", "all"])), "report names")
+        XCTAssertTrue(bash.contains(words(["csv", "xlsx", "html", "json"])), "report --format")
+        XCTAssertTrue(bash.contains(words(["assets", "drivers", "assignments"])), "import --format")
+    }
+
+    /// `formats --json` is the registry as data.
+    func testFormatsJSON() throws {
+        let r = try Fleetkit.run(["formats", "--json"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let list = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [[String: String]]
+        XCTAssertEqual(list.first?["format"], "assets")
+        XCTAssertTrue(list.contains { $0["format"] == "gpx" })
+        XCTAssertTrue(list.allSatisfy { !($0["summary"] ?? "").isEmpty && !($0["example"] ?? "").isEmpty })
+        XCTAssertEqual(list.count, try Fleetkit.run(["formats"]).stdout.split(separator: "\n").count)
     }
 }
