@@ -23,7 +23,15 @@ public struct NightlyConfig: Decodable, Sendable {
     public var reportsToRefresh: [String] = ["summary", "cost", "utilization", "maintenance-due", "dvir-compliance", "trips"]
     public var periods: [String] = ["month_to_date", "previous_month"]
     public var formats: [String] = ["csv", "xlsx", "html", "json"]
+    /// What a report with incomplete figures does to the run (docs/OPERATIONS.md).
+    public var reportMode: ReportMode = .partial
     public var attribution: Attribution = Attribution()
+
+    /// `partial` (the default): a report whose figures are incomplete (the month still running,
+    /// costs without an exchange rate) is written, says "partial" in its header, is listed in
+    /// `partial_reports`, and the exit code stays as the imports make it. `strict`: the same, and
+    /// the run exits 1, as `fleetkit report` does without `--allow-partial`.
+    public enum ReportMode: String, Decodable, Sendable, CaseIterable { case partial, strict }
     public var trips: TripRules = TripRules()
 
     public struct Attribution: Decodable, Sendable {
@@ -39,6 +47,7 @@ public struct NightlyConfig: Decodable, Sendable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case warehouse, inbox, archive, quarantine, reports, timezone, currency, units, periods, formats, attribution, trips
         case settleSeconds = "settle_seconds", requireDoneMarker = "require_done_marker", dvirPolicy = "dvir_policy", reportsToRefresh = "reports_to_refresh"
+        case reportMode = "report_mode"
     }
 
     public init(from decoder: Decoder) throws {
@@ -57,6 +66,7 @@ public struct NightlyConfig: Decodable, Sendable {
         reportsToRefresh = try c.decodeIfPresent([String].self, forKey: .reportsToRefresh) ?? reportsToRefresh
         periods = try c.decodeIfPresent([String].self, forKey: .periods) ?? periods
         formats = try c.decodeIfPresent([String].self, forKey: .formats) ?? formats
+        reportMode = try c.decodeIfPresent(ReportMode.self, forKey: .reportMode) ?? reportMode
         attribution = try c.decodeIfPresent(Attribution.self, forKey: .attribution) ?? attribution
         trips = try c.decodeIfPresent(TripRules.self, forKey: .trips) ?? trips
     }

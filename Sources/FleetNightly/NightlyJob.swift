@@ -42,6 +42,9 @@ public struct NightlyJob {
         public var reports: [String]
         /// Reports (or formats of one) that could not be written; the others were (exit code 1).
         public var report_failures: [ReportFailure]
+        /// Reports written with incomplete figures, `report (period): reasons`; they make the exit
+        /// code 1 only with `report_mode: strict` (NightlyConfig.ReportMode).
+        public var partial_reports: [String] = []
         public var exit_code: Int32
         /// The config's settings that differed from the warehouse's and were stored, and how
         /// many assets that re-derived; absent when none changed.
@@ -146,12 +149,14 @@ public struct NightlyJob {
         var summary = try session.finish(runID, outcomes: outcomes)
         summary.files = outcomes
 
-        let (written, reportFailures) = try refreshReports(warehouse, zone: zone, today: today)
+        let (written, reportFailures, partial) = try refreshReports(warehouse, zone: zone, today: today)
         let quarantined = results.filter { $0.action == "quarantined" }.count
+        let strictlyPartial = config.reportMode == .strict && !partial.isEmpty
         let result = Summary(run_id: runID, as_of: today.description, files: results, totals: summary.totals, quarantined: quarantined,
                              skipped: results.filter { $0.action == "skipped" }.count, reports: written.map(\.path),
-                             report_failures: reportFailures,
-                             exit_code: quarantined > 0 || summary.totals.failed > 0 || summary.totals.rejected > 0 || !reportFailures.isEmpty ? 1 : 0,
+                             report_failures: reportFailures, partial_reports: partial,
+                             exit_code: quarantined > 0 || summary.totals.failed > 0 || summary.totals.rejected > 0 || !reportFailures.isEmpty
+                                 || strictlyPartial ? 1 : 0,
                              settings_changed: settingsChange.isEmpty ? nil : settingsChange)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -253,10 +258,10 @@ public struct NightlyJob {
     /// Every configured report for every configured period. Each report (and format) is written
     /// or fails alone (`ReportWriter`): a failure is recorded and the run goes on, so one bad
     /// value can no longer cost the night's other reports after the files were already archived.
-    private func refreshReports(_ warehouse: Warehouse, zone: FleetZone, today: CivilDate) throws -> ([URL], [ReportFailure]) {
+    private func refreshReports(_ warehouse: Warehouse, zone: FleetZone, today: CivilDate) throws -> ([URL], [ReportFailure], [String]) {
         let reports = config.reportsToRefresh.compactMap { ReportRegistry.named($0) }
         let formats = config.formats.compactMap { ReportFormats.named($0) }
-        guard !reports.isEmpty, !formats.isEmpty else { return ([], []) }
+        guard !reports.isEmpty, !formats.isEmpty else { return ([], [], []) }
         var failures: [ReportFailure] = []
         let writer = ReportWriter(warehouse: warehouse, formats: formats)
         let directory = URL(fileURLWithPath: config.reports, isDirectory: true)
@@ -287,6 +292,7 @@ public struct NightlyJob {
                 failures.append(ReportFailure(report: "index", format: "html", reason: "\(error)"))
             }
         }
-        return (files, failures)
+        let partial = outputs.filter(\.metadata.isPartial).map { "\($0.metadata.report) (\($0.metadata.period.label)): " + $0.metadata.partial.joined(separator: "; ") }
+        return (files, failures, partial)
     }
 }

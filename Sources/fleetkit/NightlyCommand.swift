@@ -42,8 +42,10 @@ struct NightlyCommand: ParsableCommand {
             return
         }
         let summary: NightlyJob.Summary
+        var strict = false
         do {
             let config = try NightlyConfig.load(self.config!)
+            strict = config.reportMode == .strict
             var now = Date()
             if let asOf, let day = CivilDate(asOf), let zone = FleetZone(identifier: config.timezone) {
                 now = Date(timeIntervalSince1970: Double(zone.start(of: day) + 12 * 3_600_000) / 1000)   // noon that day
@@ -86,6 +88,9 @@ struct NightlyCommand: ParsableCommand {
             }
             if !summary.report_failures.isEmpty { fflush(nil) }
             for f in summary.report_failures { Console.err("error: \(f); the other reports were written") }
+            if strict {
+                for p in summary.partial_reports { Console.err("error: partial report (report_mode: strict): \(p)") }
+            }
             let t = summary.totals
             Console.out("run #\(summary.run_id ?? 0) as of \(summary.as_of): \(t.files) files (\(t.imported) imported, \(t.unchanged_files) unchanged, \(summary.quarantined) quarantined, \(summary.skipped) skipped); rows \(t.loaded) loaded, \(t.updated) updated, \(t.rejected) rejected; \(summary.reports.count) report files refreshed")
         }

@@ -58,6 +58,45 @@ final class NightlyConfigCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("fleet.sqlite").path), "nothing is done with a bad config")
     }
 
+    /// `report_mode: strict` makes a run whose reports are partial exit 1 with each reason on
+    /// stderr, as `fleetkit report` does without --allow-partial; `partial` (the default)
+    /// writes the same reports marked partial, lists them in `partial_reports`, and exits 0.
+    func testReportModeStrictMakesPartialReportsExit1() throws {
+        for mode in ["partial", "strict"] {
+            let dir = root.appendingPathComponent(mode)
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let yml = dir.appendingPathComponent("fleetkit.yml").path
+            XCTAssertEqual(try Fleetkit.run(["nightly", "--init-config", yml]).status, 0)
+            var text = try String(contentsOfFile: yml, encoding: .utf8)
+            text = text.replacingOccurrences(of: "report_mode: partial ", with: "report_mode: \(mode) ")
+            text = text.replacingOccurrences(of: "settle_seconds: 60 ", with: "settle_seconds: 0  ")
+            try text.write(toFile: yml, atomically: true, encoding: .utf8)
+            // Master data only: no dated facts, so every report of November is partial.
+            try FileManager.default.createDirectory(at: dir.appendingPathComponent("inbox/master"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                                                .appendingPathComponent("FleetImportTests/Fixtures/assets/good.csv"),
+                                             to: dir.appendingPathComponent("inbox/master/assets.csv"))
+            let r = try Fleetkit.run(["nightly", "--config", yml, "--as-of", "2026-11-02"])
+            let last = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("reports/nightly-last-run.json"))) as! [String: Any]
+            let partial = last["partial_reports"] as! [String]
+            XCTAssertTrue(partial.contains("cost (2026-11): the warehouse holds no dated data yet: import files first"), "\(partial)")
+            XCTAssertTrue(r.stdout.contains("1 imported"), r.stdout)
+            if mode == "strict" {
+                XCTAssertEqual(r.status, 1, r.stderr)
+                XCTAssertTrue(r.stderr.contains("error: partial report (report_mode: strict): cost (2026-11): the warehouse holds no dated data yet"), r.stderr)
+            } else {
+                XCTAssertEqual(r.status, 0, r.stderr)
+                XCTAssertFalse(r.stderr.contains("partial report"), r.stderr)
+            }
+        }
+        let bad = root.appendingPathComponent("partial/fleetkit.yml").path
+        try (try String(contentsOfFile: bad, encoding: .utf8)).replacingOccurrences(of: "report_mode: partial ", with: "report_mode: lax ")
+            .write(toFile: bad, atomically: true, encoding: .utf8)
+        let r = try Fleetkit.run(["nightly", "--config", bad])
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.stderr.contains("report_mode"), r.stderr)
+    }
+
     func testConfigAndInitConfigAreExclusive() throws {
         XCTAssertEqual(try Fleetkit.run(["nightly"]).status, 64)
         XCTAssertEqual(try Fleetkit.run(["nightly", "--config", "a.yml", "--init-config", "b.yml"]).status, 64)
