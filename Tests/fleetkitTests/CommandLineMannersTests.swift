@@ -109,6 +109,23 @@ final class CommandLineMannersTests: XCTestCase {
         XCTAssertTrue(bash.contains(words(["assets", "drivers", "assignments"])), "import --format")
     }
 
+    /// `init --json`: the settings in use and what this call changed.
+    func testInitJSON() throws {
+        let first = try Fleetkit.run(["init", "--db", db, "--json", "--tz", "America/Chicago"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        var json = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as! [String: Any]
+        XCTAssertEqual(json["warehouse"] as? String, db)
+        XCTAssertEqual(json["timezone"] as? String, "America/Chicago")
+        XCTAssertEqual(json["currency"] as? String, "USD")   // the documented default
+        XCTAssertEqual(json["changed"] as? [String], ["timezone"])
+        let again = try Fleetkit.run(["init", "--db", db, "--json", "--units", "us"])
+        json = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as! [String: Any]
+        XCTAssertEqual(json["units"] as? String, "us")
+        XCTAssertEqual(json["timezone"] as? String, "America/Chicago")
+        XCTAssertEqual(json["changed"] as? [String], ["units"])
+        XCTAssertEqual(json["rederived_assets"] as? Int, 0)
+    }
+
     /// `formats --json` is the registry as data.
     func testFormatsJSON() throws {
         let r = try Fleetkit.run(["formats", "--json"])
