@@ -18,7 +18,10 @@ final class RejectsFileTests: XCTestCase {
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent("vin-with-i.csv"), to: root.appendingPathComponent("a/vin-with-i.csv"))
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent("bad-number-and-date.csv"), to: root.appendingPathComponent("a/bad.csv"))
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent("duplicate-unit.csv"), to: root.appendingPathComponent("b/bad.csv"))
-        XCTAssertEqual(try Fleetkit.run(["import", "--db", db, "--create", "--format", "assets", root.path]).status, 1)
+        // The folder holds the warehouse: it, its WAL and the run's own lock file are skipped.
+        let r = try Fleetkit.run(["import", "--db", db, "--create", "--format", "assets", root.path])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertFalse(r.stderr.contains("fleet.sqlite"), "the warehouse's own files are not imported: \(r.stderr)")
     }
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: root) }
@@ -44,6 +47,23 @@ final class RejectsFileTests: XCTestCase {
         XCTAssertEqual(relative.status, 0, relative.stderr)
         let id = byName[0]["file_id"] as! Int
         XCTAssertEqual(try rejects(["--file", String(id)]).count, byName.count)
+    }
+
+    /// A file that failed as a whole has no rejected rows; `status` names it with its error.
+    func testFailedFilesOfAPlainImportShowInStatus() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FleetImportTests/Fixtures/assets")
+        let broken = root.appendingPathComponent("c/truncated.csv")
+        try FileManager.default.createDirectory(at: broken.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("truncated.csv"), to: broken)
+        XCTAssertEqual(try Fleetkit.run(["import", "--db", db, broken.path]).status, 1)
+        let text = try Fleetkit.run(["status", "--db", db])
+        XCTAssertTrue(text.stdout.contains("files that failed in these runs"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("  #2 \(broken.path): unterminated quoted field in record 2"), text.stdout)
+        let json = try JSONSerialization.jsonObject(with: Data(try Fleetkit.run(["status", "--db", db, "--json"]).stdout.utf8)) as! [String: Any]
+        let failed = json["failed_files"] as! [[String: Any]]
+        XCTAssertEqual(failed.map { $0["path"] as? String }, [broken.path])
+        XCTAssertEqual(failed.first?["run_id"] as? Int, 2)
     }
 
     func testUnknownOrAmbiguousFileIsAUsageError() throws {
