@@ -7,7 +7,7 @@ struct NightlyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nightly",
         abstract: "The unattended batch job: import what is new in the inbox, archive or quarantine each file, refresh the reports.",
-        discussion: "Exit codes: 0 all well; 1 rows were rejected or files quarantined; 2 configuration, warehouse or lock failure. docs/OPERATIONS.md has the config and cron/systemd examples.")
+        discussion: "Exit codes: 0 all well; 1 rows were rejected or files quarantined (or a report is partial with report_mode: strict); 2 configuration, warehouse or lock failure; 130/143 interrupted by SIGINT/SIGTERM. docs/OPERATIONS.md has the config and cron/systemd examples.")
 
     @Option(help: "The YAML configuration (docs/OPERATIONS.md).", completion: .file(extensions: ["yml", "yaml"]))
     var config: String?
@@ -54,7 +54,7 @@ struct NightlyCommand: ParsableCommand {
             let child = ChildProcessImportRunner(timeLimit: fileTimeLimit)
             let meter = ProgressMeter(mode: output.progress, label: "nightly")
             defer { meter.stop() }
-            let runner = ProgressImportRunner(inner: child, meter: meter, perFile: false)
+            let runner = ProgressImportRunner(inner: child, meter: meter)
             Interruption.install(describe: { signal in
                 let now = meter.snapshot
                 return Interruption.line(signal: signal, what: "imported and committed in this run", snapshot: now,
@@ -70,8 +70,11 @@ struct NightlyCommand: ParsableCommand {
         if json {
             try writeJSON(summary)
         } else {
+            // --quiet: only what needs a person (quarantined files, report errors) on stderr.
+            let quiet = output.quiet
             for f in summary.files {
                 switch f.action {
+                case "archived" where quiet, "skipped" where quiet: continue
                 case "archived":
                     let o = f.outcome!
                     Console.out(o.status == .unchanged ? "unchanged   \(f.path): already imported; archived" :
@@ -92,7 +95,7 @@ struct NightlyCommand: ParsableCommand {
                 for p in summary.partial_reports { Console.err("error: partial report (report_mode: strict): \(p)") }
             }
             let t = summary.totals
-            Console.out("run #\(summary.run_id ?? 0) as of \(summary.as_of): \(t.files) files (\(t.imported) imported, \(t.unchanged_files) unchanged, \(summary.quarantined) quarantined, \(summary.skipped) skipped); rows \(t.loaded) loaded, \(t.updated) updated, \(t.rejected) rejected; \(summary.reports.count) report files refreshed")
+            if !quiet { Console.out("run #\(summary.run_id ?? 0) as of \(summary.as_of): \(t.files) files (\(t.imported) imported, \(t.unchanged_files) unchanged, \(summary.quarantined) quarantined, \(summary.skipped) skipped); rows \(t.loaded) loaded, \(t.updated) updated, \(t.rejected) rejected; \(summary.reports.count) report files refreshed") }
         }
         if summary.exit_code != 0 { throw ExitCode(summary.exit_code) }
     }

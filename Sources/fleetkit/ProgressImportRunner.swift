@@ -9,20 +9,16 @@ import FleetNightly
 final class ProgressImportRunner: FileImportRunner {
     let inner: ChildProcessImportRunner
     let meter: ProgressMeter
-    /// Per-file lines as each file ends (`nightly` without --json or --quiet).
-    let perFile: Bool
 
-    init(inner: ChildProcessImportRunner, meter: ProgressMeter, perFile: Bool) {
+    init(inner: ChildProcessImportRunner, meter: ProgressMeter) {
         self.inner = inner
         self.meter = meter
-        self.perFile = perFile
     }
 
     func importFile(_ url: URL, request: FileImportRequest) throws -> FileOutcome {
         meter.started(url.path, total: nil)
         let outcome = try inner.importFile(url, request: request)
         meter.finished(outcome)
-        if perFile { meter.above { ImportReport.show(outcome) } }
         return outcome
     }
 }

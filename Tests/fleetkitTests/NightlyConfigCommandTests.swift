@@ -97,6 +97,28 @@ final class NightlyConfigCommandTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("report_mode"), r.stderr)
     }
 
+    /// nightly --quiet: a clean run prints nothing; a quarantined file is still said on stderr.
+    func testNightlyQuiet() throws {
+        let yml = root.appendingPathComponent("fleetkit.yml").path
+        XCTAssertEqual(try Fleetkit.run(["nightly", "--init-config", yml]).status, 0)
+        try (try String(contentsOfFile: yml, encoding: .utf8)).replacingOccurrences(of: "settle_seconds: 60 ", with: "settle_seconds: 0  ")
+            .replacingOccurrences(of: "[month_to_date, previous_month]", with: "[previous_month]")
+            .write(toFile: yml, atomically: true, encoding: .utf8)
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FleetImportTests/Fixtures/assets")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("inbox/master"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("good.csv"), to: root.appendingPathComponent("inbox/master/assets.csv"))
+        let clean = try Fleetkit.run(["nightly", "--config", yml, "--as-of", "2026-11-02", "--quiet"])
+        XCTAssertEqual(clean.status, 0, clean.stderr)
+        XCTAssertEqual(clean.stdout, "")
+        XCTAssertEqual(clean.stderr, "")
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("truncated.csv"), to: root.appendingPathComponent("inbox/master/broken.csv"))
+        let bad = try Fleetkit.run(["nightly", "--config", yml, "--as-of", "2026-11-02", "--quiet"])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertEqual(bad.stdout, "")
+        XCTAssertTrue(bad.stderr.hasPrefix("quarantined \(root.path)/inbox/master/broken.csv: unterminated quoted field"), bad.stderr)
+    }
+
     func testConfigAndInitConfigAreExclusive() throws {
         XCTAssertEqual(try Fleetkit.run(["nightly"]).status, 64)
         XCTAssertEqual(try Fleetkit.run(["nightly", "--config", "a.yml", "--init-config", "b.yml"]).status, 64)
