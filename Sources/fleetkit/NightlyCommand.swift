@@ -54,7 +54,7 @@ struct NightlyCommand: ParsableCommand {
             let child = ChildProcessImportRunner(timeLimit: fileTimeLimit)
             let meter = ProgressMeter(mode: output.progress, label: "nightly")
             defer { meter.stop() }
-            let runner = ProgressImportRunner(inner: child, meter: meter)
+            let runner = ProgressImportRunner(inner: child, meter: meter, perFile: !json && !output.quiet)
             Interruption.install(describe: { signal in
                 let now = meter.snapshot
                 return Interruption.line(signal: signal, what: "imported and committed in this run", snapshot: now,
@@ -76,10 +76,8 @@ struct NightlyCommand: ParsableCommand {
                 switch f.action {
                 case "archived" where quiet, "skipped" where quiet: continue
                 case "archived":
-                    let o = f.outcome!
-                    Console.out(o.status == .unchanged ? "unchanged   \(f.path): already imported; archived" :
-                            "imported    \(f.path) [\(o.format ?? "?")]: \(o.loaded) loaded, \(o.updated) updated, \(o.unchanged) unchanged, \(o.rejected) rejected")
-                    if let warning = f.warning { Console.out("            \(warning)") }
+                    // Its line was printed when it committed (ProgressImportRunner); a note here.
+                    if let warning = f.warning { Console.out("warning     \(f.path): \(warning)") }
                 case "quarantined":
                     var reason = f.reason ?? ""
                     if reason.hasPrefix(f.path + ": ") { reason.removeFirst(f.path.count + 2) }

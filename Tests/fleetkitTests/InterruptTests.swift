@@ -126,6 +126,42 @@ final class InterruptTests: XCTestCase {
         XCTAssertEqual(try t.rows("SELECT COUNT(*) FROM position")[0][0] as Int, 2_000_000)
     }
 
+    /// nightly prints each file's line when it commits: the master-data line is on stdout while
+    /// the big track is still being imported (stdout is a file here, not a terminal).
+    func testNightlyPrintsEachFileAsItCommits() throws {
+        let big = root.appendingPathComponent("inbox/gpx/T-01/big.gpx")
+        try LongTrack.write(big, points: 1_500_000, start: 0)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("inbox/master"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                                            .appendingPathComponent("FleetImportTests/Fixtures/assets/good.csv"),
+                                         to: root.appendingPathComponent("inbox/master/assets.csv"))
+        try """
+        warehouse: fleet.sqlite
+        inbox: inbox
+        archive: archive
+        quarantine: quarantine
+        reports: reports
+        settle_seconds: 0
+        reports_to_refresh: [summary]
+        formats: [json]
+        periods: [previous_month]
+        """.write(to: root.appendingPathComponent("fleetkit.yml"), atomically: true, encoding: .utf8)
+        let (p, out, err) = try start(["nightly", "--config", root.appendingPathComponent("fleetkit.yml").path, "--as-of", "2026-11-02"])
+        let assets = "imported    \(root.path)/inbox/master/assets.csv [assets]: 2 loaded"
+        var seenWhileRunning = false
+        XCTAssertTrue(waitFor(120) {
+            if text(out).contains(assets) { seenWhileRunning = p.isRunning && !text(out).contains("big.gpx"); return true }
+            return false
+        }, text(err))
+        p.waitUntilExit()
+        XCTAssertTrue(seenWhileRunning, "the first file's line must appear before the run ends: \(text(out))")
+        XCTAssertEqual(p.terminationStatus, 0, text(err))
+        let lines = text(out).split(separator: "\n")
+        XCTAssertTrue(lines[0].hasPrefix(assets), text(out))
+        XCTAssertTrue(lines[1].hasPrefix("imported    \(big.path) [gpx]: 1500000 loaded"), text(out))
+        XCTAssertTrue(lines[2].hasPrefix("run #1 as of 2026-11-02: 2 files (2 imported"), text(out))
+    }
+
     /// The pid of a child of `parent` that has a file mentioning `needle` open, if there is one now.
     private func child(of parent: Int32, mentioning needle: String) -> Int32? {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
