@@ -25,6 +25,9 @@ public struct NightlyConfig: Decodable, Sendable {
     public var formats: [String] = ["csv", "xlsx", "html", "json"]
     /// What a report with incomplete figures does to the run (docs/OPERATIONS.md).
     public var reportMode: ReportMode = .partial
+    /// The octal mode of report files (`0640` shares them with a group), the setting
+    /// `FLEETKIT_REPORT_MODE` is for `fleetkit report`; nil: that variable, else 0600.
+    public var reportFileMode: String? = nil
     public var attribution: Attribution = Attribution()
 
     /// `partial` (the default): a report whose figures are incomplete (the month still running,
@@ -47,7 +50,7 @@ public struct NightlyConfig: Decodable, Sendable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case warehouse, inbox, archive, quarantine, reports, timezone, currency, units, periods, formats, attribution, trips
         case settleSeconds = "settle_seconds", requireDoneMarker = "require_done_marker", dvirPolicy = "dvir_policy", reportsToRefresh = "reports_to_refresh"
-        case reportMode = "report_mode"
+        case reportMode = "report_mode", reportFileMode = "report_file_mode"
     }
 
     public init(from decoder: Decoder) throws {
@@ -67,6 +70,7 @@ public struct NightlyConfig: Decodable, Sendable {
         periods = try c.decodeIfPresent([String].self, forKey: .periods) ?? periods
         formats = try c.decodeIfPresent([String].self, forKey: .formats) ?? formats
         reportMode = try c.decodeIfPresent(ReportMode.self, forKey: .reportMode) ?? reportMode
+        reportFileMode = try c.decodeIfPresent(String.self, forKey: .reportFileMode)
         attribution = try c.decodeIfPresent(Attribution.self, forKey: .attribution) ?? attribution
         trips = try c.decodeIfPresent(TripRules.self, forKey: .trips) ?? trips
     }
@@ -138,6 +142,9 @@ public struct NightlyConfig: Decodable, Sendable {
         if !(settleSeconds >= 0) { bad("settle_seconds", String(settleSeconds), "0 or more") }
         for p in periods where NightlyPeriod.parse(p) == nil {
             bad("periods", p, "month_to_date, previous_month, quarter_to_date, previous_quarter, or YYYY-MM")
+        }
+        if let m = reportFileMode, !(mode_t(m, radix: 8).map { $0 & ~0o777 == 0 && $0 & 0o600 == 0o600 } ?? false) {
+            bad("report_file_mode", m, "an octal file mode that lets the owner read and write, such as \"0600\" or \"0640\"")
         }
         let knownReports = Self.reportNames, knownFormats = Self.formatNames
         for r in reportsToRefresh where !knownReports.contains(r) {

@@ -30,6 +30,7 @@ public enum NightlyConfigTemplate {
         reports_to_refresh: [\(NightlyConfig.reportNames.joined(separator: ", "))]
         periods: [month_to_date, previous_month]   # also quarter_to_date, previous_quarter, or a fixed YYYY-MM
         formats: [\(NightlyConfig.formatNames.joined(separator: ", "))]
+        # report_file_mode: "0640"       # report files' mode (default 0600, or $FLEETKIT_REPORT_MODE); 0640 shares them with the group
         report_mode: partial             # partial: incomplete figures are marked in the report; strict: they also make the exit code 1
         attribution: { by_folder: true } # inbox/<kind>/<UNIT>/file attributes a GPX/OBD/receipt file to UNIT
         # trips:                         # trip and stop rules (docs/METRICS.md); every key optional

@@ -46,6 +46,9 @@ struct NightlyCommand: ParsableCommand {
         do {
             let config = try NightlyConfig.load(self.config!)
             strict = config.reportMode == .strict
+            // The report writers take the mode of their files from FLEETKIT_REPORT_MODE (one rule
+            // for `report` and `nightly`); the config's setting, already checked, overrides it.
+            if let mode = config.reportFileMode { setenv("FLEETKIT_REPORT_MODE", mode, 1) }
             var now = Date()
             if let asOf, let day = CivilDate(asOf), let zone = FleetZone(identifier: config.timezone) {
                 now = Date(timeIntervalSince1970: Double(zone.start(of: day) + 12 * 3_600_000) / 1000)   // noon that day

@@ -119,6 +119,28 @@ final class NightlyConfigCommandTests: XCTestCase {
         XCTAssertTrue(bad.stderr.hasPrefix("quarantined \(root.path)/inbox/master/broken.csv: unterminated quoted field"), bad.stderr)
     }
 
+    /// report_file_mode sets the mode of every report file the run writes (0600 without it).
+    func testReportFileModeFromTheConfig() throws {
+        let yml = root.appendingPathComponent("fleetkit.yml").path
+        XCTAssertEqual(try Fleetkit.run(["nightly", "--init-config", yml]).status, 0)
+        let starter = try String(contentsOfFile: yml, encoding: .utf8)
+        func mode(_ name: String) throws -> Int {
+            (try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent("reports/\(name)").path)[.posixPermissions] as! NSNumber).intValue
+        }
+        XCTAssertEqual(try Fleetkit.run(["nightly", "--config", yml, "--as-of", "2026-11-02"], environment: ["FLEETKIT_REPORT_MODE": "0600"]).status, 0)
+        XCTAssertEqual(try mode("cost-2026-10.json"), 0o600)
+        try starter.replacingOccurrences(of: "# report_file_mode: \"0640\"", with: "report_file_mode: \"0640\"  ")
+            .write(toFile: yml, atomically: true, encoding: .utf8)
+        let r = try Fleetkit.run(["nightly", "--config", yml, "--as-of", "2026-11-02"], environment: ["FLEETKIT_REPORT_MODE": "0600"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for name in ["cost-2026-10.json", "cost-2026-10-detail.csv", "cost-2026-10.xlsx", "summary-2026-11.html", "index.html"] { XCTAssertEqual(try mode(name), 0o640, name) }
+        try starter.replacingOccurrences(of: "# report_file_mode: \"0640\"", with: "report_file_mode: \"0466\"  ")
+            .write(toFile: yml, atomically: true, encoding: .utf8)
+        let bad = try Fleetkit.run(["nightly", "--config", yml])
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("report_file_mode '0466': an octal file mode that lets the owner read and write"), bad.stderr)
+    }
+
     func testConfigAndInitConfigAreExclusive() throws {
         XCTAssertEqual(try Fleetkit.run(["nightly"]).status, 64)
         XCTAssertEqual(try Fleetkit.run(["nightly", "--config", "a.yml", "--init-config", "b.yml"]).status, 64)
