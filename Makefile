@@ -7,7 +7,7 @@ FLEETKIT_RELEASE := .build/release/fleetkit
 # Debian's libtesseract is built with OpenMP; one thread per engine is 3x faster here.
 export OMP_THREAD_LIMIT := 1
 
-.PHONY: deps build release test run sample fuzz bench bench-quick bench-deps clean
+.PHONY: deps build release test run sample fuzz bench bench-quick bench-deps clean man
 
 ## deps: install the Debian packages FleetKit links against, only those missing.
 deps:
@@ -32,6 +32,12 @@ test: deps test-tools
 	@mkdir -p .build
 	@set -o pipefail; $(SWIFT) test --disable-swift-testing 2>&1 | tee .build/test.log
 	@awk -f scripts/test-summary.awk .build/test.log
+
+## man: regenerate docs/fleetkit.1 from the command definitions (swift-argument-parser's
+## generate-manual plugin; ManualPageTests fails while the page and the commands disagree).
+man: deps
+	$(SWIFT) package --disable-sandbox --allow-writing-to-directory docs generate-manual --configuration debug \
+	  --date $$(date -u +%Y-%m-%d) --output-directory docs
 
 ## run: the main job on SampleData: fresh warehouse, import everything, show the status.
 run: release

@@ -8,8 +8,15 @@ enum FileWalker {
     /// run can report it and go on. Hidden files and `README*`/`*.md` notes are skipped: they are
     /// documentation, not data.
     static func files(under paths: [String], excluding warehouse: String? = nil) -> [(URL, String?)] {
-        let skip = warehouse.map { w in Set(["", "-wal", "-shm", "-journal", ".lock"].map { URL(fileURLWithPath: w + $0).standardizedFileURL.path }) } ?? []
-        return expand(paths).filter { !skip.contains($0.0.standardizedFileURL.path) }
+        guard let warehouse else { return expand(paths) }
+        let w = URL(fileURLWithPath: warehouse).standardizedFileURL.path
+        let skip = Set(["", "-wal", "-shm", "-journal", ".lock"].map { w + $0 })
+        // Each run's RunLock file too (`<warehouse>.run-<id>.lock`): the run that walks the folder
+        // holds one there itself, and importing it would fail the run on its own lock.
+        return expand(paths).filter { entry in
+            let p = entry.0.standardizedFileURL.path
+            return !skip.contains(p) && !(p.hasPrefix(w + ".run-") && p.hasSuffix(".lock"))
+        }
     }
 
     private static func expand(_ paths: [String]) -> [(URL, String?)] {

@@ -95,22 +95,30 @@ public struct ImportSession {
     /// Imports every file under `paths` (folders recursively, in path order so runs are
     /// reproducible). File-level problems become failed outcomes and the run goes on; a
     /// warehouse that cannot be written (locked, read-only, full) stops the run with a throw.
-    public func run(_ paths: [String], options: ImportOptions, command: String) throws -> ImportSummary {
+    ///
+    /// `progress`, when given, hears of each file as it starts and as it ends (committed, found
+    /// unchanged, or failed), so a command line can show progress and per-file lines while the
+    /// run goes on instead of after it. It is called on this thread, between transactions.
+    public func run(_ paths: [String], options: ImportOptions, command: String,
+                    progress: ((ImportProgressEvent) -> Void)? = nil) throws -> ImportSummary {
         if let f = options.format, !importers.contains(where: { $0.format == f }) {
             throw FleetError.invalidArgument(name: "--format", value: f,
                                              hint: "known formats: \(importers.map { $0.format }.joined(separator: ", ")) (`fleetkit formats` describes them)")
         }
         let runID = options.dryRun ? nil : try begin(command: command)
         var outcomes: [FileOutcome] = []
-        for (url, problem) in ordered(FileWalker.files(under: paths, excluding: warehouse.path), options: options) {
+        let files = ordered(FileWalker.files(under: paths, excluding: warehouse.path), options: options)
+        for (index, (url, problem)) in files.enumerated() {
+            progress?(.started(url, index: index, of: files.count, runID: runID))
             if let problem {
                 outcomes.append(FileOutcome(path: url.path, status: .failed, error: problem))
-                continue
+            } else {
+                do { outcomes.append(try importFile(url, options: options, runID: runID)) } catch {
+                    if let runID { abandon(runID, because: error) }
+                    throw error
+                }
             }
-            do { outcomes.append(try importFile(url, options: options, runID: runID)) } catch {
-                if let runID { abandon(runID, because: error) }
-                throw error
-            }
+            progress?(.finished(outcomes[outcomes.count - 1], index: index, of: files.count))
         }
         return try finish(runID, outcomes: outcomes, dryRun: options.dryRun)
     }

@@ -2,6 +2,7 @@ import Foundation
 import Yams
 import FleetCore
 import FleetWarehouse
+import FleetReports
 
 /// `fleetkit.yml`: everything the nightly job needs (docs/OPERATIONS.md has an annotated copy).
 /// Unknown keys are an error, not ignored: a misspelt `quarantine` must not silently send failed
@@ -22,7 +23,18 @@ public struct NightlyConfig: Decodable, Sendable {
     public var reportsToRefresh: [String] = ["summary", "cost", "utilization", "maintenance-due", "dvir-compliance", "trips"]
     public var periods: [String] = ["month_to_date", "previous_month"]
     public var formats: [String] = ["csv", "xlsx", "html", "json"]
+    /// What a report with incomplete figures does to the run (docs/OPERATIONS.md).
+    public var reportMode: ReportMode = .partial
+    /// The octal mode of report files (`0640` shares them with a group), the setting
+    /// `FLEETKIT_REPORT_MODE` is for `fleetkit report`; nil: that variable, else 0600.
+    public var reportFileMode: String? = nil
     public var attribution: Attribution = Attribution()
+
+    /// `partial` (the default): a report whose figures are incomplete (the month still running,
+    /// costs without an exchange rate) is written, says "partial" in its header, is listed in
+    /// `partial_reports`, and the exit code stays as the imports make it. `strict`: the same, and
+    /// the run exits 1, as `fleetkit report` does without `--allow-partial`.
+    public enum ReportMode: String, Decodable, Sendable, CaseIterable { case partial, strict }
     public var trips: TripRules = TripRules()
 
     public struct Attribution: Decodable, Sendable {
@@ -38,6 +50,7 @@ public struct NightlyConfig: Decodable, Sendable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case warehouse, inbox, archive, quarantine, reports, timezone, currency, units, periods, formats, attribution, trips
         case settleSeconds = "settle_seconds", requireDoneMarker = "require_done_marker", dvirPolicy = "dvir_policy", reportsToRefresh = "reports_to_refresh"
+        case reportMode = "report_mode", reportFileMode = "report_file_mode"
     }
 
     public init(from decoder: Decoder) throws {
@@ -56,6 +69,8 @@ public struct NightlyConfig: Decodable, Sendable {
         reportsToRefresh = try c.decodeIfPresent([String].self, forKey: .reportsToRefresh) ?? reportsToRefresh
         periods = try c.decodeIfPresent([String].self, forKey: .periods) ?? periods
         formats = try c.decodeIfPresent([String].self, forKey: .formats) ?? formats
+        reportMode = try c.decodeIfPresent(ReportMode.self, forKey: .reportMode) ?? reportMode
+        reportFileMode = try c.decodeIfPresent(String.self, forKey: .reportFileMode)
         attribution = try c.decodeIfPresent(Attribution.self, forKey: .attribution) ?? attribution
         trips = try c.decodeIfPresent(TripRules.self, forKey: .trips) ?? trips
     }
@@ -95,23 +110,57 @@ public struct NightlyConfig: Decodable, Sendable {
         return config
     }
 
+    /// Every problem of the config at once, so one edit fixes them all instead of one per run.
+    /// Report and format names are checked against `ReportRegistry` and `ReportFormats`: a name
+    /// that would be skipped (`costs`, `pdf`) is an error like an unknown key, and a report added
+    /// to the registry is accepted here without editing this file.
     func validate(_ path: String) throws {
-        func bad(_ key: String, _ value: String, _ hint: String) -> FleetError { .invalidArgument(name: "\(path): \(key)", value: value, hint: hint) }
-        guard FleetZone(identifier: timezone) != nil else { throw bad("timezone", timezone, "use an IANA name such as America/Chicago") }
-        guard Money.isCurrencyCode(currency) else { throw bad("currency", currency, "use an ISO 4217 code such as USD") }
-        guard ["every_day", "defects_only"].contains(dvirPolicy) else { throw bad("dvir_policy", dvirPolicy, "every_day or defects_only") }
-        if let problem = trips.problem() { throw bad("trips", (try? trips.storedText()) ?? "", problem) }
-        guard settleSeconds >= 0 else { throw bad("settle_seconds", String(settleSeconds), "0 or more") }
+        let problems = self.problems()
+        guard !problems.isEmpty else { return }
+        if problems.count == 1, let p = problems.first { throw FleetError.invalidArgument(name: "\(path): \(p.key)", value: p.value, hint: p.hint) }
+        throw FleetError.invalidArgument(name: "--config", value: path,
+                                         hint: "\(problems.count) problems: " + problems.map { "\($0.key) '\($0.value)': \($0.hint)" }.joined(separator: "; "))
+    }
+
+    /// One wrong value: its key, the value as written, and what would be right.
+    public struct Problem: Sendable, Equatable {
+        public var key: String, value: String, hint: String
+    }
+
+    /// The report names `reports_to_refresh` accepts, from the report registry.
+    public static var reportNames: [String] { ReportRegistry.all.map { $0.name } }
+    /// The format names `formats` accepts, from the format registry.
+    public static var formatNames: [String] { ReportFormats.names }
+
+    func problems() -> [Problem] {
+        var problems: [Problem] = []
+        func bad(_ key: String, _ value: String, _ hint: String) { problems.append(Problem(key: key, value: value, hint: hint)) }
+        if FleetZone(identifier: timezone) == nil { bad("timezone", timezone, "use an IANA name such as America/Chicago") }
+        if !Money.isCurrencyCode(currency) { bad("currency", currency, "use an ISO 4217 code such as USD") }
+        if !["every_day", "defects_only"].contains(dvirPolicy) { bad("dvir_policy", dvirPolicy, "every_day or defects_only") }
+        if let problem = trips.problem() { bad("trips", (try? trips.storedText()) ?? "", problem) }
+        if !(settleSeconds >= 0) { bad("settle_seconds", String(settleSeconds), "0 or more") }
         for p in periods where NightlyPeriod.parse(p) == nil {
-            throw bad("periods", p, "month_to_date, previous_month, quarter_to_date, previous_quarter, or YYYY-MM")
+            bad("periods", p, "month_to_date, previous_month, quarter_to_date, previous_quarter, or YYYY-MM")
+        }
+        if let m = reportFileMode, !(mode_t(m, radix: 8).map { $0 & ~0o777 == 0 && $0 & 0o600 == 0o600 } ?? false) {
+            bad("report_file_mode", m, "an octal file mode that lets the owner read and write, such as \"0600\" or \"0640\"")
+        }
+        let knownReports = Self.reportNames, knownFormats = Self.formatNames
+        for r in reportsToRefresh where !knownReports.contains(r) {
+            bad("reports_to_refresh", r, "not a report; the reports are \(knownReports.joined(separator: ", "))")
+        }
+        for f in formats where !knownFormats.contains(f) {
+            bad("formats", f, "not a report format; the formats are \(knownFormats.joined(separator: ", "))")
         }
         var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: inbox, isDirectory: &isDir), isDir.boolValue else {
-            throw bad("inbox", inbox, "the folder does not exist; create it or fix the path")
+        if !FileManager.default.fileExists(atPath: inbox, isDirectory: &isDir) || !isDir.boolValue {
+            bad("inbox", inbox, "the folder does not exist; create it or fix the path")
         }
         if let overlap = NightlyPaths.overlap(inbox: inbox, archive: archive, quarantine: quarantine, reports: reports, warehouse: warehouse) {
-            throw bad(overlap.key, overlap.value, overlap.hint)
+            bad(overlap.key, overlap.value, overlap.hint)
         }
+        return problems
     }
 
     static func describe(_ e: Swift.DecodingError) -> String {

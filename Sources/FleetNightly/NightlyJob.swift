@@ -42,6 +42,9 @@ public struct NightlyJob {
         public var reports: [String]
         /// Reports (or formats of one) that could not be written; the others were (exit code 1).
         public var report_failures: [ReportFailure]
+        /// Reports written with incomplete figures, `report (period): reasons`; they make the exit
+        /// code 1 only with `report_mode: strict` (NightlyConfig.ReportMode).
+        public var partial_reports: [String] = []
         public var exit_code: Int32
         /// The warehouse's audit of itself after the night's imports (`fleetkit verify`); a failed
         /// check makes the run exit 1, and the imports stay.
@@ -180,11 +183,13 @@ public struct NightlyJob {
         let refreshed = try reports.refresh(self, warehouse: warehouse, today: today)
         let (written, reportFailures) = (refreshed.files.map { URL(fileURLWithPath: $0) }, refreshed.failures)
         let quarantined = results.filter { $0.action == "quarantined" }.count
+        let strictlyPartial = config.reportMode == .strict && !refreshed.partial.isEmpty
         let (verify, verifyError) = audit(warehouse)
         var result = Summary(run_id: runID, as_of: today.description, files: results, totals: summary.totals, quarantined: quarantined,
                              skipped: results.filter { $0.action == "skipped" }.count, reports: written.map(\.path),
-                             report_failures: reportFailures,
-                             exit_code: quarantined > 0 || summary.totals.failed > 0 || summary.totals.rejected > 0 || !reportFailures.isEmpty ? 1 : 0,
+                             report_failures: reportFailures, partial_reports: refreshed.partial,
+                             exit_code: quarantined > 0 || summary.totals.failed > 0 || summary.totals.rejected > 0 || !reportFailures.isEmpty
+                                 || strictlyPartial ? 1 : 0,
                              settings_changed: settingsChange.isEmpty ? nil : settingsChange,
                              warnings: stored.warning.map { [$0] } ?? [])
         (result.verify, result.verify_error) = (verify, verifyError)
@@ -336,6 +341,7 @@ public struct NightlyJob {
                 failures.append(ReportFailure(report: "index", format: "html", reason: "\(error)"))
             }
         }
-        return ReportRefresh(files: files.map(\.path), failures: failures)
+        let partial = outputs.filter(\.metadata.isPartial).map { "\($0.metadata.report) (\($0.metadata.period.label)): " + $0.metadata.partial.joined(separator: "; ") }
+        return ReportRefresh(files: files.map(\.path), failures: failures, partial: partial)
     }
 }

@@ -20,9 +20,12 @@ public protocol ReportRefresher {
 public struct ReportRefresh: Codable, Sendable, Equatable {
     public var files: [String]
     public var failures: [ReportFailure]
-    public init(files: [String], failures: [ReportFailure]) {
+    /// Reports written but partial, each with its reasons (`report_mode: strict` fails on them).
+    public var partial: [String]
+    public init(files: [String], failures: [ReportFailure], partial: [String] = []) {
         self.files = files
         self.failures = failures
+        self.partial = partial
     }
 }
 

@@ -14,7 +14,7 @@ import FleetNightly
 /// (`/proc/self/exe`), so parent and child always agree on the request format. One child serves
 /// file after file (a request line in, a reply line out) until one dies: starting one per file
 /// cost about 90 ms each (docs/OPERATIONS.md).
-final class ChildProcessImportRunner: FileImportRunner {
+final class ChildProcessImportRunner: FileImportRunner, @unchecked Sendable {
     /// The longest one file may take before it is stopped with SIGKILL and quarantined.
     let timeLimit: TimeInterval
     let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -27,6 +27,11 @@ final class ChildProcessImportRunner: FileImportRunner {
     }
 
     deinit { worker?.finish() }
+
+    /// Stops the worker at once (the run is interrupted): its transaction rolls back. Called from
+    /// the interruption handler's thread just before the process exits, which is why the class
+    /// is `@unchecked Sendable`: at worst it reads `worker` while the job's thread replaces it.
+    func stop() { worker?.kill() }
 
     func importFile(_ url: URL, request: FileImportRequest) throws -> FileOutcome {
         switch exchange(request, doing: .importing) {

@@ -21,6 +21,18 @@ enum Console {
         FileHandle.standardError.write(Data((ControlText.escaped(line) + "\n").utf8))
     }
 
+    /// The progress line on a terminal's stderr (`ProgressMeter`): a carriage return, the line
+    /// (escaped like every other), and `pad` spaces to cover a longer previous line. No newline
+    /// and no escape sequence: it is drawn over in place, on any terminal.
+    static func redraw(_ line: String, pad: Int = 0) {
+        FileHandle.standardError.write(Data(("\r" + ControlText.escaped(line) + String(repeating: " ", count: max(pad, 0))).utf8))
+    }
+
+    /// Clears a progress line of `width` characters, leaving the cursor at its start.
+    static func clearLine(_ width: Int) {
+        FileHandle.standardError.write(Data(("\r" + String(repeating: " ", count: width) + "\r").utf8))
+    }
+
     /// JSON bytes for a program (the `import-one` reply to the nightly job): written as they
     /// are, since the encoder already escapes every control character; `newline` ends a
     /// protocol line.

@@ -10,7 +10,8 @@ struct FleetKitCommand: ParsableCommand {
         discussion: """
             Exit codes: 0 success; 1 finished, but rows were rejected, files failed or a report is partial \
             (incomplete figures; --allow-partial accepts them); \
-            2 could not run (configuration, warehouse, lock); 64 usage error.
+            2 could not run (configuration, warehouse, lock); 64 usage error; \
+            130/143 interrupted by Ctrl-C (SIGINT)/SIGTERM (import, nightly: committed files are kept; run again to resume).
             """,
         version: "0.1.0",
         groupedSubcommands: [

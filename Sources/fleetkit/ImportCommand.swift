@@ -9,7 +9,8 @@ struct ImportCommand: ParsableCommand {
         discussion: "Each file is one transaction. Re-importing the same bytes is a reported no-op; rows that cannot be used are kept as rejects (see `fleetkit rejects`).")
 
     @OptionGroup var warehouse: WarehouseOptions
-    @Option(help: "The format of every file, instead of detecting it from the content (see `fleetkit formats`).")
+    @Option(help: "The format of every file, instead of detecting it from the content (see `fleetkit formats`).",
+            completion: .list(ImporterRegistry.all.map { $0.format }))
     var format: String?
     @Option(help: "The unit number for files without built-in identity (GPX, OBD logs, receipts).")
     var asset: String?
@@ -19,7 +20,8 @@ struct ImportCommand: ParsableCommand {
     var create = false
     @Flag(help: "Print the summary as JSON on stdout.")
     var json = false
-    @Argument(help: "Files or folders to import.")
+    @OptionGroup var output: OutputOptions
+    @Argument(help: "Files or folders to import.", completion: .file())
     var paths: [String]
 
     func validate() throws {
@@ -41,29 +43,49 @@ struct ImportCommand: ParsableCommand {
             let settings = try w.settings()
             var options = ImportOptions(format: format, asset: asset, dryRun: dryRun, zone: settings.zone, currency: settings.currency)
             options.trips = settings.trips
-            summary = try ImportSession(warehouse: w).run(paths, options: options, command: (["fleetkit"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
+            let dryRun = self.dryRun
+            let meter = ProgressMeter(mode: output.progress, label: dryRun ? "dry run" : "import")
+            defer { meter.stop() }
+            Interruption.install { signal in
+                Interruption.line(signal: signal, what: dryRun ? "checked, nothing written" : "committed", snapshot: meter.snapshot,
+                                  resume: dryRun ? "Nothing was written." : "Run the same command again to resume: committed files are skipped as unchanged.")
+            }
+            let perFile = !json && !output.quiet
+            summary = try ImportSession(warehouse: w).run(paths, options: options, command: (["fleetkit"] + CommandLine.arguments.dropFirst()).joined(separator: " ")) { event in
+                switch event {
+                case let .started(url, _, count, _):
+                    meter.started(url.path, total: count)
+                case let .finished(outcome, _, _):
+                    meter.finished(outcome)
+                    // Each file's line as it ends, not all at the end; failures always (stderr).
+                    if perFile || (outcome.status == .failed && !json) { meter.above { ImportReport.show(outcome) } }
+                }
+            }
         } catch { throw fail(error) }
-        if json { try writeJSON(summary) } else { ImportReport.show(summary) }
+        if json { try writeJSON(summary) } else if !output.quiet { ImportReport.showTotals(summary) }
         if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
     }
 }
 
 /// The human summary of an import.
 enum ImportReport {
-    static func show(_ s: ImportSummary) {
-        for f in s.files {
-            switch f.status {
-            case .imported:
-                Console.out("imported  \(f.path) [\(f.format ?? "?")]: \(f.loaded) loaded, \(f.updated) updated, \(f.unchanged) unchanged, \(f.rejected) rejected")
-            case .unchanged:
-                Console.out("unchanged \(f.path): already imported (same bytes)")
-            case .failed:
-                var error = f.error ?? "unknown error"
-                if error.hasPrefix(f.path + ": ") { error.removeFirst(f.path.count + 2) }
-                Console.err("failed    \(f.path): \(error)")
-            }
-            for n in f.notes ?? [] { Console.out("          note: \(n)") }
+    /// One file's line: results on stdout, a failure on stderr.
+    static func show(_ f: FileOutcome) {
+        switch f.status {
+        case .imported:
+            Console.out("imported  \(f.path) [\(f.format ?? "?")]: \(f.loaded) loaded, \(f.updated) updated, \(f.unchanged) unchanged, \(f.rejected) rejected")
+        case .unchanged:
+            Console.out("unchanged \(f.path): already imported (same bytes)")
+        case .failed:
+            var error = f.error ?? "unknown error"
+            if error.hasPrefix(f.path + ": ") { error.removeFirst(f.path.count + 2) }
+            Console.err("failed    \(f.path): \(error)")
         }
+        for n in f.notes ?? [] { Console.out("          note: \(n)") }
+    }
+
+    /// The totals line after the per-file lines.
+    static func showTotals(_ s: ImportSummary) {
         let t = s.totals
         Console.out("\(s.dry_run ? "dry run, nothing written: " : "")\(t.files) files: \(t.imported) imported, \(t.unchanged_files) unchanged, \(t.failed) failed; rows: \(t.loaded) loaded, \(t.updated) updated, \(t.unchanged) unchanged, \(t.rejected) rejected")
         if t.rejected > 0 { Console.out("see the rejected rows with: fleetkit rejects") }

@@ -26,6 +26,11 @@ struct ImportOneCommand: ParsableCommand {
     func run() throws {
         // If the nightly job dies (SIGKILL, OOM), nobody would read the reply or enforce the time
         // limit: the worker stops too, its transaction rolls back, and the next run imports the file.
+        // Ctrl-C at a terminal reaches the whole process group, and systemd's stop the whole
+        // unit: only the nightly job acts on it (Interruption), stopping this worker itself, so
+        // that the worker's death is never mistaken for a crash of the file it was reading.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
         let parent = getppid()
         Thread.detachNewThread {
             while getppid() == parent { sleep(1) }

@@ -28,6 +28,17 @@ struct InitCommand: ParsableCommand {
     var resetTripRules = false
     @Flag(help: "Forget how the nightly job saw files that were still being written (they wait one more settle period).")
     var forgetSettleState = false
+    @Flag(help: "Print the warehouse, its settings and what changed as JSON on stdout.")
+    var json = false
+
+    /// What `init --json` prints.
+    struct Result: Codable {
+        var warehouse: String
+        var timezone, currency, units, dvir_policy: String
+        var trip_rules: String
+        var changed: [String]
+        var rederived_assets: Int
+    }
 
     func validate() throws {
         if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("'\(tz)' is not an IANA time zone name, such as America/Chicago or Europe/Berlin.") }
@@ -59,6 +70,12 @@ struct InitCommand: ParsableCommand {
                 if forgetSettleState { s.nightlySettleLooks = nil }
             }
             let s = try w.settings()
+            if json {
+                try writeJSON(Result(warehouse: w.path, timezone: s.zone.identifier, currency: s.currency, units: s.units.rawValue,
+                                     dvir_policy: s.dvirPolicy.rawValue, trip_rules: s.trips.summary, changed: change.changed.map(\.rawValue),
+                                     rederived_assets: change.rederivedAssets))
+                return
+            }
             Console.out("warehouse \(w.path) is ready (time zone \(s.zone.identifier), currency \(s.currency), units \(s.units.rawValue))")
             Console.out("trip rules: " + s.trips.summary)
             if change.rederivedAssets > 0 {

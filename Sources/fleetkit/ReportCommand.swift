@@ -13,7 +13,7 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var warehouse: WarehouseOptions
 
-    @Argument(help: "The report name (see the list above), or all.")
+    @Argument(help: "The report name (see the list above), or all.", completion: .list(ReportRegistry.all.map { $0.name } + ["all"]))
     var name: String
     @Option(help: "A calendar month, YYYY-MM.")
     var month: String?
@@ -23,7 +23,7 @@ struct ReportCommand: ParsableCommand {
     var from: String?
     @Option(help: "The last day, YYYY-MM-DD, inclusive (with --from).")
     var to: String?
-    @Option(help: "Comma-separated formats: csv, json, html, xlsx. Default: all of them.")
+    @Option(help: "Comma-separated formats: csv, json, html, xlsx. Default: all of them.", completion: .list(ReportFormats.names))
     var format: String?
     @Option(help: "The output folder (created if needed).")
     var out: String = "Reports"

@@ -20,6 +20,9 @@ struct StatusCommand: ParsableCommand {
 /// The facts `fleetkit status` shows.
 struct WarehouseStatus: Codable {
     struct Run: Codable { var id: Int64; var started_at: String; var status: String; var command: String }
+    /// A file that failed in one of the last runs: nothing of it is in the warehouse, so
+    /// `rejects` cannot show it; its error is kept in the run's summary (`import_run.summary_json`).
+    struct FailedFile: Codable { var run_id: Int64; var path: String; var error: String }
     struct Coverage: Codable { var table: String; var from: String?; var to: String? }
     var warehouse: String
     var settings: [String: String]
@@ -32,6 +35,7 @@ struct WarehouseStatus: Codable {
     var coverage: [Coverage]
     var rejects_by_reason: [String: Int]
     var last_runs: [Run]
+    var failed_files: [FailedFile]
 
     static let countedTables = ["asset", "driver", "assignment", "source_file", "reject", "meter_reading", "position", "engine_event",
                                 "obd_sample", "dtc_event", "trip", "asset_day", "fuel_purchase", "expense", "maintenance_record",
@@ -57,7 +61,15 @@ struct WarehouseStatus: Codable {
                 if let value { settings[key.rawValue] = value }
             }
             let trips = stored.trips.summary
-            let runs = try Row.fetchAll(db, sql: "SELECT id, started_at, status, command FROM import_run ORDER BY id DESC LIMIT 5").map { row -> Run in
+            let recent = try Row.fetchAll(db, sql: "SELECT id, started_at, status, command, summary_json FROM import_run ORDER BY id DESC LIMIT 5")
+            var failed: [FailedFile] = []
+            for row in recent {
+                guard let json: String = row[4], let summary = try? JSONDecoder().decode(ImportSummary.self, from: Data(json.utf8)) else { continue }
+                for f in summary.files where f.status == .failed {
+                    failed.append(FailedFile(run_id: row[0], path: f.path, error: f.error ?? "unknown error"))
+                }
+            }
+            let runs = recent.map { row -> Run in
                 var run = Run(id: row[0], started_at: Timestamp.iso(row[1]), status: row[2], command: row[3])
                 // status is read-only: a run whose process died shows as interrupted here at
                 // once; the next import or nightly run records it so (RunLock).
@@ -66,7 +78,8 @@ struct WarehouseStatus: Codable {
             }
             return WarehouseStatus(warehouse: w.path, settings: settings, trip_rules: trips, tables: tables, assets: tables["asset"] ?? 0,
                                    auto_created_assets: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset WHERE auto_created = 1") ?? 0,
-                                   files: tables["source_file"] ?? 0, coverage: coverage, rejects_by_reason: reasons, last_runs: runs)
+                                   files: tables["source_file"] ?? 0, coverage: coverage, rejects_by_reason: reasons, last_runs: runs,
+                                   failed_files: failed)
         }
     }
 
@@ -89,6 +102,14 @@ struct WarehouseStatus: Codable {
         if !last_runs.isEmpty {
             Console.out("last runs:")
             for r in last_runs { Console.out("  #\(r.id) \(r.started_at) \(r.status): \(r.command)") }
+        }
+        if !failed_files.isEmpty {
+            Console.out("files that failed in these runs (nothing of them was kept; fix and import again):")
+            for f in failed_files {
+                var error = f.error
+                if error.hasPrefix(f.path + ": ") { error.removeFirst(f.path.count + 2) }
+                Console.out("  #\(f.run_id) \(f.path): \(error)")
+            }
         }
     }
 }

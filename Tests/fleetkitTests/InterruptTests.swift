@@ -1,0 +1,176 @@
+import XCTest
+import GRDB
+import FleetTestSupport
+
+/// Ctrl-C (SIGINT) and SIGTERM during `import` and `nightly`: the command says in one line what
+/// was committed and what was not, exits 130 or 143 as shells expect, and the warehouse keeps
+/// exactly the files committed before the signal (one transaction per file); running the same
+/// command again finishes the work.
+final class InterruptTests: XCTestCase {
+    private var root: URL!
+
+    override func setUpWithError() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("interrupt-\(UUID())")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: root) }
+
+    /// A process whose stdout and stderr go to files, so a test can watch them while it runs.
+    private func start(_ arguments: [String]) throws -> (Process, out: URL, err: URL) {
+        let out = root.appendingPathComponent("stdout-\(UUID())"), err = root.appendingPathComponent("stderr-\(UUID())")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        let p = Process()
+        p.executableURL = Fleetkit.executable
+        p.arguments = arguments
+        p.standardOutput = try FileHandle(forWritingTo: out)
+        p.standardError = try FileHandle(forWritingTo: err)
+        try p.run()
+        return (p, out, err)
+    }
+
+    private func text(_ url: URL) -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
+
+    private func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+
+    func testSIGINTDuringImportKeepsCommittedFilesAndSaysHowToResume() throws {
+        let folder = root.appendingPathComponent("gpx")
+        try LongTrack.write(folder.appendingPathComponent("a-small.gpx"), points: 100, start: 0)
+        try LongTrack.write(folder.appendingPathComponent("b-big.gpx"), points: 2_000_000, start: 1000)
+        let db = root.appendingPathComponent("fleet.sqlite").path
+        let (p, out, err) = try start(["import", "--db", db, "--create", "--asset", "T-01", folder.path])
+        // The small file's line is printed (and flushed) as soon as it is committed.
+        XCTAssertTrue(waitFor(120) { text(out).contains("a-small.gpx") }, "the first file's line never appeared: \(text(out)) \(text(err))")
+        usleep(300_000)
+        XCTAssertTrue(p.isRunning, "the big file was imported too quickly to be interrupted")
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+
+        XCTAssertEqual(p.terminationReason, .exit)
+        XCTAssertEqual(p.terminationStatus, 130)
+        let message = text(err)
+        XCTAssertTrue(message.contains("interrupted by SIGINT: 1 file committed ("), message)
+        XCTAssertTrue(message.contains("\(folder.path)/b-big.gpx was in progress and was rolled back, nothing of it kept"), message)
+        XCTAssertTrue(message.contains("Run the same command again to resume"), message)
+        XCTAssertEqual(message.components(separatedBy: "\n").filter { $0.contains("interrupted") }.count, 1, message)
+
+        // Exactly the committed file is in the warehouse, and the run shows as interrupted.
+        let status = try Fleetkit.run(["status", "--db", db, "--json"])
+        XCTAssertEqual(status.status, 0, status.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as! [String: Any]
+        XCTAssertEqual((json["tables"] as! [String: Int])["source_file"], 1)
+        XCTAssertEqual((json["tables"] as! [String: Int])["position"], 100)
+        XCTAssertEqual(((json["last_runs"] as! [[String: Any]]).first)?["status"] as? String, "interrupted")
+
+        // Resuming: the committed file is unchanged, the rolled-back one is imported.
+        let again = try Fleetkit.run(["import", "--db", db, "--asset", "T-01", folder.path])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stdout.contains("unchanged \(folder.path)/a-small.gpx"), again.stdout)
+        XCTAssertTrue(again.stdout.contains("imported  \(folder.path)/b-big.gpx"), again.stdout)
+    }
+
+    func testSIGTERMDuringNightlyStopsTheImportChildAndLeavesTheFileInTheInbox() throws {
+        let big = root.appendingPathComponent("inbox/gpx/T-01/big.gpx")
+        try LongTrack.write(big, points: 2_000_000, start: 0)
+        // T-01 in master data, so that the track is attributed (inbox/gpx/T-01/) and imports.
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("inbox/master"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                                            .appendingPathComponent("FleetImportTests/Fixtures/assets/good.csv"),
+                                         to: root.appendingPathComponent("inbox/master/assets.csv"))
+        try """
+        warehouse: fleet.sqlite
+        inbox: inbox
+        archive: archive
+        quarantine: quarantine
+        reports: reports
+        settle_seconds: 0
+        reports_to_refresh: [summary]
+        formats: [json]
+        periods: [previous_month]
+        """.write(to: root.appendingPathComponent("fleetkit.yml"), atomically: true, encoding: .utf8)
+        let (p, _, err) = try start(["nightly", "--config", root.appendingPathComponent("fleetkit.yml").path, "--as-of", "2026-11-02"])
+        var worker: Int32?
+        XCTAssertTrue(waitFor(120) { worker = child(of: p.processIdentifier, mentioning: "big.gpx"); return worker != nil }, text(err))
+        usleep(200_000)
+        kill(p.processIdentifier, SIGTERM)
+        p.waitUntilExit()
+
+        XCTAssertEqual(p.terminationReason, .exit)
+        XCTAssertEqual(p.terminationStatus, 143)
+        let message = text(err)
+        XCTAssertTrue(message.contains("interrupted by SIGTERM: 1 file imported and committed in this run (2 rows); "), message)
+        XCTAssertTrue(message.contains("\(big.path) (it stays in the inbox) was in progress and was rolled back"), message)
+        XCTAssertTrue(message.contains("Run the same nightly command again to finish"), message)
+        if let worker {
+            XCTAssertTrue(waitFor(10) { kill(worker, 0) != 0 }, "the import child outlived the interrupted job")
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: big.path), "the file in progress must stay in the inbox")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("quarantine/gpx/T-01/big.gpx").path),
+                       "an interrupted file is not a bad file")
+        let t = try TestWarehouse(existing: root.appendingPathComponent("fleet.sqlite").path)
+        XCTAssertEqual(try t.rows("SELECT COUNT(*) FROM position")[0][0] as Int, 0)
+        XCTAssertEqual(try t.rows("SELECT path FROM source_file").map { $0[0] as String }, [root.appendingPathComponent("archive/2026/11/02/master/assets.csv").path], "the committed file, archived")
+
+        // The next run finishes the work.
+        let again = try Fleetkit.run(["nightly", "--config", root.appendingPathComponent("fleetkit.yml").path, "--as-of", "2026-11-02"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: big.path))
+        XCTAssertEqual(try t.rows("SELECT COUNT(*) FROM position")[0][0] as Int, 2_000_000)
+    }
+
+    /// nightly prints each file's line when it commits: the master-data line is on stdout while
+    /// the big track is still being imported (stdout is a file here, not a terminal).
+    func testNightlyPrintsEachFileAsItCommits() throws {
+        let big = root.appendingPathComponent("inbox/gpx/T-01/big.gpx")
+        try LongTrack.write(big, points: 1_500_000, start: 0)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("inbox/master"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                                            .appendingPathComponent("FleetImportTests/Fixtures/assets/good.csv"),
+                                         to: root.appendingPathComponent("inbox/master/assets.csv"))
+        try """
+        warehouse: fleet.sqlite
+        inbox: inbox
+        archive: archive
+        quarantine: quarantine
+        reports: reports
+        settle_seconds: 0
+        reports_to_refresh: [summary]
+        formats: [json]
+        periods: [previous_month]
+        """.write(to: root.appendingPathComponent("fleetkit.yml"), atomically: true, encoding: .utf8)
+        let (p, out, err) = try start(["nightly", "--config", root.appendingPathComponent("fleetkit.yml").path, "--as-of", "2026-11-02"])
+        let assets = "imported    \(root.path)/inbox/master/assets.csv [assets]: 2 loaded"
+        var seenWhileRunning = false
+        XCTAssertTrue(waitFor(120) {
+            if text(out).contains(assets) { seenWhileRunning = p.isRunning && !text(out).contains("big.gpx"); return true }
+            return false
+        }, text(err))
+        p.waitUntilExit()
+        XCTAssertTrue(seenWhileRunning, "the first file's line must appear before the run ends: \(text(out))")
+        XCTAssertEqual(p.terminationStatus, 0, text(err))
+        let lines = text(out).split(separator: "\n")
+        XCTAssertTrue(lines[0].hasPrefix(assets), text(out))
+        XCTAssertTrue(lines[1].hasPrefix("imported    \(big.path) [gpx]: 1500000 loaded"), text(out))
+        XCTAssertTrue(lines[2].hasPrefix("run #1 as of 2026-11-02: 2 files (2 imported"), text(out))
+    }
+
+    /// The pid of a child of `parent` that has a file mentioning `needle` open, if there is one now.
+    private func child(of parent: Int32, mentioning needle: String) -> Int32? {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 2, Int32(fields[1]) == parent, NightlyHostileTests.hasOpen(pid, needle) else { continue }
+            return pid
+        }
+        return nil
+    }
+}
