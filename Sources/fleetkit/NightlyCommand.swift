@@ -66,7 +66,7 @@ struct NightlyCommand: ParsableCommand {
             }, cleanup: { child.stop() })
             // Reports are written in a child process too: a crash there is a recorded failure.
             summary = try NightlyJob(config: config, now: now).run(command: (["fleetkit"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
-                                                                   runner: { _ in runner }, reports: ChildProcessReportRefresher(configPath: self.config))
+                                                                   runner: { _ in runner }, reports: ChildProcessReportRefresher(configPath: self.config!))
         } catch {
             Console.err("error: \(error)")
             throw Exit.couldNotRun
