@@ -55,6 +55,13 @@ public struct WarehouseSink: RecordSink {
         after.unitNumber = fields.unitNumber ?? before.unitNumber
         after.kind = fields.kind
         after.name = fields.name ?? before.name
+        // A feed label kept as the name of a machine it knew only by identifiers
+        // (`IdentityResolver.withoutIdentifierName`) is no name once master data gives the
+        // machine that identifier as its VIN, PIN or unit number: either order, the same asset.
+        if fields.name == nil, let name = after.name,
+           [after.unitNumber, before.vin, before.pin].contains(where: { $0?.caseInsensitiveCompare(name) == .orderedSame }) {
+            after.name = nil
+        }
         after.make = fields.make ?? before.make
         after.model = fields.model ?? before.model
         after.year = fields.year ?? before.year

@@ -70,7 +70,10 @@ final class NightlyDetectionCrashTests: XCTestCase {
         XCTAssertEqual(quarantined.count, 1, "\(results)")
         let reason = quarantined.first?["reason"] as? String ?? ""
         XCTAssertTrue(reason.contains("killed (SIGKILL)"), reason)
-        XCTAssertTrue(reason.contains("reading its first bytes to find its format"), reason)
+        // Which phase the kill lands in depends on how fast the child starts: on a quiet machine
+        // it may already be past detection. Either way only that file is lost, which is the point;
+        // the phase is named in the reason.
+        XCTAssertTrue(reason.contains("reading its first bytes to find its format") || reason.contains("while reading this file"), reason)
         XCTAssertEqual(results.filter { $0["action"] as? String == "archived" }.count, Self.files.count - 1, "\(results)")
         XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent("reports/summary-2026-10.json").path))
     }
