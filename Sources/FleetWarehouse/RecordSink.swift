@@ -41,6 +41,12 @@ public protocol RecordSink {
     func receiptCorrections(sha256: String) throws -> [String: String]
     /// Keeps what was read from a receipt, field by field with its OCR line, for `fleetkit review`.
     mutating func recordReceipt(_ reading: ReceiptReading) throws
+    /// Moves the defects waiting for this DVIR (`PendingDVIRDefect`: those naming `dvirKey`, and
+    /// those naming no DVIR whose key the DVIR already stores) into `dvir_defect` on `dvirID`,
+    /// with the same precedence as a load; they keep their own source file and are not counted
+    /// as this file's rows. Returns how many moved.
+    @discardableResult
+    mutating func attachPendingDefects(dvirKey: String?, dvirID: Int64) throws -> Int
     /// Keeps a row that could not be used.
     mutating func reject(_ issue: Issue) throws
     /// A file-level remark that loses no row: shown in the import summary and kept in the run
@@ -76,6 +82,9 @@ extension RecordSink {
 
     /// A sink without a warehouse behind it holds no corrections.
     public func receiptCorrections(sha256: String) throws -> [String: String] { [:] }
+
+    /// A sink without a warehouse behind it holds no pending defects.
+    public mutating func attachPendingDefects(dvirKey: String?, dvirID: Int64) throws -> Int { 0 }
 
     /// A sink without a warehouse behind it keeps nothing for review.
     public mutating func recordReceipt(_ reading: ReceiptReading) throws {}

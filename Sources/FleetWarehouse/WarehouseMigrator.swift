@@ -19,6 +19,7 @@ public enum WarehouseMigrator {
         m.registerMigration("v7-idle-period") { db in try db.execute(sql: v7IdlePeriod) }
         m.registerMigration("v8-trip-reasons") { db in try db.execute(sql: v8TripReasons) }
         m.registerMigration("v9-receipt-review") { db in try db.execute(sql: v9ReceiptReview) }
+        m.registerMigration("v10-dvir-defect-pending") { db in try db.execute(sql: v10PendingDefects) }
         return m
     }
 

@@ -5,7 +5,7 @@ import FleetCore
 public struct WarehouseSink: RecordSink {
     let db: Database
     public let sourceFileID: Int64
-    private var loader: Loader
+    var loader: Loader
     private var identities = IdentityResolver()
     public private(set) var counts = LoadCounts()
     /// Notes aggregated by kind and bounded (`NoteLedger`): a hostile file cannot grow them.

@@ -39,7 +39,7 @@ struct WarehouseStatus: Codable {
 
     static let countedTables = ["asset", "driver", "assignment", "source_file", "reject", "meter_reading", "position", "engine_event",
                                 "obd_sample", "dtc_event", "trip", "asset_day", "fuel_purchase", "expense", "maintenance_record",
-                                "service_schedule", "dvir", "dvir_defect", "fx_rate", "idle_period"]
+                                "service_schedule", "dvir", "dvir_defect", "dvir_defect_pending", "fx_rate", "idle_period"]
 
     static func read(_ w: Warehouse) throws -> WarehouseStatus {
         try w.pool.read { db in

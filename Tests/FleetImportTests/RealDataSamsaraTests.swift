@@ -30,13 +30,19 @@ final class RealDataSamsaraTests: XCTestCase {
         // ISO 15143-3 shape (Samsara's AEMP endpoint): one Bobcat with PIN 8V8WD530FLN016251 at 12.34, 12.34 on 2019-06-13T19:08:25Z.
         .init(file: "api_beta_aemp_Fleet_page.json", format: "iso15143", loaded: 1, rejected: 0, reasons: [], assets: 1,
               check: ("SELECT a.pin, p.at, p.lat, p.lon FROM position p JOIN asset a ON a.id = p.asset_id", ["8V8WD530FLN016251|1560452905000|12.34|12.34"])),
-        // One defect of DVIR 292371177, which this file does not hold: it cannot be placed.
-        .init(file: "api_defects_stream.json", format: "samsara", loaded: 0, rejected: 1, reasons: ["unknown_dvir"], assets: 0, check: nil),
+        // One defect of DVIR 292371177, which this file does not hold: it waits for that DVIR
+        // (names a trailer without a name, so its trailer key is noted for the attach).
+        .init(file: "api_defects_stream.json", format: "samsara", loaded: 1, rejected: 0, reasons: [], assets: 0,
+              check: ("SELECT dvir_key, source_key, trailer_key, resolved_by FROM dvir_defect_pending",
+                      ["samsara-dvir:292371177|samsara-defect:9700544|samsara-defect:trailer:9700544|Jane Mechanic"])),
         // One preTrip DVIR 12345 of vehicle 494123, safetyStatus 'unknown', two defectIds, 91823 m.
         .init(file: "api_dvirs_stream.json", format: "samsara", loaded: 1, rejected: 0, reasons: [], assets: 1,
               check: ("SELECT source_key, type, safety_status, odometer_m FROM dvir", ["samsara-dvir:12345|pre_trip|unsafe|91823.0"])),
-        // Legacy defect 18 (names a trailer, no dvirId) whose DVIR is not in the warehouse.
-        .init(file: "api_fleet_defects_history.json", format: "samsara", loaded: 0, rejected: 1, reasons: ["unknown_dvir"], assets: 0, check: nil),
+        // Legacy defect 18 (names a trailer, no dvirId) whose DVIR is not in the warehouse: it
+        // waits, under the trailer key, for a DVIR that lists trailer defect 18.
+        .init(file: "api_fleet_defects_history.json", format: "samsara", loaded: 1, rejected: 0, reasons: [], assets: 0,
+              check: ("SELECT COALESCE(dvir_key, 'none'), source_key, resolved_by FROM dvir_defect_pending",
+                      ["none|samsara-defect:trailer:18|Christopher 'The Handyman' Zhen"])),
         // One driver, Susan Jones, licence E1234567; her staticAssignedVehicle has no start time, so no assignment.
         .init(file: "api_fleet_drivers.json", format: "samsara", loaded: 1, rejected: 0, reasons: [], assets: 0,
               check: ("SELECT name, license_number FROM driver", ["Susan Jones|E1234567"])),

@@ -72,13 +72,16 @@ final class SamsaraRecordsTests: XCTestCase {
         XCTAssertEqual(try dvirs(t).first,
                        "\"samsara-dvir:0b5f6f2e-6c1a-4f1e-9d8e-1f0c2a7d9e11\"|\"T-14\"|\"52000037\"|\"post_trip\"|1791411000000|1791411390000|\"unsafe\"|72844100.0|\"350 N Orleans St, Chicago, IL\"|NULL|NULL|NULL|NULL|NULL|NULL|1791411391000")
         let d = try load(t, "defects-history.json")
-        XCTAssertEqual([d.loaded, d.updated, d.unchanged, d.rejected], [1, 1, 0, 1])
+        XCTAssertEqual([d.loaded, d.updated, d.unchanged, d.rejected], [2, 1, 0, 0], "defect 99999 loaded as pending")
         XCTAssertEqual(try defects(t).filter { $0.contains("91003") || $0.contains("5d2c") }, [
             // The legacy defects export names no DVIR: the defect keeps the DVIR it was imported with.
             "\"samsara-defect:trailer:91003\"|\"samsara-dvir:7107471\"|\"tires\"|\"Tires\"|\"Trailer 53-07: Right rear outer low\"|1|1791287505000|1791365400000|\"R. Okafor\"|\"repaired\"|1791365400000",
             "\"samsara-defect:5d2c1b7a-0c33-4a6f-a3b2-9f1e7d6c5b41\"|\"samsara-dvir:0b5f6f2e-6c1a-4f1e-9d8e-1f0c2a7d9e11\"|\"wipers\"|\"Windshield wipers\"|\"Passenger wiper streaks\"|0|1791411300000|NULL|NULL|NULL|1791411391000",
         ].sorted())
-        XCTAssertEqual(try lines(t, "SELECT location, reason FROM reject WHERE source_file_id = \(d.sourceFileID!)"), ["\"data[2]\"|\"unknown_dvir\""])
+        // Defect 99999 names no DVIR and none stores it: it waits, visible, instead of being rejected.
+        XCTAssertEqual(try lines(t, "SELECT location, dvir_key, source_key FROM dvir_defect_pending"), ["\"data[2]\"|NULL|\"samsara-defect:99999\""])
+        XCTAssertEqual(try t.count("reject", where: "source_file_id = \(d.sourceFileID!)"), 0)
+        XCTAssertTrue(d.notes?.contains { $0.hasPrefix("defects whose DVIR is not in the warehouse yet") } ?? false, d.notes?.joined(separator: "\n") ?? "")
     }
 
     /// `location` as an object (newer saves) is read by its fields; a plain string and a top-level

@@ -87,7 +87,8 @@ final class WarehouseMigratorTests: XCTestCase {
         let again = try Warehouse(path: t.warehouse.path)
         let applied = try again.pool.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
         XCTAssertEqual(applied, ["v1-schema", "v2-meter-anomaly", "v3-report-indexes", "v4-position-unchecked-keys", "v5-import-run-interrupted", "v6-trip-repair",
-                                 "v7-trailer-defect-keys", "v7-idle-period", "v8-trip-reasons", "v9-receipt-review"])
+                                 "v7-trailer-defect-keys", "v7-idle-period", "v8-trip-reasons", "v9-receipt-review",
+                                 "v10-dvir-defect-pending"])
     }
 
     func testNotADatabaseIsRefusedUntouched() throws {

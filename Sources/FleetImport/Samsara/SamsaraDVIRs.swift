@@ -90,13 +90,18 @@ extension SamsaraReader {
         try sink.load(record)
         guard let dvirID = try sink.id(of: record) else { throw RowError(.badValue, "DVIR \(id) could not be stored") }
         for d in defects { try sink.load(d.record(dvir: dvirID, file: sink.sourceFileID)) }
+        // Defects of this DVIR read from an earlier defects export join it now, after its own
+        // list, as if that export came second (a later state wins either way).
+        try sink.attachPendingDefects(dvirKey: record.sourceKey, dvirID: dvirID)
     }
 
     /// A defect from the defects endpoints (one naming a `trailer` is a trailer defect, as in
     /// the DVIR's `trailerDefects`): attached to its `dvirId` when that DVIR is known,
-    /// else to the DVIR its earlier import attached it to. A defect whose DVIR was never
-    /// imported cannot be placed (the table requires a DVIR) and is rejected; import the DVIR
-    /// export first, then a later defects export.
+    /// else to the DVIR its earlier import attached it to. A defect whose DVIR is not in the
+    /// warehouse yet waits in `dvir_defect_pending` (`PendingDVIRDefect`) and joins its DVIR
+    /// when a later file loads it, so that the order of the two exports does not matter; a
+    /// defect naming no DVIR at all (`dvirId` absent or empty) and stored under no DVIR waits
+    /// for a DVIR listing a defect with its key.
     func defect(_ f: Fields, _ sink: inout S) throws {
         var trailer: String? = nil
         if let t = try f.object("trailer") { trailer = try t.string("name") ?? "trailer" }
@@ -117,9 +122,17 @@ extension SamsaraReader {
         }
         if dvirID == nil { dvirID = try sink.id(of: StoredDefectDVIR(sourceKey: d.key)) }
         guard let dvirID else {
-            throw SamsaraRowError(.unknownDVIR, "the defect's DVIR is not in the warehouse\((try? f.id("dvirId")).flatMap { $0 }.map { " (dvirId \($0))" } ?? ""); import the DVIR export first, then a later defects export", at: f.path)
+            let dvir = try f.id("dvirId")
+            let trailerKey = trailer != nil && dvir != nil ? d.key.split(separator: ":").last.map { "samsara-defect:trailer:\($0)" } : nil
+            try sink.load(PendingDVIRDefect(d.record(dvir: 0, file: sink.sourceFileID), dvirKey: dvir.map { "samsara-dvir:\($0)" },
+                                            trailerKey: trailerKey, location: f.path))
+            sink.note("defects whose DVIR is not in the warehouse yet, kept pending until a DVIR export brings it (fleetkit status: dvir_defect_pending)",
+                      example: dvir.map { "dvirId \($0)" } ?? d.key)
+            return
         }
         try sink.load(d.record(dvir: dvirID, file: sink.sourceFileID))
+        // A pending copy of this defect (read earlier from an export naming no DVIR) joins it too.
+        try sink.attachPendingDefects(dvirKey: nil, dvirID: dvirID)
     }
 
     struct Defect {

@@ -18,7 +18,6 @@ struct SamsaraRowError: Error {
 extension Issue.Reason {
     static let unknownShape: Issue.Reason = "unknown_shape"
     static let wrongType: Issue.Reason = "wrong_type"
-    static let unknownDVIR: Issue.Reason = "unknown_dvir"
     static let placeholder: Issue.Reason = "placeholder"
 }
 
