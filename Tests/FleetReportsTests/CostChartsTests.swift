@@ -110,4 +110,35 @@ final class CostChartsTests: XCTestCase {
         XCTAssertNil(CostWeeks().chart(period: period, currency: "USD"), "no spend")
         XCTAssertEqual(weeks.chart(period: .range(CivilDate("2026-09-28")!, CivilDate("2026-10-28")!), currency: "JPY")?.series[0].values.first, 1_000)
     }
+
+    /// The workbook draws the weekly chart natively from a data block on its Charts sheet, read
+    /// back here with openpyxl: the five week labels, and cells that add up to the report total.
+    func testTheWorkbookCarriesTheWeeklyChartAndItsData() throws {
+        let output = try cost()
+        let python = ReportFixture.packageRoot.appendingPathComponent(".venv-tools/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            return XCTFail("openpyxl is not installed: \(python) is missing; run `make test-tools`")
+        }
+        let path = try XLSXFormat().write(output, to: try ReportFixture.temporaryDirectory())[0].path
+        let charts = try ToolRunner.xlsxParts(path).keys.filter { $0.hasPrefix("xl/charts/chart") }
+        XCTAssertEqual(charts.count, output.charts.count, "one native chart per report chart: \(charts.sorted())")
+        let script = """
+            import sys, openpyxl
+            ws = openpyxl.load_workbook(sys.argv[1])["Charts"]
+            rows = [list(r) for r in ws.iter_rows(values_only=True)]
+            top = next(i for i, r in enumerate(rows) if r[0] == "Cost by week and category (USD)")
+            assert rows[top + 2][0] == "Category", rows[top + 2]
+            labels, total, i = [], 0.0, top + 3
+            while i < len(rows) and rows[i][0]:
+                labels.append(rows[i][0]); total += sum(v for v in rows[i][1:] if isinstance(v, (int, float))); i += 1
+            print("|".join(labels)); print("%.2f" % total)
+            """
+        let r = try ToolRunner.run(python, ["-c", script, path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "Oct 1\u{2013}4|Oct 5\u{2013}11|Oct 12\u{2013}18|Oct 19\u{2013}25|Oct 26\u{2013}31")
+        let total = try XCTUnwrap(output.metadata.totals.first { $0.0 == "total" }?.1)
+        XCTAssertEqual(try XCTUnwrap(lines.last.flatMap(Double.init)), total, accuracy: 0.005)
+    }
 }
+
