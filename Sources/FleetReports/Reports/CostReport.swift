@@ -34,6 +34,8 @@ public struct CostReport: Report {
         var fuelBought: [Int64?: Double] = [:]
         var monthly: [String: [String: Int64]] = [:]
         var weekly = CostWeeks()
+        // Only a period of a month or less draws weeks; a year's report skips the ~90 ns a line.
+        let byWeek = request.period.days <= CostCharts.weeklyMaxDays
         var longRows: [String: Int64] = [:]
         var missing: [String: (rows: Int, minor: Int64)] = [:]
         var missingRows = 0
@@ -59,7 +61,7 @@ public struct CostReport: Report {
             if l.category == "fuel", let v = l.volumeML { fuelBought[l.assetID, default: 0] += v }
             let month = String(l.day.description.prefix(7))
             monthly[month, default: [:]][l.category, default: 0] += minor
-            weekly.add(day: l.day, category: l.category, minor: minor)
+            if byWeek { weekly.add(day: l.day, category: l.category, minor: minor) }
             let unit = l.assetID.flatMap { assetByID[$0]?.unit } ?? "Unassigned"
             longRows["\(month)\u{1F}\(unit)\u{1F}\(l.category)", default: 0] += minor
             if l.assetID == nil {
