@@ -4,15 +4,21 @@
 /// so it is kept only for periods of several months. Every period gets the spend of each group
 /// by category (where the money goes, and who spends it) and the assets that cost the most per
 /// unit of distance (the ones to look at first). Both are drawn from the report's own tables, so
-/// a chart can never disagree with the figures beside it.
+/// a chart can never disagree with the figures beside it. A period of a month or less also gets
+/// its spend per week, the comparison a one-month bar could not show.
 enum CostCharts {
     /// Assets shown in the cost-per-distance ranking.
     static let topAssets = 10
 
+    /// Longest period, in days, that gets the week-by-week chart (a 31-day month has 5 or 6 weeks).
+    static let weeklyMaxDays = 31
+
     /// - parameter monthly: the month × category chart; shown only when it has two months or more.
+    /// - parameter weekly: the week × category chart (`CostWeeks.chart`); shown first when given.
     /// - parameter tables: the report's tables; `by_group` and `by_asset` are read by column name.
-    static func make(monthly: ReportChart, tables: [ReportTable], currency: String, distanceUnit: String) -> [ReportChart] {
+    static func make(monthly: ReportChart, weekly: ReportChart? = nil, tables: [ReportTable], currency: String, distanceUnit: String) -> [ReportChart] {
         var charts: [ReportChart] = []
+        if let weekly { charts.append(weekly) }
         if monthly.categories.count > 1 { charts.append(monthly) }
         if let byGroup = tables.first(where: { $0.name == "by_group" }), let chart = groupChart(byGroup, currency: currency) {
             charts.append(chart)

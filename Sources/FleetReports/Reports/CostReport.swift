@@ -33,6 +33,9 @@ public struct CostReport: Report {
         var byAsset: [Int64?: [String: Int64]] = [:]
         var fuelBought: [Int64?: Double] = [:]
         var monthly: [String: [String: Int64]] = [:]
+        var weekly = CostWeeks()
+        // Only a period of a month or less draws weeks; a year's report skips the ~90 ns a line.
+        let byWeek = request.period.days <= CostCharts.weeklyMaxDays
         var longRows: [String: Int64] = [:]
         var missing: [String: (rows: Int, minor: Int64)] = [:]
         var missingRows = 0
@@ -58,6 +61,7 @@ public struct CostReport: Report {
             if l.category == "fuel", let v = l.volumeML { fuelBought[l.assetID, default: 0] += v }
             let month = String(l.day.description.prefix(7))
             monthly[month, default: [:]][l.category, default: 0] += minor
+            if byWeek { weekly.add(day: l.day, category: l.category, minor: minor) }
             let unit = l.assetID.flatMap { assetByID[$0]?.unit } ?? "Unassigned"
             longRows["\(month)\u{1F}\(unit)\u{1F}\(l.category)", default: 0] += minor
             if l.assetID == nil {
@@ -210,7 +214,7 @@ public struct CostReport: Report {
                 totalsByCategory[c].map { (c, Double($0) / pow10(Money.minorDigits(cur))) }
             },
             generatedAt: request.generatedAt, sources: sources)
-        var output = ReportOutput(metadata: metadata, tables: tables, charts: CostCharts.make(monthly: chart, tables: tables, currency: cur, distanceUnit: request.distanceUnit), dataQuality: quality.table)
+        var output = ReportOutput(metadata: metadata, tables: tables, charts: CostCharts.make(monthly: chart, weekly: weekly.chart(period: request.period, currency: cur), tables: tables, currency: cur, distanceUnit: request.distanceUnit), dataQuality: quality.table)
         // Rows left out of the totals make every total wrong by their amount: say so in the header.
         if missingRows > 0 {
             output.metadata.partial.append("\(missingRows) of \(lineCount) cost rows have no exchange rate to \(cur) and are left out of the totals ("
