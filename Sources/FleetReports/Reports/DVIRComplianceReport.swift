@@ -109,7 +109,9 @@ public struct DVIRComplianceReport: Report {
                     unjudged.isEmpty ? "none" : unjudged.prefix(10).joined(separator: "; "))
         // Defects read before their DVIR export and still waiting for it are in no table above;
         // the line appears only when there are some, so that it is noticed.
-        let pending = try String.fetchAll(db, sql: """
+        // A warehouse not yet migrated to v10-dvir-defect-pending (read-only since an upgrade)
+        // has no such defects: they were rejects, counted with the others.
+        let pending = try !db.tableExists("dvir_defect_pending") ? [] : String.fetchAll(db, sql: """
             SELECT COALESCE(dvir_key, 'no DVIR named') || ' ' || source_key FROM dvir_defect_pending
             WHERE created_at IS NULL OR (created_at >= ?1 AND created_at < ?2) ORDER BY 1
             """, arguments: [request.start, request.end])
