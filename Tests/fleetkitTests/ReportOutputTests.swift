@@ -78,6 +78,23 @@ final class ReportOutputTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("error: partial (cost): "), r.stderr)
     }
 
+    /// A report file that cannot be written (a folder stands at its path): in `failures` with
+    /// its report and format, not in `files`; the error on stderr; exit 1, the other format written.
+    func testJSONListsAFailedFormat() throws {
+        try FileManager.default.createDirectory(at: out.appendingPathComponent("cost-2026-10.xlsx/keep"), withIntermediateDirectories: true)
+        let r = try Fleetkit.run(["report", "cost", "--db", db, "--month", "2026-10", "--format", "xlsx,json", "--allow-partial", "--json", "--out", out.path])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let o = try object(r.stdout)
+        XCTAssertEqual(o["exit_code"] as? Int, 1)
+        let failures = try XCTUnwrap(o["failures"] as? [[String: Any]])
+        XCTAssertEqual(failures.count, 1, "\(failures)")
+        XCTAssertEqual(failures.first?["report"] as? String, "cost")
+        XCTAssertEqual(failures.first?["format"] as? String, "xlsx")
+        let files = try XCTUnwrap(o["files"] as? [[String: String]])
+        XCTAssertEqual(files.map { $0["format"] ?? "" }, ["json"])
+        XCTAssertTrue(r.stderr.contains("error: the cost report (xlsx) was not written: "), r.stderr)
+    }
+
     /// Piped, as from cron: a "wrote" line per file on stdout, no progress on stderr.
     func testPipedReportHasNoProgress() throws {
         let r = try Fleetkit.run(["report", "all", "--db", db, "--month", "2026-10", "--allow-partial", "--out", out.path])
