@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 /// `--quiet` and `--verbose`, shared by the commands that work for a long time (`import`,
-/// `nightly`), with the manners of the tools people already use: progress goes to stderr and
+/// `nightly`, `report`), with the manners of the tools people already use: progress goes to stderr and
 /// only when stderr is a terminal (a pipe or a log file stays clean), `--verbose` shows it
 /// anyway (as plain lines in a log), and `--quiet` shows only errors.
 struct OutputOptions: ParsableArguments {

@@ -15,6 +15,13 @@ final class ProgressMeter: @unchecked Sendable {
 
     let mode: Mode
     let label: String
+    /// What is counted (`files`), and whether rows are: a report run counts files written and
+    /// has no rows to count.
+    let noun: String
+    let countsRows: Bool
+    /// In `--verbose` mode, a line as each item ends (besides the one every 5 s): report steps
+    /// are few and each may take long, while an import of thousands of files would flood a log.
+    let linePerItem: Bool
     private let lock = NSLock()
     private let started = Date()
     private var filesDone = 0, filesFailed = 0, filesTotal: Int?, rows = 0
@@ -22,9 +29,12 @@ final class ProgressMeter: @unchecked Sendable {
     private var shown = 0          // characters of the line on screen (terminal mode)
     private var stopped = false
 
-    init(mode: Mode, label: String) {
+    init(mode: Mode, label: String, noun: String = "files", countsRows: Bool = true, linePerItem: Bool = false) {
         self.mode = mode
         self.label = label
+        self.noun = noun
+        self.countsRows = countsRows
+        self.linePerItem = linePerItem
         guard mode != .off else { return }
         let interval: TimeInterval = mode == .terminal ? 0.5 : 5
         Thread.detachNewThread { [self] in
@@ -47,14 +57,25 @@ final class ProgressMeter: @unchecked Sendable {
         }
     }
 
+    /// How many items the run has, when it is known before the first one starts.
+    func expect(total: Int) {
+        lock.withLock { filesTotal = total }
+    }
+
     /// A file ended: committed (or found unchanged) with the rows it read (loaded, updated,
     /// unchanged and rejected), or failed and rolled back.
     func finished(_ outcome: FileOutcome) {
+        finished(failed: outcome.status == .failed, rows: outcome.loaded + outcome.updated + outcome.unchanged + outcome.rejected)
+    }
+
+    /// An item ended (a file imported, a report written in one format), or failed.
+    func finished(failed: Bool, rows: Int = 0) {
         lock.withLock {
             filesDone += 1
-            if outcome.status == .failed { filesFailed += 1 }
-            rows += outcome.loaded + outcome.updated + outcome.unchanged + outcome.rejected
+            if failed { filesFailed += 1 }
+            self.rows += rows
             current = nil
+            if linePerItem, mode == .lines, !stopped { paint() }
         }
     }
 
@@ -77,7 +98,7 @@ final class ProgressMeter: @unchecked Sendable {
     /// Ends the meter: a terminal's line is cleared; a log (`--verbose`) gets the final count.
     func stop() {
         lock.withLock {
-            if !stopped, mode == .lines { paint() }
+            if !stopped, mode == .lines, !(linePerItem && filesDone == filesTotal) { paint() }
             stopped = true
             clear()
         }
@@ -88,10 +109,10 @@ final class ProgressMeter: @unchecked Sendable {
     /// name is what a person recognises.
     func line(now: Date = Date(), width: Int = .max) -> String {
         let elapsed = max(now.timeIntervalSince(started), 0.001)
-        var text = "\(label): \(filesDone)\(filesTotal.map { "/\($0)" } ?? "") files, \(Self.grouped(rows)) rows"
+        var text = "\(label): \(filesDone)\(filesTotal.map { "/\($0)" } ?? "") \(noun)" + (countsRows ? ", \(Self.grouped(rows)) rows" : "")
         if filesDone > 0 {
             let perSecond = Double(filesDone) / elapsed
-            text += ", \(Self.rate(perSecond)) files/s"
+            text += ", \(Self.rate(perSecond)) \(noun)/s"
             if let total = filesTotal, total > filesDone { text += ", about \(Self.duration(Double(total - filesDone) / perSecond)) left" }
         }
         guard let current else { return text }

@@ -39,6 +39,9 @@ struct ReportCommand: ParsableCommand {
     var currency: String?
     @Flag(help: "Exit 0 even when figures are incomplete (rows without an exchange rate, a period past the data); the files still say \"partial\" in their header.")
     var allowPartial = false
+    @Flag(help: "Print the result as one JSON object on stdout: files written with their report and format, headlines, partial reports with reasons, failures.")
+    var json = false
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
         guard name == "all" || ReportRegistry.named(name) != nil else {
@@ -88,6 +91,7 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         var failures: [ReportFailure] = []
         var partial: [(reason: String, reports: [String])] = []
+        var result: ReportResult?
         do {
             let w = try warehouse.open(readOnly: true)
             let settings = try w.settings()
@@ -95,7 +99,8 @@ struct ReportCommand: ParsableCommand {
                 Console.err("error: " + problem)
                 throw ExitCode.validationFailure
             }
-            let request = ReportRequest(period: try period(), zone: (tz.flatMap { FleetZone(identifier: $0) } ?? settings.zone),
+            let period = try period()
+            let request = ReportRequest(period: period, zone: (tz.flatMap { FleetZone(identifier: $0) } ?? settings.zone),
                                         units: units ?? settings.units, currency: currency ?? settings.currency,
                                         groupBy: ReportRequest.GroupBy(rawValue: groupBy)!,
                                         assets: assets?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
@@ -103,12 +108,24 @@ struct ReportCommand: ParsableCommand {
             let directory = URL(fileURLWithPath: out, isDirectory: true)
             try ReportWriter.prepareOutputFolder(directory)
             let reports = name == "all" ? ReportRegistry.all : [ReportRegistry.named(name)!]
-            let written = try ReportWriter(warehouse: w, formats: formats.compactMap { ReportFormats.named($0) })
-                .write(reports, request: request, to: directory, index: name == "all")
-            for file in written.files { Console.out("wrote \(file.path)") }
+            let writers = formats.compactMap { ReportFormats.named($0) }
+            // Progress per report and format as each is written (the same meter and rules as
+            // `import`), and each file's line as it is written, not all at the end.
+            let meter = ProgressMeter(mode: output.progress, label: "report", noun: "outputs", countsRows: false, linePerItem: true)
+            defer { meter.stop() }
+            meter.expect(total: reports.count * writers.count + (name == "all" ? 1 : 0))
+            let perFile = !json && !output.quiet
+            let written = try ReportWriter(warehouse: w, formats: writers)
+                .write(reports, request: request, to: directory, index: name == "all") { step in
+                    meter.finished(failed: step.failure != nil)
+                    if perFile, !step.files.isEmpty { meter.above { for file in step.files { Console.out("wrote \(file.path)") } } }
+                }
+            meter.stop()
             let partialReports = Set(written.outputs.filter(\.metadata.isPartial).map(\.metadata.report))
-            for entry in written.headlines {
-                Console.out(entry.0 + (partialReports.contains(entry.0) ? " (partial)" : "") + ": " + entry.1.map { $0.0 + " " + $0.1 }.joined(separator: ", "))
+            if perFile {
+                for entry in written.headlines {
+                    Console.out(entry.0 + (partialReports.contains(entry.0) ? " (partial)" : "") + ": " + entry.1.map { $0.0 + " " + $0.1 }.joined(separator: ", "))
+                }
             }
             failures = written.failures
             for output in written.outputs {
@@ -118,9 +135,12 @@ struct ReportCommand: ParsableCommand {
                     }
                 }
             }
+            let failed = !failures.isEmpty || (!partial.isEmpty && !allowPartial)
+            if json { result = ReportResult(period: period, out: directory, written: written, partial: partial, allowPartial: allowPartial, exitCode: failed ? 1 : 0) }
         } catch let e as ExitCode { throw e } catch { throw fail(error) }
+        if let result { try writeJSON(result) }
         // A partial report is written (its header says so) but is not a success unless accepted.
-        if !partial.isEmpty {
+        if !partial.isEmpty, !(allowPartial && output.quiet) {
             fflush(nil)
             for p in partial {
                 Console.err("\(allowPartial ? "warning" : "error"): partial (\(p.reports.joined(separator: ", "))): \(p.reason)")

@@ -21,6 +21,8 @@ public struct ReportWriter {
         public var headlines: [(String, [(String, String)])] = []
         /// Reports, or single formats of a report, that could not be written; the rest were.
         public var failures: [ReportFailure] = []
+        /// Every report and format in the order it finished, with its files or its failure.
+        public var steps: [ReportStep] = []
     }
 
     /// Creates `directory` if needed and checks that reports can be written in it, with an
@@ -44,29 +46,46 @@ public struct ReportWriter {
     /// HTML pages link back to `index.html` when it is written in this run (`index`, or
     /// `linkIndex` for a caller that writes it afterwards, as the nightly job does) or is
     /// already in the folder from an earlier run.
+    ///
+    /// `progress` is called after each report and format (and the index) is written or has
+    /// failed, in the order of `Written.steps`, on the calling thread.
     public func write(_ reports: [any Report.Type], request: ReportRequest, to directory: URL, index: Bool,
-                      linkIndex: Bool = false) throws -> Written {
+                      linkIndex: Bool = false, progress: (ReportStep) -> Void = { _ in }) throws -> Written {
         var written = Written()
         let indexExists = FileManager.default.fileExists(atPath: directory.appendingPathComponent("index.html").path)
         let formats = index || linkIndex || indexExists ? self.formats.map { $0 is HTMLFormat ? HTMLFormat(indexHref: "index.html") : $0 } : self.formats
         do {
-            written = try warehouse.pool.read { db in try Self.runAndWrite(reports, db, request, formats: formats, to: directory) }
+            written = try warehouse.pool.read { db in try Self.runAndWrite(reports, db, request, formats: formats, to: directory, progress: progress) }
         } catch let e as DatabaseError {
             throw Warehouse.explain(e, path: warehouse.path, doing: "read for the report")
         }
         if index {
+            let step: ReportStep
             do {
-                written.files.append(try writeIndex(written.outputs, title: "FleetKit reports, \(request.period.label)", request: request, to: directory))
+                let url = try writeIndex(written.outputs, title: "FleetKit reports, \(request.period.label)", request: request, to: directory)
+                written.files.append(url)
+                step = ReportStep(report: "index", format: "html", files: [url])
             } catch {
-                written.failures.append(ReportFailure(report: "index", format: "html", reason: "\(error)"))
+                let failure = ReportFailure(report: "index", format: "html", reason: "\(error)")
+                written.failures.append(failure)
+                step = ReportStep(report: "index", format: "html", files: [], failure: failure)
             }
+            written.steps.append(step)
+            progress(step)
         }
         return written
     }
 
     static func runAndWrite(_ reports: [any Report.Type], _ db: Database, _ request: ReportRequest,
-                            formats: [any ReportFormat], to directory: URL) throws -> Written {
+                            formats: [any ReportFormat], to directory: URL,
+                            progress: (ReportStep) -> Void = { _ in }) throws -> Written {
         var written = Written()
+        func record(_ step: ReportStep) {
+            written.steps.append(step)
+            written.files += step.files
+            if let failure = step.failure { written.failures.append(failure) }
+            progress(step)
+        }
         var done: [String: ReportOutput] = [:]
         var failed: [String: String] = [:]
         for report in reports where report.name != SummaryReport.name {
@@ -79,17 +98,18 @@ public struct ReportWriter {
             if let o = done[report.name] {
                 output = o
             } else if let reason = failed[report.name] {
-                written.failures.append(ReportFailure(report: report.name, format: nil, reason: reason))
+                record(ReportStep(report: report.name, format: nil, files: [], failure: ReportFailure(report: report.name, format: nil, reason: reason)))
                 continue
             } else {
                 do { output = try checked(SummaryReport().run(db, request, reusing: done), db, request) } catch let e as DatabaseError { throw e } catch {
-                    written.failures.append(ReportFailure(report: report.name, format: nil, reason: "\(error)"))
+                    record(ReportStep(report: report.name, format: nil, files: [], failure: ReportFailure(report: report.name, format: nil, reason: "\(error)")))
                     continue
                 }
             }
             for format in formats {
-                do { written.files += try format.write(output, to: directory) } catch let e as DatabaseError { throw e } catch {
-                    written.failures.append(ReportFailure(report: report.name, format: format.name, reason: "\(error)"))
+                do { record(ReportStep(report: report.name, format: format.name, files: try format.write(output, to: directory))) } catch let e as DatabaseError { throw e } catch {
+                    record(ReportStep(report: report.name, format: format.name, files: [],
+                                      failure: ReportFailure(report: report.name, format: format.name, reason: "\(error)")))
                 }
             }
             written.outputs.append(output)
