@@ -21,10 +21,11 @@ import Foundation
 public struct OCRPipeline: Sendable {
     public struct Options: Sendable, Equatable {
         public var normalizeBackground = true
-        /// Cut a photo to the sheet of paper in it (`OCRPreprocess.paperCrop`): the table's edges
-        /// and texture otherwise read as lines of noise among the slip's (3 more dates and 1 more
-        /// total of 21 phone-like photos; scans and close-ups are not cut, docs/FORMATS.md).
-        public var cropPaper = true
+        /// Cut a photo to the sheet of paper in it (`OCRPreprocess.paperCrop`). Off: on the
+        /// benchmark's realistic set (`make bench` row 7) it cost 3 of 10 flat phone photos their
+        /// date and total and gained nothing elsewhere, although it helped the simpler photos of
+        /// `photo-transforms.py` (docs/FORMATS.md, "What each step is worth").
+        public var cropPaper = false
         public var scale = true
         public var deskew = true
         public var orient = true
@@ -47,9 +48,10 @@ public struct OCRPipeline: Sendable {
         /// image is scaled down to it first, and small text is scaled up only as far as it allows.
         public var maxWorkPixels = OCRMemoryBudget.maxWorkPixels
         /// A JPEG with more pixels than this is decoded at 1/2, 1/4 or 1/8 size (libjpeg's DCT
-        /// scaling, nearly free): a 12 MP phone photo at 3 MP, where a slip's text is still
-        /// 15–30 px high; decoded again at full size when its text came out under 12 px.
-        public var photoPixels = 6_000_000
+        /// scaling, nearly free), and again at full size when its text came out under 12 px.
+        /// 20 MP: a 12 MP phone photo is read at full size (on the benchmark's flat phone photos
+        /// that read 2 more of 10 than at 3 MP, within 0.5 s and 110 MB), a 48 MP one reduced.
+        public var photoPixels = 20_000_000
 
         public init() {}
     }
