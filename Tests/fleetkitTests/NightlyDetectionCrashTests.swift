@@ -13,21 +13,6 @@ final class NightlyDetectionCrashTests: XCTestCase {
     }
     static let files = ["master/assets.csv", "master/drivers.csv", "fuel-card/fuel-card-2026-10.csv"]
 
-    /// The first child of `parent`, as soon as it exists.
-    private func firstChild(of parent: Int32, within seconds: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-                guard let pid = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                      let close = stat.lastIndex(of: ")") else { continue }
-                let fields = stat[stat.index(after: close)...].split(separator: " ")
-                if fields.count > 2, Int32(fields[1]) == parent { return pid }
-            }
-            usleep(500)
-        }
-        return nil
-    }
-
     func testAChildKilledWhileReadingAFormatCostsOnlyThatFile() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("nightly-detect-crash-\(UUID())")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -56,7 +41,7 @@ final class NightlyDetectionCrashTests: XCTestCase {
         p.standardError = FileHandle.nullDevice
         try p.run()
         // The child starts (a debug binary takes a good part of a second) before it can answer.
-        let child = firstChild(of: p.processIdentifier, within: 60)
+        let child = ChildProcessFinder.child(of: p.processIdentifier, within: 60)
         XCTAssertNotNil(child, "the nightly job never started an import child")
         if let child { kill(child, SIGKILL) }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()

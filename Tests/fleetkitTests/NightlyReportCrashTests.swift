@@ -11,24 +11,6 @@ final class NightlyReportCrashTests: XCTestCase {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("SampleData")
     }
 
-    /// A child of `parent` whose command line mentions `needle`, once there is one.
-    private func child(of parent: Int32, mentioning needle: String, within seconds: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-                guard let pid = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                      let close = stat.lastIndex(of: ")") else { continue }
-                let fields = stat[stat.index(after: close)...].split(separator: " ")
-                guard fields.count > 2, Int32(fields[1]) == parent,
-                      let cmdline = FileManager.default.contents(atPath: "/proc/\(name)/cmdline"),
-                      String(decoding: cmdline, as: UTF8.self).contains(needle) else { continue }
-                return pid
-            }
-            usleep(1_000)
-        }
-        return nil
-    }
-
     func testAReportWriterKilledMidwayIsARecordedFailureAndTheRunCloses() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("nightly-report-crash-\(UUID())")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -55,7 +37,7 @@ final class NightlyReportCrashTests: XCTestCase {
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
         try p.run()
-        let writer = child(of: p.processIdentifier, mentioning: "nightly-reports", within: 300)
+        let writer = ChildProcessFinder.child(of: p.processIdentifier, mentioning: "nightly-reports", within: 300)
         XCTAssertNotNil(writer, "the nightly job never started its report writer")
         if let writer { kill(writer, SIGKILL) }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
