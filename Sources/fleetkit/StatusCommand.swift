@@ -65,7 +65,15 @@ struct WarehouseStatus: Codable {
             let recent = try Row.fetchAll(db, sql: "SELECT id, started_at, status, command, summary_json FROM import_run ORDER BY id DESC LIMIT 5")
             var failed: [FailedFile] = []
             for row in recent {
-                guard let json: String = row[4], let summary = try? JSONDecoder().decode(ImportSummary.self, from: Data(json.utf8)) else { continue }
+                // A run still going, or one that died, has no summary yet.
+                guard let json: String = row[4] else { continue }
+                let summary: ImportSummary
+                do { summary = try JSONDecoder().decode(ImportSummary.self, from: Data(json.utf8)) } catch {
+                    // Never a silent gap in the list: say which run cannot be read, and why.
+                    failed.append(FailedFile(run_id: row[0], path: "(import_run \(row[0] as Int64) summary)",
+                                             error: "the run's stored summary cannot be read (\(error)); its failed files are not listed here, its rejects are in `fleetkit rejects`"))
+                    continue
+                }
                 for f in summary.files where f.status == .failed {
                     failed.append(FailedFile(run_id: row[0], path: f.path, error: f.error ?? "unknown error"))
                 }

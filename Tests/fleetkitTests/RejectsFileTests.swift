@@ -1,5 +1,6 @@
 import XCTest
 import FleetTestSupport
+import FleetWarehouse
 
 /// `rejects --file` takes the path people imported (or its end, or the id from `status --json`);
 /// an unknown or ambiguous one is a usage error, never an empty list that reads "no rejects".
@@ -64,6 +65,17 @@ final class RejectsFileTests: XCTestCase {
         let failed = json["failed_files"] as! [[String: Any]]
         XCTAssertEqual(failed.map { $0["path"] as? String }, [broken.path])
         XCTAssertEqual(failed.first?["run_id"] as? Int, 2)
+    }
+
+    /// A stored run summary that cannot be read is named in `status`, never a silent gap.
+    func testAnUnreadableRunSummaryIsNamedInStatus() throws {
+        try Warehouse(path: db).pool.write { db in
+            try db.execute(sql: "UPDATE import_run SET summary_json = '{not json' WHERE id = (SELECT MAX(id) FROM import_run)")
+        }
+        let json = try JSONSerialization.jsonObject(with: Data(try Fleetkit.run(["status", "--db", db, "--json"]).stdout.utf8)) as! [String: Any]
+        let failed = json["failed_files"] as! [[String: Any]]
+        let entry = try XCTUnwrap(failed.first { ($0["path"] as? String)?.hasSuffix("summary)") == true }, "\(failed)")
+        XCTAssertTrue((entry["error"] as? String ?? "").contains("the run's stored summary cannot be read"), "\(entry)")
     }
 
     func testUnknownOrAmbiguousFileIsAUsageError() throws {
