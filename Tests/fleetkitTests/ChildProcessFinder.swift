@@ -23,4 +23,18 @@ enum ChildProcessFinder {
         }
         return nil
     }
+
+    /// Waits until process `pid` holds a file whose path contains `needle` open, so a kill lands
+    /// while it reads that file. False when the process ended or `seconds` passed first.
+    static func wait(for pid: Int32, toOpen needle: String, within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            guard let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { return false }
+            for fd in fds {
+                if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)"), target.contains(needle) { return true }
+            }
+            usleep(200)
+        }
+        return false
+    }
 }

@@ -21,6 +21,11 @@ final class NightlyDetectionCrashTests: XCTestCase {
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: Self.sampleData.appendingPathComponent(f), to: target)
         }
+        // The kill waits until the import child has this long track open, so it lands while the
+        // child reads a file whatever the machine's speed: on a quiet machine the three small
+        // files alone were all imported before the test had found the child.
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("inbox/gpx/T-01"), withIntermediateDirectories: true)
+        try Self.longTrack(points: 200_000).write(to: root.appendingPathComponent("inbox/gpx/T-01/long-track.gpx"), atomically: true, encoding: .utf8)
         try """
         warehouse: fleet.sqlite
         inbox: inbox
@@ -41,9 +46,12 @@ final class NightlyDetectionCrashTests: XCTestCase {
         p.standardError = FileHandle.nullDevice
         try p.run()
         // The child starts (a debug binary takes a good part of a second) before it can answer.
-        let child = ChildProcessFinder.child(of: p.processIdentifier, within: 60)
+        let child = ChildProcessFinder.child(of: p.processIdentifier, mentioning: "import-one", within: 60)
         XCTAssertNotNil(child, "the nightly job never started an import child")
-        if let child { kill(child, SIGKILL) }
+        if let child {
+            XCTAssertTrue(ChildProcessFinder.wait(for: child, toOpen: "long-track.gpx", within: 60), "the import child never opened the long track")
+            kill(child, SIGKILL)
+        }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
 
@@ -53,13 +61,27 @@ final class NightlyDetectionCrashTests: XCTestCase {
         let results = summary["files"] as? [[String: Any]] ?? []
         let quarantined = results.filter { $0["action"] as? String == "quarantined" }
         XCTAssertEqual(quarantined.count, 1, "\(results)")
+        XCTAssertEqual((quarantined.first?["path"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent }, "long-track.gpx")
         let reason = quarantined.first?["reason"] as? String ?? ""
         XCTAssertTrue(reason.contains("killed (SIGKILL)"), reason)
         // Which phase the kill lands in depends on how fast the child starts: on a quiet machine
         // it may already be past detection. Either way only that file is lost, which is the point;
         // the phase is named in the reason.
         XCTAssertTrue(reason.contains("reading its first bytes to find its format") || reason.contains("while reading this file"), reason)
-        XCTAssertEqual(results.filter { $0["action"] as? String == "archived" }.count, Self.files.count - 1, "\(results)")
+        XCTAssertEqual(results.filter { $0["action"] as? String == "archived" }.count, Self.files.count, "\(results)")
         XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent("reports/summary-2026-10.json").path))
+    }
+
+    /// One vehicle's track, a fix every second along a straight road.
+    static func longTrack(points: Int) -> String {
+        var gpx = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><name>T-01</name><trkseg>\n"
+        gpx.reserveCapacity(points * 90)
+        let start = 1_790_000_000.0
+        let iso = ISO8601DateFormatter()
+        for i in 0..<points {
+            let lat = 41.0 + Double(i) * 0.00005
+            gpx += "<trkpt lat=\"\(lat)\" lon=\"-88.0\"><time>\(iso.string(from: Date(timeIntervalSince1970: start + Double(i))))</time></trkpt>\n"
+        }
+        return gpx + "</trkseg></trk></gpx>\n"
     }
 }
