@@ -7,6 +7,8 @@ struct DayGrid {
     /// The `asset_day` columns filled from cumulative meters.
     enum Column: Int { case distance = 0, engine, idle, fuel }
     static let columns = 4
+    /// `asset_day`'s INSERT, in `AssetDay.columnTable`'s binding order.
+    static let insertSQL = AssetDay.columnTable.insertSQL()
 
     let days: [CivilDate]
     /// `bounds[i]` is the UTC start of `days[i]`; `bounds[days.count]` the end of the last day.
@@ -144,10 +146,7 @@ struct DayGrid {
             let row = AssetDay(assetID: asset, day: days[i].description, distanceM: distance.map(Self.round), distanceMethod: method,
                                engineS: engine.map(Self.round), idleS: idle.map(Self.round), fuelMl: fuel.map(Self.round),
                                firstAt: self.first[i], lastAt: self.last[i], trips: trips[i])
-            try CachedQuery.execute(db, """
-                INSERT INTO asset_day (asset_id, day, distance_m, distance_method, engine_s, idle_s, fuel_ml, first_at, last_at, trips)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """) { row.bind(into: &$0) }
+            try CachedQuery.execute(db, Self.insertSQL) { row.bind(into: &$0) }
         }
     }
 

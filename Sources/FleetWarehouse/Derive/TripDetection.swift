@@ -131,7 +131,7 @@ public struct TripDetection: ScratchDeriver {
                         movingS: check.moving, idleS: check.idle, maxSpeedMps: check.maxSpeed,
                         startReason: t.startReason, endReason: t.reason, source: Self.source)
         // Bound column by column on a cached statement: GRDB's Codable `insert` was 9 % of a
-        // Samsara import. The columns are `Trip.bind`'s order (its keys, then its values).
+        // Samsara import. The columns are `Trip.columnTable`'s binding order, then the two derived-only ones.
         try CachedQuery.execute(db, Self.insertSQL) { trip.bind(into: &$0); $0.bind(method); $0.bind(r(bridged)) }
         if !check.repairs.isEmpty {
             let id = db.lastInsertedRowID
@@ -139,8 +139,5 @@ public struct TripDetection: ScratchDeriver {
         }
     }
 
-    static let insertSQL: String = {
-        let columns = Trip.keyColumns + Trip.valueColumns + ["distance_method", "bridged_s"]
-        return "INSERT INTO trip (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
-    }()
+    static let insertSQL = Trip.columnTable.insertSQL(extra: ["distance_method", "bridged_s"])
 }

@@ -1,7 +1,9 @@
 /// A record that the `Loader` can upsert on its natural key.
 ///
 /// The loader builds the SQL once per type from these column lists and binds through
-/// `bind(into:)`, which must bind `keyColumns` then `valueColumns`, in order. Re-importing the
+/// `bind(into:)`, which must bind `keyColumns` then `valueColumns`, in order. A warehouse record
+/// does not write these by hand: it is a `TabulatedRecord`, whose one column table gives all of
+/// them, so names and binding order cannot drift apart. Re-importing the
 /// same row is then a no-op that the loader counts as unchanged, and an overlapping re-export
 /// updates rows in place instead of duplicating them.
 public protocol LoadableRecord {
@@ -19,6 +21,9 @@ public protocol LoadableRecord {
     /// without speed) says nothing about the elevation; erasing it would make the warehouse
     /// depend on the import order. With COALESCE the stored row is the same in any order.
     static var keepWhenAbsent: Set<String> { get }
+    /// The value columns whose difference makes an update: all but `source_file_id`, so that
+    /// the same row from another file is unchanged.
+    static var comparedColumns: [String] { get }
     func bind(into binder: inout Binder)
     /// The asset and instant this row sits at on the asset's timeline (`TimelineRecord`), or
     /// nil. A requirement so that high-volume records answer without a dynamic cast per row.
@@ -28,10 +33,28 @@ public protocol LoadableRecord {
 extension LoadableRecord {
     public static var precedence: String? { nil }
     public static var keepWhenAbsent: Set<String> { [] }
+    public static var comparedColumns: [String] { valueColumns.filter { $0 != "source_file_id" } }
 
     public var timelinePoint: (asset: Int64, at: Int64)? {
         (self as? TimelineRecord).map { ($0.timelineAsset, $0.timelineAt) }
     }
+}
+
+/// A loadable record described by one column table (`ColumnTable`): the table, key and value
+/// columns, absent-keeps rule and binding order all come from it.
+public protocol TabulatedRecord: LoadableRecord {
+    static var columnTable: ColumnTable<Self> { get }
+}
+
+extension TabulatedRecord {
+    public static var table: String { columnTable.table }
+    public static var keyColumns: [String] { columnTable.keyColumns }
+    public static var valueColumns: [String] { columnTable.valueColumns }
+    public static var keepWhenAbsent: Set<String> { columnTable.keptWhenAbsent }
+    public static var comparedColumns: [String] { columnTable.comparedColumns }
+
+    @inline(__always)
+    public func bind(into binder: inout Binder) { Self.columnTable.bind(self, into: &binder) }
 }
 
 /// What an upsert did.

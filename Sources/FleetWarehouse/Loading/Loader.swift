@@ -93,7 +93,7 @@ public struct Loader {
         // A column in `keepWhenAbsent` takes COALESCE(new, stored): an absent value keeps the
         // stored one, and a row that differs only by absent values is unchanged.
         func incoming(_ c: String) -> String { R.keepWhenAbsent.contains(c) ? "COALESCE(new.\(c), \(R.table).\(c))" : "new.\(c)" }
-        let compared = R.valueColumns.filter { $0 != "source_file_id" }
+        let compared = R.comparedColumns
         var condition = compared.isEmpty ? "0" : "(" + compared.map { "\(R.table).\($0) IS NOT \(incoming($0))" }.joined(separator: " OR ") + ")"
         if let precedence = R.precedence { condition += " AND (\(precedence))" }
         let sql = """

@@ -42,21 +42,17 @@ public struct AssetDay: Codable, Sendable, Equatable, FetchableRecord, MutablePe
     }
 }
 
-extension AssetDay: LoadableRecord {
-    public static let table = "asset_day"
-    public static let keyColumns = ["asset_id", "day"]
-    public static let valueColumns = ["distance_m", "distance_method", "engine_s", "idle_s", "fuel_ml", "first_at", "last_at", "trips"]
-
-    public func bind(into b: inout Binder) {
-        b.bind(assetID)
-        b.bind(day)
-        b.bind(distanceM)
-        b.bind(distanceMethod)
-        b.bind(engineS)
-        b.bind(idleS)
-        b.bind(fuelMl)
-        b.bind(firstAt)
-        b.bind(lastAt)
-        b.bind(trips)
-    }
+extension AssetDay: TabulatedRecord {
+    public static let columnTable = ColumnTable<AssetDay>("asset_day", [
+        .key("asset_id") { $0.assetID },
+        .key("day") { $0.day },
+        .value("distance_m") { $0.distanceM },
+        .value("distance_method") { $0.distanceMethod },
+        .value("engine_s") { $0.engineS },
+        .value("idle_s") { $0.idleS },
+        .value("fuel_ml") { $0.fuelMl },
+        .value("first_at") { $0.firstAt },
+        .value("last_at") { $0.lastAt },
+        .value("trips") { $0.trips },
+    ])
 }

@@ -35,17 +35,13 @@ public struct Assignment: Codable, Sendable, Equatable, FetchableRecord, Mutable
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-extension Assignment: LoadableRecord {
-    public static let table = "assignment"
-    public static let keyColumns = ["driver_id", "asset_id", "start_at"]
-    public static let valueColumns = ["end_at", "status", "source_file_id"]
-
-    public func bind(into b: inout Binder) {
-        b.bind(driverID)
-        b.bind(assetID)
-        b.bind(startAt)
-        b.bind(endAt)
-        b.bind(status)
-        b.bind(sourceFileID)
-    }
+extension Assignment: TabulatedRecord {
+    public static let columnTable = ColumnTable<Assignment>("assignment", [
+        .key("driver_id") { $0.driverID },
+        .key("asset_id") { $0.assetID },
+        .key("start_at") { $0.startAt },
+        .value("end_at") { $0.endAt },
+        .value("status") { $0.status },
+        .provenance("source_file_id") { $0.sourceFileID },
+    ], notWritten: ["id": "the rowid"])
 }

@@ -68,29 +68,25 @@ public struct DVIR: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-extension DVIR: LoadableRecord {
-    public static let table = "dvir"
-    public static let keyColumns = ["source_key"]
-    public static let valueColumns = ["asset_id", "driver_id", "type", "started_at", "signed_at", "safety_status", "odometer_m", "location", "inspector_name", "mechanic_name", "mechanic_signed_at", "mechanic_notes", "reviewed_at", "reviewed_by", "state_at", "source_file_id"]
+extension DVIR: TabulatedRecord {
+    public static let columnTable = ColumnTable<DVIR>("dvir", [
+        .key("source_key") { $0.sourceKey },
+        .value("asset_id") { $0.assetID },
+        .value("driver_id") { $0.driverID },
+        .value("type") { $0.type },
+        .value("started_at") { $0.startedAt },
+        .value("signed_at") { $0.signedAt },
+        .value("safety_status") { $0.safetyStatus },
+        .value("odometer_m") { $0.odometerM },
+        .value("location") { $0.location },
+        .value("inspector_name") { $0.inspectorName },
+        .value("mechanic_name") { $0.mechanicName },
+        .value("mechanic_signed_at") { $0.mechanicSignedAt },
+        .value("mechanic_notes") { $0.mechanicNotes },
+        .value("reviewed_at") { $0.reviewedAt },
+        .value("reviewed_by") { $0.reviewedBy },
+        .value("state_at") { $0.stateAt },
+        .provenance("source_file_id") { $0.sourceFileID },
+    ], notWritten: ["id": "the rowid"])
     public static let precedence: String? = "new.state_at >= dvir.state_at"
-
-    public func bind(into b: inout Binder) {
-        b.bind(sourceKey)
-        b.bind(assetID)
-        b.bind(driverID)
-        b.bind(type)
-        b.bind(startedAt)
-        b.bind(signedAt)
-        b.bind(safetyStatus)
-        b.bind(odometerM)
-        b.bind(location)
-        b.bind(inspectorName)
-        b.bind(mechanicName)
-        b.bind(mechanicSignedAt)
-        b.bind(mechanicNotes)
-        b.bind(reviewedAt)
-        b.bind(reviewedBy)
-        b.bind(stateAt)
-        b.bind(sourceFileID)
-    }
 }

@@ -53,24 +53,25 @@ public struct DVIRDefect: Codable, Sendable, Equatable, FetchableRecord, Mutable
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-extension DVIRDefect: LoadableRecord {
-    public static let table = "dvir_defect"
-    public static let keyColumns = ["source_key"]
-    public static let valueColumns = ["dvir_id", "component", "defect_type", "comment", "safety_critical", "created_at", "resolved_at", "resolved_by", "certification", "state_at", "source_file_id"]
+extension DVIRDefect: TabulatedRecord {
+    public static let columnTable = ColumnTable<DVIRDefect>("dvir_defect", [
+        .value("dvir_id") { $0.dvirID },
+    ] + defectColumns, notWritten: ["id": "the rowid"])
     public static let precedence: String? = "new.state_at >= dvir_defect.state_at"
 
-    public func bind(into b: inout Binder) {
-        b.bind(sourceKey)
-        b.bind(dvirID)
-        b.bind(component)
-        b.bind(defectType)
-        b.bind(comment)
-        b.bind(safetyCritical)
-        b.bind(createdAt)
-        b.bind(resolvedAt)
-        b.bind(resolvedBy)
-        b.bind(certification)
-        b.bind(stateAt)
-        b.bind(sourceFileID)
-    }
+    /// The defect's own columns, all but its DVIR: `dvir_defect_pending` (`PendingDVIRDefect`)
+    /// stores the same defect before its DVIR is known, through these same columns.
+    static let defectColumns: [RecordColumn<DVIRDefect>] = [
+        .key("source_key") { $0.sourceKey },
+        .value("component") { $0.component },
+        .value("defect_type") { $0.defectType },
+        .value("comment") { $0.comment },
+        .value("safety_critical") { $0.safetyCritical },
+        .value("created_at") { $0.createdAt },
+        .value("resolved_at") { $0.resolvedAt },
+        .value("resolved_by") { $0.resolvedBy },
+        .value("certification") { $0.certification },
+        .value("state_at") { $0.stateAt },
+        .provenance("source_file_id") { $0.sourceFileID },
+    ]
 }

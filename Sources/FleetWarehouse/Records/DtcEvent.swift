@@ -50,25 +50,20 @@ public struct DtcEvent: Codable, Sendable, Equatable, FetchableRecord, MutablePe
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-extension DtcEvent: LoadableRecord {
-    public static let table = "dtc_event"
-    public static let keyColumns = ["asset_id", "code", "at"]
-    public static let valueColumns = ["system", "spn", "fmi", "description", "status", "mil_on", "cleared_at", "source_file_id"]
+extension DtcEvent: TabulatedRecord {
     /// A later report of the same code without its description, SPN/FMI, status, MIL or clear
     /// time says nothing about them: the stored values stay (absent is not null).
-    public static let keepWhenAbsent: Set<String> = ["spn", "fmi", "description", "status", "mil_on", "cleared_at"]
-
-    public func bind(into b: inout Binder) {
-        b.bind(assetID)
-        b.bind(code)
-        b.bind(at)
-        b.bind(system)
-        b.bind(spn)
-        b.bind(fmi)
-        b.bind(description)
-        b.bind(status)
-        b.bind(milOn)
-        b.bind(clearedAt)
-        b.bind(sourceFileID)
-    }
+    public static let columnTable = ColumnTable<DtcEvent>("dtc_event", [
+        .key("asset_id") { $0.assetID },
+        .key("code") { $0.code },
+        .key("at") { $0.at },
+        .value("system") { $0.system },
+        .keptWhenAbsent("spn") { $0.spn },
+        .keptWhenAbsent("fmi") { $0.fmi },
+        .keptWhenAbsent("description") { $0.description },
+        .keptWhenAbsent("status") { $0.status },
+        .keptWhenAbsent("mil_on") { $0.milOn },
+        .keptWhenAbsent("cleared_at") { $0.clearedAt },
+        .provenance("source_file_id") { $0.sourceFileID },
+    ], notWritten: ["id": "the rowid"])
 }

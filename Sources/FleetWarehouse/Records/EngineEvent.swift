@@ -24,15 +24,11 @@ public struct EngineEvent: Codable, Sendable, Equatable, FetchableRecord, Mutabl
     }
 }
 
-extension EngineEvent: LoadableRecord {
-    public static let table = "engine_event"
-    public static let keyColumns = ["asset_id", "at"]
-    public static let valueColumns = ["state", "source_file_id"]
-
-    public func bind(into b: inout Binder) {
-        b.bind(assetID)
-        b.bind(at)
-        b.bind(state)
-        b.bind(sourceFileID)
-    }
+extension EngineEvent: TabulatedRecord {
+    public static let columnTable = ColumnTable<EngineEvent>("engine_event", [
+        .key("asset_id") { $0.assetID },
+        .key("at") { $0.at },
+        .value("state") { $0.state },
+        .provenance("source_file_id") { $0.sourceFileID },
+    ])
 }

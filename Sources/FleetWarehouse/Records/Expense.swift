@@ -47,21 +47,17 @@ public struct Expense: Codable, Sendable, Equatable, FetchableRecord, MutablePer
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-extension Expense: LoadableRecord {
-    public static let table = "expense"
-    public static let keyColumns = ["source_key"]
-    public static let valueColumns = ["asset_id", "unit_hint", "at", "category", "amount_minor", "currency", "vendor", "description", "source_file_id"]
-
-    public func bind(into b: inout Binder) {
-        b.bind(sourceKey)
-        b.bind(assetID)
-        b.bind(unitHint)
-        b.bind(at)
-        b.bind(category)
-        b.bind(amountMinor)
-        b.bind(currency)
-        b.bind(vendor)
-        b.bind(description)
-        b.bind(sourceFileID)
-    }
+extension Expense: TabulatedRecord {
+    public static let columnTable = ColumnTable<Expense>("expense", [
+        .key("source_key") { $0.sourceKey },
+        .value("asset_id") { $0.assetID },
+        .value("unit_hint") { $0.unitHint },
+        .value("at") { $0.at },
+        .value("category") { $0.category },
+        .value("amount_minor") { $0.amountMinor },
+        .value("currency") { $0.currency },
+        .value("vendor") { $0.vendor },
+        .value("description") { $0.description },
+        .provenance("source_file_id") { $0.sourceFileID },
+    ], notWritten: ["id": "the rowid"])
 }

@@ -68,28 +68,24 @@ public struct FuelPurchase: Codable, Sendable, Equatable, FetchableRecord, Mutab
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-extension FuelPurchase: LoadableRecord {
-    public static let table = "fuel_purchase"
-    public static let keyColumns = ["source_key"]
-    public static let valueColumns = ["origin", "asset_id", "unit_hint", "at", "merchant", "volume_ml", "unit_price_minor_per_l", "total_minor", "currency", "fuel_grade", "odometer_m", "card_last4", "ocr_confidence", "needs_review", "linked_to", "source_file_id"]
-
-    public func bind(into b: inout Binder) {
-        b.bind(sourceKey)
-        b.bind(origin)
-        b.bind(assetID)
-        b.bind(unitHint)
-        b.bind(at)
-        b.bind(merchant)
-        b.bind(volumeMl)
-        b.bind(unitPriceMinorPerL)
-        b.bind(totalMinor)
-        b.bind(currency)
-        b.bind(fuelGrade)
-        b.bind(odometerM)
-        b.bind(cardLast4)
-        b.bind(ocrConfidence)
-        b.bind(needsReview)
-        b.bind(linkedTo)
-        b.bind(sourceFileID)
-    }
+extension FuelPurchase: TabulatedRecord {
+    public static let columnTable = ColumnTable<FuelPurchase>("fuel_purchase", [
+        .key("source_key") { $0.sourceKey },
+        .value("origin") { $0.origin },
+        .value("asset_id") { $0.assetID },
+        .value("unit_hint") { $0.unitHint },
+        .value("at") { $0.at },
+        .value("merchant") { $0.merchant },
+        .value("volume_ml") { $0.volumeMl },
+        .value("unit_price_minor_per_l") { $0.unitPriceMinorPerL },
+        .value("total_minor") { $0.totalMinor },
+        .value("currency") { $0.currency },
+        .value("fuel_grade") { $0.fuelGrade },
+        .value("odometer_m") { $0.odometerM },
+        .value("card_last4") { $0.cardLast4 },
+        .value("ocr_confidence") { $0.ocrConfidence },
+        .value("needs_review") { $0.needsReview },
+        .value("linked_to") { $0.linkedTo },
+        .provenance("source_file_id") { $0.sourceFileID },
+    ], notWritten: ["id": "the rowid"])
 }

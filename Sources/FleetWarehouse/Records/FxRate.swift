@@ -24,15 +24,11 @@ public struct FxRate: Codable, Sendable, Equatable, FetchableRecord, MutablePers
     }
 }
 
-extension FxRate: LoadableRecord {
-    public static let table = "fx_rate"
-    public static let keyColumns = ["day", "currency"]
-    public static let valueColumns = ["per_base", "source_file_id"]
-
-    public func bind(into b: inout Binder) {
-        b.bind(day)
-        b.bind(currency)
-        b.bind(perBase)
-        b.bind(sourceFileID)
-    }
+extension FxRate: TabulatedRecord {
+    public static let columnTable = ColumnTable<FxRate>("fx_rate", [
+        .key("day") { $0.day },
+        .key("currency") { $0.currency },
+        .value("per_base") { $0.perBase },
+        .provenance("source_file_id") { $0.sourceFileID },
+    ])
 }

@@ -31,26 +31,22 @@ public struct IdlePeriod: Sendable, Equatable {
     }
 }
 
-extension IdlePeriod: LoadableRecord {
-    public static let table = "idle_period"
-    public static let keyColumns = ["asset_id", "start_at"]
-    public static let valueColumns = ["end_at", "duration_s", "fuel_ml", "pto", "lat", "lon", "source", "source_file_id"]
+extension IdlePeriod: TabulatedRecord {
+    public static let columnTable = ColumnTable<IdlePeriod>("idle_period", [
+        .key("asset_id") { $0.assetID },
+        .key("start_at") { $0.startAt },
+        .value("end_at") { $0.endAt },
+        .value("duration_s") { $0.durationS },
+        .value("fuel_ml") { $0.fuelMl },
+        .value("pto") { $0.pto },
+        .value("lat") { $0.lat },
+        .value("lon") { $0.lon },
+        .value("source") { $0.source },
+        .provenance("source_file_id") { $0.sourceFileID },
+    ], notWritten: ["id": "the rowid"])
     /// The event (one period, with its own id) wins over the report row of the same period,
     /// whichever is imported first; within one source the later import wins. No column keeps a
     /// stored value when the incoming one is absent: the event's row is then the same whether
     /// the report came before it or not.
     public static let precedence: String? = "new.source = 'samsara-event' OR idle_period.source <> 'samsara-event'"
-
-    public func bind(into b: inout Binder) {
-        b.bind(assetID)
-        b.bind(startAt)
-        b.bind(endAt)
-        b.bind(durationS)
-        b.bind(fuelMl)
-        b.bind(pto.map { $0 ? Int64(1) : Int64(0) })
-        b.bind(lat)
-        b.bind(lon)
-        b.bind(source)
-        b.bind(sourceFileID)
-    }
 }

@@ -53,23 +53,19 @@ public struct MaintenanceRecord: Codable, Sendable, Equatable, FetchableRecord, 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-extension MaintenanceRecord: LoadableRecord {
-    public static let table = "maintenance_record"
-    public static let keyColumns = ["source_key"]
-    public static let valueColumns = ["asset_id", "service_type", "performed_at", "odometer_m", "engine_s", "cost_minor", "currency", "vendor", "work_order", "notes", "source_file_id"]
-
-    public func bind(into b: inout Binder) {
-        b.bind(sourceKey)
-        b.bind(assetID)
-        b.bind(serviceType)
-        b.bind(performedAt)
-        b.bind(odometerM)
-        b.bind(engineS)
-        b.bind(costMinor)
-        b.bind(currency)
-        b.bind(vendor)
-        b.bind(workOrder)
-        b.bind(notes)
-        b.bind(sourceFileID)
-    }
+extension MaintenanceRecord: TabulatedRecord {
+    public static let columnTable = ColumnTable<MaintenanceRecord>("maintenance_record", [
+        .key("source_key") { $0.sourceKey },
+        .value("asset_id") { $0.assetID },
+        .value("service_type") { $0.serviceType },
+        .value("performed_at") { $0.performedAt },
+        .value("odometer_m") { $0.odometerM },
+        .value("engine_s") { $0.engineS },
+        .value("cost_minor") { $0.costMinor },
+        .value("currency") { $0.currency },
+        .value("vendor") { $0.vendor },
+        .value("work_order") { $0.workOrder },
+        .value("notes") { $0.notes },
+        .provenance("source_file_id") { $0.sourceFileID },
+    ], notWritten: ["id": "the rowid"])
 }

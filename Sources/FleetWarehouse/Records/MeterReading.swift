@@ -33,18 +33,14 @@ public struct MeterReading: Codable, Sendable, Equatable, FetchableRecord, Mutab
     }
 }
 
-extension MeterReading: LoadableRecord {
-    public static let table = "meter_reading"
-    public static let keyColumns = ["asset_id", "meter", "at"]
-    public static let valueColumns = ["value", "raw_value", "raw_unit", "source_file_id"]
-
-    public func bind(into b: inout Binder) {
-        b.bind(assetID)
-        b.bind(meter)
-        b.bind(at)
-        b.bind(value)
-        b.bind(rawValue)
-        b.bind(rawUnit)
-        b.bind(sourceFileID)
-    }
+extension MeterReading: TabulatedRecord {
+    public static let columnTable = ColumnTable<MeterReading>("meter_reading", [
+        .key("asset_id") { $0.assetID },
+        .key("meter") { $0.meter },
+        .key("at") { $0.at },
+        .value("value") { $0.value },
+        .value("raw_value") { $0.rawValue },
+        .value("raw_unit") { $0.rawUnit },
+        .provenance("source_file_id") { $0.sourceFileID },
+    ])
 }

@@ -27,16 +27,12 @@ public struct ObdSample: Codable, Sendable, Equatable, FetchableRecord, MutableP
     }
 }
 
-extension ObdSample: LoadableRecord {
-    public static let table = "obd_sample"
-    public static let keyColumns = ["asset_id", "pid", "at"]
-    public static let valueColumns = ["value", "source_file_id"]
-
-    public func bind(into b: inout Binder) {
-        b.bind(assetID)
-        b.bind(pid)
-        b.bind(at)
-        b.bind(value)
-        b.bind(sourceFileID)
-    }
+extension ObdSample: TabulatedRecord {
+    public static let columnTable = ColumnTable<ObdSample>("obd_sample", [
+        .key("asset_id") { $0.assetID },
+        .key("pid") { $0.pid },
+        .key("at") { $0.at },
+        .value("value") { $0.value },
+        .provenance("source_file_id") { $0.sourceFileID },
+    ])
 }

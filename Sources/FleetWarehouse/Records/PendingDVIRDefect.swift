@@ -11,69 +11,30 @@
 /// - `trailerKey` is the trailer key a stream defect naming a trailer takes when its DVIR
 ///   stores the same defect under it (`SamsaraReader.defect`), nil otherwise.
 public struct PendingDVIRDefect: Sendable, Equatable {
-    public var sourceKey: String
+    /// The defect as it will be stored, with every field it will carry; its `dvirID` is not
+    /// used (the DVIR is not in the warehouse yet) and its `id` is not this row's.
+    public var defect: DVIRDefect
     public var dvirKey: String?
     public var trailerKey: String?
     public var location: String
-    public var component: String
-    public var defectType: String?
-    public var comment: String?
-    public var safetyCritical: Bool
-    public var createdAt: Int64?
-    public var resolvedAt: Int64?
-    public var resolvedBy: String?
-    public var certification: String?
-    public var stateAt: Int64
-    public var sourceFileID: Int64
 
     /// The pending form of `defect` (whose `dvirID` is not used).
     public init(_ defect: DVIRDefect, dvirKey: String?, trailerKey: String?, location: String) {
-        sourceKey = defect.sourceKey
+        self.defect = defect
         self.dvirKey = dvirKey
         self.trailerKey = trailerKey
         self.location = location
-        component = defect.component
-        defectType = defect.defectType
-        comment = defect.comment
-        safetyCritical = defect.safetyCritical
-        createdAt = defect.createdAt
-        resolvedAt = defect.resolvedAt
-        resolvedBy = defect.resolvedBy
-        certification = defect.certification
-        stateAt = defect.stateAt
-        sourceFileID = defect.sourceFileID
-    }
-
-    /// The `dvir_defect` row it becomes on `dvirID`, under `key`; it keeps the file it came from.
-    public func defect(dvirID: Int64, key: String) -> DVIRDefect {
-        DVIRDefect(dvirID: dvirID, sourceKey: key, component: component, defectType: defectType, comment: comment, safetyCritical: safetyCritical,
-                   createdAt: createdAt, resolvedAt: resolvedAt, resolvedBy: resolvedBy, certification: certification, stateAt: stateAt,
-                   sourceFileID: sourceFileID)
     }
 }
 
-extension PendingDVIRDefect: LoadableRecord {
-    public static let table = "dvir_defect_pending"
-    public static let keyColumns = ["source_key"]
-    public static let valueColumns = ["dvir_key", "trailer_key", "location", "component", "defect_type", "comment", "safety_critical", "created_at",
-                                      "resolved_at", "resolved_by", "certification", "state_at", "source_file_id"]
+extension PendingDVIRDefect: TabulatedRecord {
+    /// `DVIRDefect`'s own columns (all but `dvir_id`), shared, plus where the defect waits:
+    /// the two tables store the same defect and cannot drift apart.
+    public static let columnTable = ColumnTable<PendingDVIRDefect>("dvir_defect_pending", [
+        .value("dvir_key") { $0.dvirKey },
+        .value("trailer_key") { $0.trailerKey },
+        .value("location") { $0.location },
+    ] + DVIRDefect.defectColumns.map { $0.through { $0.defect } }, notWritten: ["id": "the rowid"])
     /// As `dvir_defect`: a later state wins, an older export never undoes it.
     public static let precedence: String? = "new.state_at >= dvir_defect_pending.state_at"
-
-    public func bind(into b: inout Binder) {
-        b.bind(sourceKey)
-        b.bind(dvirKey)
-        b.bind(trailerKey)
-        b.bind(location)
-        b.bind(component)
-        b.bind(defectType)
-        b.bind(comment)
-        b.bind(safetyCritical)
-        b.bind(createdAt)
-        b.bind(resolvedAt)
-        b.bind(resolvedBy)
-        b.bind(certification)
-        b.bind(stateAt)
-        b.bind(sourceFileID)
-    }
 }

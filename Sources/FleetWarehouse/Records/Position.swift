@@ -36,23 +36,18 @@ public struct Position: Codable, Sendable, Equatable, FetchableRecord, MutablePe
     }
 }
 
-extension Position: LoadableRecord {
-    public static let table = "position"
-    public static let keyColumns = ["asset_id", "at"]
-    public static let valueColumns = ["lat", "lon", "speed_mps", "heading_deg", "alt_m", "source_file_id"]
+extension Position: TabulatedRecord {
     /// A later file without `<ele>`, speed or course must not erase them (absent is not null).
-    public static let keepWhenAbsent: Set<String> = ["speed_mps", "heading_deg", "alt_m"]
-
-    public func bind(into b: inout Binder) {
-        b.bind(assetID)
-        b.bind(at)
-        b.bind(lat)
-        b.bind(lon)
-        b.bind(speedMps)
-        b.bind(headingDeg)
-        b.bind(altM)
-        b.bind(sourceFileID)
-    }
+    public static let columnTable = ColumnTable<Position>("position", [
+        .key("asset_id") { $0.assetID },
+        .key("at") { $0.at },
+        .value("lat") { $0.lat },
+        .value("lon") { $0.lon },
+        .keptWhenAbsent("speed_mps") { $0.speedMps },
+        .keptWhenAbsent("heading_deg") { $0.headingDeg },
+        .keptWhenAbsent("alt_m") { $0.altM },
+        .provenance("source_file_id") { $0.sourceFileID },
+    ])
 
     public var timelinePoint: (asset: Int64, at: Int64)? { (assetID, at) }
 }

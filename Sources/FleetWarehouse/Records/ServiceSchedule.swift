@@ -53,23 +53,19 @@ public struct ServiceSchedule: Codable, Sendable, Equatable, FetchableRecord, Mu
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-extension ServiceSchedule: LoadableRecord {
-    public static let table = "service_schedule"
-    public static let keyColumns = ["source_key"]
-    public static let valueColumns = ["asset_id", "asset_group", "service_type", "every_days", "every_months", "every_m", "every_engine_s", "soon_days", "soon_m", "soon_engine_s", "source_file_id"]
-
-    public func bind(into b: inout Binder) {
-        b.bind(sourceKey)
-        b.bind(assetID)
-        b.bind(assetGroup)
-        b.bind(serviceType)
-        b.bind(everyDays)
-        b.bind(everyMonths)
-        b.bind(everyM)
-        b.bind(everyEngineS)
-        b.bind(soonDays)
-        b.bind(soonM)
-        b.bind(soonEngineS)
-        b.bind(sourceFileID)
-    }
+extension ServiceSchedule: TabulatedRecord {
+    public static let columnTable = ColumnTable<ServiceSchedule>("service_schedule", [
+        .key("source_key") { $0.sourceKey },
+        .value("asset_id") { $0.assetID },
+        .value("asset_group") { $0.assetGroup },
+        .value("service_type") { $0.serviceType },
+        .value("every_days") { $0.everyDays },
+        .value("every_months") { $0.everyMonths },
+        .value("every_m") { $0.everyM },
+        .value("every_engine_s") { $0.everyEngineS },
+        .value("soon_days") { $0.soonDays },
+        .value("soon_m") { $0.soonM },
+        .value("soon_engine_s") { $0.soonEngineS },
+        .provenance("source_file_id") { $0.sourceFileID },
+    ], notWritten: ["id": "the rowid"])
 }

@@ -68,33 +68,32 @@ public struct Trip: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-extension Trip: LoadableRecord {
-    public static let table = "trip"
-    public static let keyColumns = ["asset_id", "start_at", "source"]
-    public static let valueColumns = ["driver_id", "end_at", "start_lat", "start_lon", "end_lat", "end_lon", "distance_m", "duration_s", "moving_s", "idle_s", "max_speed_mps", "start_reason", "end_reason", "source_file_id"]
+extension Trip: TabulatedRecord {
     /// An imported trip seen again without its distance, driver or ends (Samsara's trips
     /// stream has no distance, its v1 trips do) keeps them: absent is not null. Derived trips
     /// are written by `TripDetection` with its own INSERT, not through this rule.
-    public static let keepWhenAbsent: Set<String> = ["driver_id", "start_lat", "start_lon", "end_lat", "end_lon", "distance_m", "duration_s",
-                                                     "moving_s", "idle_s", "max_speed_mps", "start_reason", "end_reason"]
-
-    public func bind(into b: inout Binder) {
-        b.bind(assetID)
-        b.bind(startAt)
-        b.bind(source)
-        b.bind(driverID)
-        b.bind(endAt)
-        b.bind(startLat)
-        b.bind(startLon)
-        b.bind(endLat)
-        b.bind(endLon)
-        b.bind(distanceM)
-        b.bind(durationS)
-        b.bind(movingS)
-        b.bind(idleS)
-        b.bind(maxSpeedMps)
-        b.bind(startReason)
-        b.bind(endReason)
-        b.bind(sourceFileID)
-    }
+    public static let columnTable = ColumnTable<Trip>("trip", [
+        .key("asset_id") { $0.assetID },
+        .key("start_at") { $0.startAt },
+        .key("source") { $0.source },
+        .keptWhenAbsent("driver_id") { $0.driverID },
+        .value("end_at") { $0.endAt },
+        .keptWhenAbsent("start_lat") { $0.startLat },
+        .keptWhenAbsent("start_lon") { $0.startLon },
+        .keptWhenAbsent("end_lat") { $0.endLat },
+        .keptWhenAbsent("end_lon") { $0.endLon },
+        .keptWhenAbsent("distance_m") { $0.distanceM },
+        .keptWhenAbsent("duration_s") { $0.durationS },
+        .keptWhenAbsent("moving_s") { $0.movingS },
+        .keptWhenAbsent("idle_s") { $0.idleS },
+        .keptWhenAbsent("max_speed_mps") { $0.maxSpeedMps },
+        .keptWhenAbsent("start_reason") { $0.startReason },
+        .keptWhenAbsent("end_reason") { $0.endReason },
+        .provenance("source_file_id") { $0.sourceFileID },
+    ], notWritten: [
+        "id": "the rowid",
+        "distance_method": "derived trips only: TripDetection appends it to this table's INSERT",
+        "bridged_s": "derived trips only: TripDetection appends it to this table's INSERT",
+        "repair": "derived trips only: TripDetection sets it after its INSERT",
+    ])
 }
