@@ -24,22 +24,8 @@ struct IdentityResolver {
         // Every ref of every importer passes here: the one place identifiers are refused.
         if let problem = ref.identifierProblem { throw problem }
         guard ref.isResolvable else { throw RowError(.unknownAsset, "the row names no asset (no VIN, PIN, vendor id or unit number)") }
-        var found: [Int64] = []
-        func add(_ id: Int64?) { if let id, !found.contains(id) { found.append(id) } }
-        // Cached statements bound directly: a fleet snapshot resolves every machine once per file.
-        if let vin = ref.vin {
-            add(try CachedQuery.int64(db, "SELECT id FROM asset WHERE vin = ?") { $0.bind(vin) })
-            // A feed that named the machine by a VIN-shaped label before anyone knew its VIN.
-            add(try CachedQuery.int64(db, "SELECT asset_id FROM asset_identifier WHERE source = 'iso15143' AND id_type = 'vin_label' AND id_value = ?") { $0.bind(vin) })
-        }
-        if let pin = ref.pin { add(try CachedQuery.int64(db, "SELECT id FROM asset WHERE pin = ?") { $0.bind(pin) }) }
-        for i in ref.identifiers {
-            add(try CachedQuery.int64(db, "SELECT asset_id FROM asset_identifier WHERE source = ? AND id_type = ? AND id_value = ?") {
-                $0.bind(i.source); $0.bind(i.type); $0.bind(i.value)
-            })
-            if Self.isVINLabel(i) { add(try CachedQuery.int64(db, "SELECT id FROM asset WHERE vin = ?") { $0.bind(i.value) }) }
-        }
-        if let unit = ref.unitNumber { add(try CachedQuery.int64(db, "SELECT id FROM asset WHERE unit_number = ?") { $0.bind(unit) }) }
+        // Every asset the ref's identifiers name (AssetLookup): two or more are one asset.
+        let found = try AssetLookup(db).all(ref)
 
         let id: Int64
         if found.isEmpty {
@@ -79,10 +65,6 @@ struct IdentityResolver {
     /// machines sharing a serial (or a feed that changed its OEM spelling), and is refused
     /// rather than merged in silence.
     static let singleValued: Set<[String]> = [["iso15143", "oem_serial"]]
-
-    /// An ISO feed's VIN-shaped `EquipmentID` (or PIN) is matched against asset VINs exactly,
-    /// both ways, so that whichever of the feed and master data comes first they meet.
-    static func isVINLabel(_ i: AssetRef.Identifier) -> Bool { i.source == "iso15143" && i.type == "vin_label" }
 
     private func checkSingleValued(_ ref: AssetRef, on id: Int64, in db: Database) throws {
         for i in ref.identifiers where Self.singleValued.contains([i.source, i.type]) {

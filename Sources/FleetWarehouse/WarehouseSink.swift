@@ -90,19 +90,7 @@ public struct WarehouseSink: RecordSink {
 
     // Lookups run once or more per row: cached statements, because compiling the SQL on every
     // call (GRDB's `fetchOne(db, sql:)`) cost more than the query itself.
-    public func findAsset(_ ref: AssetRef) throws -> Int64? {
-        // No stored key holds a control character (`IdentifierCheck`), so such a ref finds nothing.
-        if ref.identifierProblem != nil { return nil }
-        if let vin = ref.vin, let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM asset WHERE vin = ?"), arguments: [vin]) { return id }
-        if let vin = ref.vin, let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT asset_id FROM asset_identifier WHERE source = 'iso15143' AND id_type = 'vin_label' AND id_value = ?"), arguments: [vin]) { return id }
-        if let pin = ref.pin, let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM asset WHERE pin = ?"), arguments: [pin]) { return id }
-        for i in ref.identifiers {
-            if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT asset_id FROM asset_identifier WHERE source = ? AND id_type = ? AND id_value = ?"),
-                                           arguments: [i.source, i.type, i.value]) { return id }
-        }
-        if let unit = ref.unitNumber, let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM asset WHERE unit_number = ?"), arguments: [unit]) { return id }
-        return nil
-    }
+    public func findAsset(_ ref: AssetRef) throws -> Int64? { try AssetLookup(db).first(ref) }
 
     public mutating func driver(_ ref: DriverRef) throws -> Int64 {
         if let problem = ref.identifierProblem { throw problem }

@@ -11,7 +11,7 @@ enum AssetFilterCheck {
         guard let list else { return nil }
         let wanted = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         if wanted.isEmpty { return "--assets is empty; give unit numbers separated by commas, such as --assets T-101,T-102." }
-        let units = try warehouse.pool.read { db in try String.fetchAll(db, sql: "SELECT unit_number FROM asset WHERE unit_number IS NOT NULL ORDER BY unit_number") }
+        let units = try warehouse.pool.read { db in try AssetLookup(db).unitNumbers() }
         let known = Set(units)
         let unknown = wanted.filter { !known.contains($0) }
         guard !unknown.isEmpty else { return nil }

@@ -1,5 +1,6 @@
 import Foundation
 import FleetCore
+import FleetWarehouse
 
 /// What the user asked a report for.
 ///
@@ -80,8 +81,5 @@ public struct ReportRequest: Sendable {
     }
 
     /// SQL restricting `a.unit_number` to the requested assets, with its arguments.
-    func assetFilter(_ alias: String = "a") -> (sql: String, arguments: [String]) {
-        guard let assets, !assets.isEmpty else { return ("1", []) }
-        return ("\(alias).unit_number IN (\(Array(repeating: "?", count: assets.count).joined(separator: ",")))", assets)
-    }
+    func assetFilter(_ alias: String = "a") -> (sql: String, arguments: [String]) { AssetLookup.unitFilter(assets, alias: alias) }
 }
