@@ -298,6 +298,30 @@ final class RecordSchemaTests: XCTestCase {
         XCTAssertEqual(Self.tabulated.count, 17)
     }
 
+    /// Positions bind field by field on the hot path: the same values in the same places as
+    /// their column table, with every value present and with the optional ones absent.
+    func testPositionsFastBindingEqualsItsColumnTable() throws {
+        let t = try TestWarehouse()
+        try t.warehouse.pool.read { db in
+            let count = Position.columnTable.columns.count
+            let sql = "SELECT " + (1...count).map { "quote(?\($0))" }.joined(separator: " || '|' || ")
+            func bound(_ bind: (inout Binder) -> Void) throws -> String {
+                let q = try CachedQuery(db, sql, bind: bind)
+                defer { q.reset() }
+                XCTAssertTrue(try q.step())
+                return q.text(0)
+            }
+            for p in [Position(assetID: 5, at: 1_001, lat: 45.25, lon: -122.5, speedMps: 12.75, headingDeg: 271.5, altM: 88.125, sourceFileID: 7),
+                      Position(assetID: 6, at: 1_002, lat: 1.5, lon: 2.5, sourceFileID: 8)] {
+                let fast = try bound { p.bind(into: &$0) }
+                XCTAssertEqual(fast, try bound { Position.columnTable.bind(p, into: &$0) })
+                XCTAssertEqual(fast.split(separator: "|").count, count)
+            }
+            XCTAssertEqual(try bound { Position(assetID: 5, at: 1_001, lat: 45.25, lon: -122.5, sourceFileID: 7).bind(into: &$0) },
+                           "5|1001|45.25|-122.5|NULL|NULL|NULL|7")
+        }
+    }
+
     /// The check above can fail: a table that binds `lon` under `lat` (and the reverse) is caught.
     func testASwappedColumnTableIsCaught() throws {
         let t = try TestWarehouse()

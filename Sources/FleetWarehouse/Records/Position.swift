@@ -49,5 +49,21 @@ extension Position: TabulatedRecord {
         .provenance("source_file_id") { $0.sourceFileID },
     ])
 
+    /// The hot path (a GPX file loads a million positions): bound field by field, in
+    /// `columnTable`'s binding order, instead of through its closures, which cost about 50 ms
+    /// of CPU per million points (0.762 s user against 0.714 s, release, 5 runs each).
+    /// `RecordSchemaTests.testPositionsFastBindingEqualsItsColumnTable` checks that both bind the
+    /// same values in the same places, so the order is still spelled once.
+    public func bind(into b: inout Binder) {
+        b.bind(assetID)
+        b.bind(at)
+        b.bind(lat)
+        b.bind(lon)
+        b.bind(speedMps)
+        b.bind(headingDeg)
+        b.bind(altM)
+        b.bind(sourceFileID)
+    }
+
     public var timelinePoint: (asset: Int64, at: Int64)? { (assetID, at) }
 }
