@@ -52,10 +52,10 @@ public struct HTMLFormat: ReportFormat {
             out += "<div><dt>\(e(label))</dt><dd>\(e(value))</dd></div>\n"
         }
         out += "</dl>\n"
-        if !m.totals.isEmpty {
+        if !m.headlines.isEmpty {
             out += "<div class=\"headline\">\n"
-            for (name, value) in m.totals {
-                out += "<div class=\"figure\"><span class=\"label\">\(e(humanized(name)))</span><span class=\"value\">\(e(HeadlineUnit.text(name, value, m)))</span></div>\n"
+            for h in m.headlines {
+                out += "<div class=\"figure\"><span class=\"label\">\(e(humanized(h.name)))</span><span class=\"value\">\(e(h.text(m)))</span></div>\n"
             }
             out += "</div>\n"
         }

@@ -210,8 +210,8 @@ public struct CostReport: Report {
                       "Amounts in other currencies are converted with the rate in force on the transaction's day, rounded half-to-even to the cent row by row; totals are sums of converted rows.",
                       "Cost per \(request.distanceUnit) and per engine hour divide the asset's total by its distance and engine hours from the daily rollup.",
                       "Fuel economy uses fuel burned (telematics) when the asset reports it, else fuel bought in the period."],
-            totals: [("total", Double(grandTotal) / pow10(Money.minorDigits(cur)))] + CostLine.categories.compactMap { c in
-                totalsByCategory[c].map { (c, Double($0) / pow10(Money.minorDigits(cur))) }
+            headlines: [ReportHeadline("total", Double(grandTotal) / pow10(Money.minorDigits(cur)), .money)] + CostLine.categories.compactMap { c in
+                totalsByCategory[c].map { ReportHeadline(c, Double($0) / pow10(Money.minorDigits(cur)), .money) }
             },
             generatedAt: request.generatedAt, sources: sources)
         var output = ReportOutput(metadata: metadata, tables: tables, charts: CostCharts.make(monthly: chart, weekly: weekly.chart(period: request.period, currency: cur), tables: tables, currency: cur, distanceUnit: request.distanceUnit), dataQuality: quality.table)

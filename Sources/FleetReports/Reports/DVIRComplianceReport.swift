@@ -129,8 +129,8 @@ public struct DVIRComplianceReport: Report {
             methods: ["Days operated come from the daily rollup (distance above 0.5 km or engine time above 6 minutes in the local day).",
                       "A safety-critical defect is open from its report until its repair is certified (resolved_at); each local day the vehicle moved more than 0.5 km while it was open is a violation.",
                       "Median hours to repair covers defects certified in the period."],
-            totals: [("dvirs", Double(totals.dvirs)), ("defects", Double(totals.defects)), ("violations", Double(totals.violationDays)),
-                     ("days_missing_dvir", Double(totals.missing))] + (median.map { [("median_hours_to_repair", ($0 * 10).rounded() / 10)] } ?? []),
+            headlines: [.count("dvirs", Double(totals.dvirs)), .count("defects", Double(totals.defects)), .count("violations", Double(totals.violationDays)),
+                        .count("days_missing_dvir", Double(totals.missing))] + (median.map { [ReportHeadline("median_hours_to_repair", ($0 * 10).rounded() / 10, .hours)] } ?? []),
             generatedAt: request.generatedAt, sources: sources)
         return ReportOutput(metadata: metadata, tables: [summary, violationTable, register, retention], dataQuality: quality.table)
     }

@@ -110,7 +110,8 @@ public struct MaintenanceDueReport: Report {
                       "Due soon = within the schedule's due-soon window on any meter; overdue = past due on any meter.",
                       "Forecast = the day the first meter is reached at the average use per day over the last 30 days (calendar due dates as they are).",
                       "Current meters are the latest telematics readings, else the latest odometer on a service, fuel or inspection record."],
-            totals: [("overdue", Double(overdue)), ("due_soon", Double(soon)), ("open_faults", Double(dtcs.count))] + (compliance.percent.map { [("pm_compliance", $0)] } ?? []),
+            headlines: [.count("overdue", Double(overdue)), .count("due_soon", Double(soon)), .count("open_faults", Double(dtcs.count))]
+                + (compliance.percent.map { [ReportHeadline("pm_compliance", $0, .percent)] } ?? []),
             generatedAt: request.generatedAt, sources: sources)
         return ReportOutput(metadata: metadata, tables: [dueTable, dtcTable, complianceTable], charts: chartDues.isEmpty ? [] : [chart], dataQuality: quality.table)
     }

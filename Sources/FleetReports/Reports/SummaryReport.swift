@@ -20,7 +20,8 @@ public struct SummaryReport: Report {
         let utilization = try done[UtilizationReport.name] ?? UtilizationReport().run(db, request)
         let maintenance = try done[MaintenanceDueReport.name] ?? MaintenanceDueReport().run(db, request)
         let dvir = try done[DVIRComplianceReport.name] ?? DVIRComplianceReport().run(db, request)
-        func total(_ o: ReportOutput, _ key: String) -> Double? { o.metadata.totals.first { $0.0 == key }?.1 }
+        func headline(_ o: ReportOutput, _ key: String) -> ReportHeadline? { o.metadata.headlines.first { $0.name == key } }
+        func total(_ o: ReportOutput, _ key: String) -> Double? { headline(o, key)?.value }
         let assets = try AssetInfo.fetchAll(db, request)
         let usage = try AssetUsage.fetch(db, request)
         // Active assets are counted among those whose use is known: an asset without telematics,
@@ -35,26 +36,27 @@ public struct SummaryReport: Report {
         let cur = request.currency
         let digits = Money.minorDigits(cur)
         func money(_ v: Double?) -> ReportValue { v.map { .money(minor: Int64(($0 * pow10(digits)).rounded()), currency: cur) } ?? .null }
-        let label = request.period.label
+        // The page that explains a figure, named from the report's registry name.
+        func page(_ report: any Report.Type) -> ReportValue { .text("\(report.name)-\(request.period.label).\(ReportFormats.pageFormat)") }
         let distance = total(utilization, "distance")
         let spend = total(cost, "total") ?? 0
         let rows: [[ReportValue]] = [
             [.text("Assets"), .integer(Int64(assets.count)), .text(""), .text("\(assets.filter { $0.kind != "equipment" }.count) vehicles and trailers, \(assets.filter { $0.kind == "equipment" }.count) machines"), .text("")],
             [.text("Active assets"), known.isEmpty ? .null : .integer(Int64(active)), .text(""),
              .text("operated on at least one day" + (unknown > 0 ? "; use unknown for \(unknown) of \(assets.count) assets (see data quality)" : "")),
-             .text("utilization-\(label).html")],
+             page(UtilizationReport.self)],
             [.text("Active share"), known.isEmpty ? .null : .percent(Double(active) / Double(known.count) * 100), .text("%"),
-             .text(unknown > 0 ? "active ÷ assets whose use is known" : "active ÷ assets"), .text("utilization-\(label).html")],
-            [.text("Utilization"), total(utilization, "utilization").map { .percent($0) } ?? .null, .text("%"), .text("engine hours ÷ target hours"), .text("utilization-\(label).html")],
-            [.text("Engine hours"), total(utilization, "engine_hours").map { .number($0) } ?? .null, .text("h"), .text(""), .text("utilization-\(label).html")],
-            [.text("Distance"), distance.map { .number($0) } ?? .null, .text(request.distanceUnit), .text(""), .text("utilization-\(label).html")],
-            [.text("Maintenance overdue"), .integer(Int64(total(maintenance, "overdue") ?? 0)), .text(""), .text("asset × schedule pairs past due"), .text("maintenance-due-\(label).html")],
-            [.text("Maintenance due soon"), .integer(Int64(total(maintenance, "due_soon") ?? 0)), .text(""), .text("within the due-soon window"), .text("maintenance-due-\(label).html")],
-            [.text("Open safety defects"), .integer(Int64(openDefects)), .text(""), .text("not certified repaired at the end of the period"), .text("dvir-compliance-\(label).html")],
-            [.text("DVIR violation days"), .integer(Int64(total(dvir, "violations") ?? 0)), .text(""), .text("driven with an uncertified safety defect"), .text("dvir-compliance-\(label).html")],
-            [.text("Fuel spend"), money(total(cost, "fuel") ?? 0), .text(cur), .text(""), .text("cost-\(label).html")],
-            [.text("Total spend"), money(spend), .text(cur), .text("fuel, maintenance, repairs and other costs"), .text("cost-\(label).html")],
-            [.text("Cost per \(request.distanceUnit)"), (distance ?? 0) > 0 ? money(spend / distance!) : .null, .text("\(cur)/\(request.distanceUnit)"), .text("total spend ÷ distance"), .text("cost-\(label).html")],
+             .text(unknown > 0 ? "active ÷ assets whose use is known" : "active ÷ assets"), page(UtilizationReport.self)],
+            [.text("Utilization"), total(utilization, "utilization").map { .percent($0) } ?? .null, .text("%"), .text("engine hours ÷ target hours"), page(UtilizationReport.self)],
+            [.text("Engine hours"), total(utilization, "engine_hours").map { .number($0) } ?? .null, .text("h"), .text(""), page(UtilizationReport.self)],
+            [.text("Distance"), distance.map { .number($0) } ?? .null, .text(request.distanceUnit), .text(""), page(UtilizationReport.self)],
+            [.text("Maintenance overdue"), .integer(Int64(total(maintenance, "overdue") ?? 0)), .text(""), .text("asset × schedule pairs past due"), page(MaintenanceDueReport.self)],
+            [.text("Maintenance due soon"), .integer(Int64(total(maintenance, "due_soon") ?? 0)), .text(""), .text("within the due-soon window"), page(MaintenanceDueReport.self)],
+            [.text("Open safety defects"), .integer(Int64(openDefects)), .text(""), .text("not certified repaired at the end of the period"), page(DVIRComplianceReport.self)],
+            [.text("DVIR violation days"), .integer(Int64(total(dvir, "violations") ?? 0)), .text(""), .text("driven with an uncertified safety defect"), page(DVIRComplianceReport.self)],
+            [.text("Fuel spend"), money(total(cost, "fuel") ?? 0), .text(cur), .text(""), page(CostReport.self)],
+            [.text("Total spend"), money(spend), .text(cur), .text("fuel, maintenance, repairs and other costs"), page(CostReport.self)],
+            [.text("Cost per \(request.distanceUnit)"), (distance ?? 0) > 0 ? money(spend / distance!) : .null, .text("\(cur)/\(request.distanceUnit)"), .text("total spend ÷ distance"), page(CostReport.self)],
         ]
         let table = ReportTable(name: "dashboard", title: "Fleet at a glance",
                                 columns: [ReportColumn("metric", "Metric", .text), ReportColumn("value", "Value", .decimal), ReportColumn("unit", "Unit", .text),
@@ -73,9 +75,10 @@ public struct SummaryReport: Report {
             report: Self.name, title: Self.title, period: request.period, timeZone: request.zone.identifier, units: request.units, currency: cur,
             parameters: [("assets", request.assets?.joined(separator: ",") ?? "all"), ("dvir_policy", request.dvirPolicy.rawValue)],
             methods: ["Each figure is the headline total of the report named beside it, over the same snapshot of the warehouse."],
-            totals: [("assets", Double(assets.count))] + (known.isEmpty ? [] : [("active_assets", Double(active))]) + [("overdue", total(maintenance, "overdue") ?? 0),
-                     ("due_soon", total(maintenance, "due_soon") ?? 0), ("open_defects", Double(openDefects)), ("fuel", total(cost, "fuel") ?? 0),
-                     ("total", spend)] + (total(utilization, "utilization").map { [("utilization", $0)] } ?? []),
+            headlines: [.count("assets", Double(assets.count))] + (known.isEmpty ? [] : [.count("active_assets", Double(active))])
+                + [.count("overdue", total(maintenance, "overdue") ?? 0), .count("due_soon", total(maintenance, "due_soon") ?? 0),
+                   .count("open_defects", Double(openDefects)), ReportHeadline("fuel", total(cost, "fuel") ?? 0, .money), ReportHeadline("total", spend, .money)]
+                + (headline(utilization, "utilization").map { [$0] } ?? []),
             generatedAt: request.generatedAt, sources: sources)
         var output = ReportOutput(metadata: metadata, tables: [table], charts: Array(cost.charts.prefix(1)) + utilization.charts, dataQuality: quality.table)
         // The summary repeats these reports' figures, so it is partial whenever one of them is.

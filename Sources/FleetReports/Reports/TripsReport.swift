@@ -100,7 +100,8 @@ public struct TripsReport: Report {
                       "A GPS gap longer than the gap rule ends a derived trip only when no engine state or meter says the asset kept operating; across a bridged gap the distance is the odometer's rise.",
                       "Data quality sets the trips' distance and time against the daily totals (odometer or GPS distance, engine hours) and says per asset why trips fall short.",
                       "A trip belongs to the period of the local day it started on."],
-            totals: [("trips", Double(count)), ("distance", (request.distance(distance) * 10).rounded() / 10), ("hours", (duration / 36).rounded() / 100)],
+            headlines: [.count("trips", Double(count)), ReportHeadline("distance", (request.distance(distance) * 10).rounded() / 10, .distance),
+                        ReportHeadline("hours", (duration / 36).rounded() / 100, .hours)],
             generatedAt: request.generatedAt, sources: sources)
         return ReportOutput(metadata: metadata, tables: [table], dataQuality: quality.table)
     }

@@ -104,10 +104,10 @@ public struct UtilizationReport: Report {
                       "Days available are the period's days between the asset's in-service and retirement dates, up to \(through.map { "\($0)" } ?? "today") (the data's end, or the period's end when the data reaches within \(ReportCompleteness.quietDays) days of it): later days are not counted.",
                       "Idle ratio = idle hours ÷ engine hours; working hours = engine − idle hours."],
             // A total that is unknown is left out (the summary then shows it as unknown), never 0.
-            totals: (fleetEngineKnown ? [("engine_hours", (fleet.engineS / 36).rounded() / 100)] : [])
-                + (fleetDistanceKnown ? [("distance", (request.distance(fleet.distanceM) * 10).rounded() / 10)] : [])
-                + (fleetIdleKnown ? [("idle_hours", (fleet.idleS / 36).rounded() / 100)] : [])
-                + (fleetUtilization.map { [("utilization", ($0 * 10).rounded() / 10)] } ?? []),
+            headlines: (fleetEngineKnown ? [ReportHeadline("engine_hours", (fleet.engineS / 36).rounded() / 100, .hours)] : [])
+                + (fleetDistanceKnown ? [ReportHeadline("distance", (request.distance(fleet.distanceM) * 10).rounded() / 10, .distance)] : [])
+                + (fleetIdleKnown ? [ReportHeadline("idle_hours", (fleet.idleS / 36).rounded() / 100, .hours)] : [])
+                + (fleetUtilization.map { [ReportHeadline("utilization", ($0 * 10).rounded() / 10, .percent)] } ?? []),
             generatedAt: request.generatedAt, sources: sources)
         return ReportOutput(metadata: metadata, tables: [table], charts: chart.isEmpty ? [] : [bars], dataQuality: quality.table)
     }
