@@ -95,9 +95,10 @@ public struct TableBuilder<Row> {
     }
 
     /// The table: held rows, or `stream` when the rows were too many to hold (the totals are
-    /// still those of every row added); the totals row when any column declares a total.
-    public func table(note: String? = nil, stream: ReportRowStream? = nil) -> ReportTable {
-        let hasTotals = columns.contains { $0.total != .none }
+    /// still those of every row added); the totals row when any column declares a total,
+    /// unless `totalsRow` is false (a list whose totals are only its headlines, like trips).
+    public func table(note: String? = nil, stream: ReportRowStream? = nil, totalsRow: Bool = true) -> ReportTable {
+        let hasTotals = totalsRow && columns.contains { $0.total != .none }
         return ReportTable(name: name, title: title, columns: columns.map(\.column), rows: stream == nil ? rows : [], totals: hasTotals ? totals : nil,
                            note: note, stream: stream)
     }
