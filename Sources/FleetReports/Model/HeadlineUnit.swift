@@ -23,6 +23,18 @@ public enum HeadlineUnit: Sendable, Equatable {
         }
     }
 
+    /// The unit as a column or dashboard shows it beside a bare number: the currency, km or mi,
+    /// h, %; nothing for a count.
+    public func symbol(_ metadata: ReportMetadata) -> String {
+        switch self {
+        case .money: return metadata.currency
+        case .distance: return metadata.units == .metric ? "km" : "mi"
+        case .hours: return "h"
+        case .percent: return "%"
+        case .count: return ""
+        }
+    }
+
     /// The figure as a reader sees it, with its unit.
     public func text(_ value: Double, _ metadata: ReportMetadata) -> String {
         switch self {

@@ -36,32 +36,55 @@ public struct SummaryReport: Report {
         let cur = request.currency
         let digits = Money.minorDigits(cur)
         func money(_ v: Double?) -> ReportValue { v.map { .money(minor: Int64(($0 * pow10(digits)).rounded()), currency: cur) } ?? .null }
-        // The page that explains a figure, named from the report's registry name.
-        func page(_ report: any Report.Type) -> ReportValue { .text("\(report.name)-\(request.period.label).\(ReportFormats.pageFormat)") }
         let distance = total(utilization, "distance")
         let spend = total(cost, "total") ?? 0
-        let rows: [[ReportValue]] = [
-            [.text("Assets"), .integer(Int64(assets.count)), .text(""), .text("\(assets.filter { $0.kind != "equipment" }.count) vehicles and trailers, \(assets.filter { $0.kind == "equipment" }.count) machines"), .text("")],
-            [.text("Active assets"), known.isEmpty ? .null : .integer(Int64(active)), .text(""),
-             .text("operated on at least one day" + (unknown > 0 ? "; use unknown for \(unknown) of \(assets.count) assets (see data quality)" : "")),
-             page(UtilizationReport.self)],
-            [.text("Active share"), known.isEmpty ? .null : .percent(Double(active) / Double(known.count) * 100), .text("%"),
-             .text(unknown > 0 ? "active ÷ assets whose use is known" : "active ÷ assets"), page(UtilizationReport.self)],
-            [.text("Utilization"), total(utilization, "utilization").map { .percent($0) } ?? .null, .text("%"), .text("engine hours ÷ target hours"), page(UtilizationReport.self)],
-            [.text("Engine hours"), total(utilization, "engine_hours").map { .number($0) } ?? .null, .text("h"), .text(""), page(UtilizationReport.self)],
-            [.text("Distance"), distance.map { .number($0) } ?? .null, .text(request.distanceUnit), .text(""), page(UtilizationReport.self)],
-            [.text("Maintenance overdue"), .integer(Int64(total(maintenance, "overdue") ?? 0)), .text(""), .text("asset × schedule pairs past due"), page(MaintenanceDueReport.self)],
-            [.text("Maintenance due soon"), .integer(Int64(total(maintenance, "due_soon") ?? 0)), .text(""), .text("within the due-soon window"), page(MaintenanceDueReport.self)],
-            [.text("Open safety defects"), .integer(Int64(openDefects)), .text(""), .text("not certified repaired at the end of the period"), page(DVIRComplianceReport.self)],
-            [.text("DVIR violation days"), .integer(Int64(total(dvir, "violations") ?? 0)), .text(""), .text("driven with an uncertified safety defect"), page(DVIRComplianceReport.self)],
-            [.text("Fuel spend"), money(total(cost, "fuel") ?? 0), .text(cur), .text(""), page(CostReport.self)],
-            [.text("Total spend"), money(spend), .text(cur), .text("fuel, maintenance, repairs and other costs"), page(CostReport.self)],
-            [.text("Cost per \(request.distanceUnit)"), (distance ?? 0) > 0 ? money(spend / distance!) : .null, .text("\(cur)/\(request.distanceUnit)"), .text("total spend ÷ distance"), page(CostReport.self)],
+        // A figure taken from another report's headline shows the value and unit it was declared with there.
+        func figure(_ metric: String, _ o: ReportOutput, _ key: String, _ unit: HeadlineUnit, _ meaning: String = "",
+                    orZero: Bool = false) -> Figure {
+            let v = total(o, key) ?? (orZero ? 0 : nil)
+            let value: ReportValue = v.map { v in
+                switch unit {
+                case .money: return money(v)
+                case .percent: return .percent(v)
+                case .count: return .integer(Int64(v))
+                case .distance, .hours: return .number(v)
+                }
+            } ?? .null
+            return Figure(metric: metric, value: value, unit: unit.symbol(o.metadata), meaning: meaning, report: ReportRegistry.named(o.metadata.report))
+        }
+        let figures: [Figure] = [
+            Figure(metric: "Assets", value: .integer(Int64(assets.count)), unit: "",
+                   meaning: "\(assets.filter { $0.kind != "equipment" }.count) vehicles and trailers, \(assets.filter { $0.kind == "equipment" }.count) machines", report: nil),
+            Figure(metric: "Active assets", value: known.isEmpty ? .null : .integer(Int64(active)), unit: "",
+                   meaning: "operated on at least one day" + (unknown > 0 ? "; use unknown for \(unknown) of \(assets.count) assets (see data quality)" : ""),
+                   report: UtilizationReport.self),
+            Figure(metric: "Active share", value: known.isEmpty ? .null : .percent(Double(active) / Double(known.count) * 100), unit: HeadlineUnit.percent.symbol(utilization.metadata),
+                   meaning: unknown > 0 ? "active ÷ assets whose use is known" : "active ÷ assets", report: UtilizationReport.self),
+            figure("Utilization", utilization, "utilization", .percent, "engine hours ÷ target hours"),
+            figure("Engine hours", utilization, "engine_hours", .hours),
+            figure("Distance", utilization, "distance", .distance),
+            figure("Maintenance overdue", maintenance, "overdue", .count, "asset × schedule pairs past due", orZero: true),
+            figure("Maintenance due soon", maintenance, "due_soon", .count, "within the due-soon window", orZero: true),
+            Figure(metric: "Open safety defects", value: .integer(Int64(openDefects)), unit: "", meaning: "not certified repaired at the end of the period",
+                   report: DVIRComplianceReport.self),
+            figure("DVIR violation days", dvir, "violations", .count, "driven with an uncertified safety defect", orZero: true),
+            figure("Fuel spend", cost, "fuel", .money, orZero: true),
+            figure("Total spend", cost, "total", .money, "fuel, maintenance, repairs and other costs", orZero: true),
+            Figure(metric: "Cost per \(request.distanceUnit)", value: (distance ?? 0) > 0 ? money(spend / distance!) : .null,
+                   unit: "\(cur)/\(request.distanceUnit)", meaning: "total spend ÷ distance", report: CostReport.self),
         ]
-        let table = ReportTable(name: "dashboard", title: "Fleet at a glance",
-                                columns: [ReportColumn("metric", "Metric", .text), ReportColumn("value", "Value", .decimal), ReportColumn("unit", "Unit", .text),
-                                          ReportColumn("meaning", "Meaning", .text), ReportColumn("report", "Details in", .text, isFileLink: true)],
-                                rows: rows)
+        let columns: [TableColumn<Figure>] = [
+            .text("metric", "Metric") { $0.metric },
+            // Each figure has its own kind (a count, a share, money): the cell keeps it.
+            TableColumn(ReportColumn("value", "Value", .decimal), role: .measure) { $0.value },
+            .text("unit", "Unit") { $0.unit }, .text("meaning", "Meaning", role: .note) { $0.meaning },
+            .text("report", "Details in", role: .note, isFileLink: true) { f -> String? in
+                f.report.map { "\($0.name)-\(request.period.label).\(ReportFormats.pageFormat)" } ?? ""
+            },
+        ]
+        var dashboard = TableBuilder(name: "dashboard", title: "Fleet at a glance", columns: columns)
+        for f in figures { dashboard.add(f) }
+        let table = dashboard.table()
         var quality = DataQuality()
         for o in [cost, utilization, maintenance, dvir] {
             for row in o.dataQuality.rows where row[1] != .integer(0) {
@@ -87,6 +110,15 @@ public struct SummaryReport: Report {
         }
         return output
     }
+}
+
+/// One line of the dashboard: a figure, its unit, what it means, and the report that explains it.
+struct Figure {
+    var metric: String
+    var value: ReportValue
+    var unit: String
+    var meaning: String
+    var report: (any Report.Type)?
 }
 
 extension ReportValue {
