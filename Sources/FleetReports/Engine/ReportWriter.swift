@@ -143,7 +143,7 @@ public struct ReportWriter {
         let html = formats.contains { $0.name == ReportFormats.pageFormat }
         let entries = outputs.map { o in
             (title: "\(o.metadata.title), \(o.metadata.period.label)" + (o.metadata.isPartial ? " (partial)" : ""),
-             href: html ? ReportFileName.file(o.metadata, ext: "html") : ReportFileName.file(o.metadata, ext: "json"),
+             href: ReportFileName.file(o.metadata, ext: html ? ReportFormats.pageFormat : JSONFormat.json().name),
              headline: o.metadata.headlines.prefix(4).map { ($0.name.replacingOccurrences(of: "_", with: " "), $0.text(o.metadata)) })
         }
         return try HTMLIndex.writeIndex(entries: entries, title: title, generatedAt: request.generatedAt, timeZone: request.zone.identifier, to: directory)
