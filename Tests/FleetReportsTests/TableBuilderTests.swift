@@ -81,5 +81,11 @@ final class TableBuilderTests: XCTestCase {
         XCTAssertTrue(t.rows.isEmpty)
         XCTAssertEqual(t.rowCount, 3)
         XCTAssertEqual(t.totals?[1], .money(minor: 30_003, currency: "USD"))
+        // Counted rows compute only the cells totals need, and total exactly as held rows do.
+        var held = TableBuilder(name: "t", title: "T", columns: Self.columns(ReportRequest(period: .month(2026, 10))))
+        var counted = held
+        for l in Self.lines { held.add(l); counted.add(l, hold: false) }
+        XCTAssertEqual(counted.totals, held.totals)
+        XCTAssertEqual(counted.rowCount, 3)
     }
 }

@@ -16,6 +16,8 @@ public struct TableBuilder<Row> {
     private var ratios: [Int: (of: Sum, to: Sum)] = [:]
     private var conditional: [Int: (column: Int, sum: Sum)] = [:]
     private let index: [String: Int]
+    /// The columns whose cells a total needs: all a row that is only counted has to compute.
+    private var totalled: [Int] = []
 
     public init(name: String, title: String, columns: [TableColumn<Row>]) {
         self.name = name
@@ -33,16 +35,32 @@ public struct TableBuilder<Row> {
                 conditional[i] = (index[other]!, Sum())
             }
         }
+        var needed = Set<Int>()
+        for (i, c) in columns.enumerated() {
+            switch c.total {
+            case .none, .label: break
+            case .sum, .sumOfKnown: needed.insert(i)
+            case let .sumWhereKnown(other): needed.formUnion([i, index[other]!])
+            case let .ratio(of, to, _): needed.formUnion([index[of]!, index[to]!])
+            }
+        }
+        totalled = needed.sorted()
     }
 
     /// The detail cells of `row`, in column order.
     public func cells(_ row: Row) -> [ReportValue] { columns.map { $0.cell(row) } }
 
-    /// Adds a detail row to the totals and, when `hold`, to the rows the table holds.
+    /// Adds a detail row to the totals and, when `hold`, to the rows the table holds. A row
+    /// that is only counted (a streamed table) computes only the cells its totals need, so a
+    /// year of cost lines costs one cell each in the totalling pass, not a whole row.
     public mutating func add(_ row: Row, hold: Bool = true) {
-        let values = cells(row)
+        var values: [ReportValue]
+        if hold { values = cells(row) } else {
+            values = Array(repeating: .null, count: columns.count)
+            for i in totalled { values[i] = columns[i].cell(row) }
+        }
         rowCount += 1
-        for i in values.indices { sums[i].add(values[i]) }
+        for i in totalled { sums[i].add(values[i]) }
         for (i, pair) in ratios {
             guard case let .ratio(of, to, _) = columns[i].total else { continue }
             let a = values[index[of]!], b = values[index[to]!]
