@@ -20,9 +20,11 @@ public struct NightlyConfig: Decodable, Sendable {
     public var currency: String = "USD"
     public var units: Units.System = .metric
     public var dvirPolicy: String = "every_day"
-    public var reportsToRefresh: [String] = ["summary", "cost", "utilization", "maintenance-due", "dvir-compliance", "trips"]
+    /// Every registered report and format by default (`ReportRegistry`, `ReportFormats`), so a
+    /// report added to the registry is refreshed without editing this file.
+    public var reportsToRefresh: [String] = NightlyConfig.reportNames
     public var periods: [String] = ["month_to_date", "previous_month"]
-    public var formats: [String] = ["csv", "xlsx", "html", "json"]
+    public var formats: [String] = NightlyConfig.formatNames
     /// What a report with incomplete figures does to the run (docs/OPERATIONS.md).
     public var reportMode: ReportMode = .partial
     /// The octal mode of report files (`0640` shares them with a group), the setting

@@ -338,7 +338,7 @@ public struct NightlyJob {
             do {
                 files.append(try writer.writeIndex(outputs, title: "FleetKit reports, as of \(today)", request: request, to: directory))
             } catch {
-                failures.append(ReportFailure(report: "index", format: "html", reason: "\(error)"))
+                failures.append(ReportFailure(report: ReportRegistry.indexName, format: ReportFormats.pageFormat, reason: "\(error)"))
             }
         }
         let partial = outputs.filter(\.metadata.isPartial).map { "\($0.metadata.report) (\($0.metadata.period.label)): " + $0.metadata.partial.joined(separator: "; ") }

@@ -5,11 +5,17 @@ import FleetKit
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Write a report (or all of them) for a period as CSV, XLSX, HTML and JSON.",
+        abstract: "Write a report (or all of them) for a period as \(ReportCommand.formatList).",
         discussion: ReportCommand.discussion)
 
     static let discussion = "Reports: " + ReportRegistry.all.map { $0.name + " (" + $0.summary + ")" }.joined(separator: "; ")
         + "; `all` writes every report and index.html."
+
+    /// The formats as prose ("CSV, XLSX, HTML and JSON"), from the format registry.
+    static var formatList: String {
+        let names = ReportFormats.names.map { $0.uppercased() }
+        return names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names.last! : names.joined()
+    }
 
     @OptionGroup var warehouse: WarehouseOptions
 
@@ -23,7 +29,7 @@ struct ReportCommand: ParsableCommand {
     var from: String?
     @Option(help: "The last day, YYYY-MM-DD, inclusive (with --from).")
     var to: String?
-    @Option(help: "Comma-separated formats: csv, json, html, xlsx. Default: all of them.", completion: .list(ReportFormats.names))
+    @Option(help: ArgumentHelp("Comma-separated formats: \(ReportFormats.names.joined(separator: ", ")). Default: all of them."), completion: .list(ReportFormats.names))
     var format: String?
     @Option(help: "The output folder (created if needed).")
     var out: String = "Reports"

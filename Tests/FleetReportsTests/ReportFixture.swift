@@ -28,7 +28,7 @@ enum ReportFixture {
                 "Cost is the sum of fuel, maintenance and expense rows in the period, converted at the date-effective rate (docs/METRICS.md).",
                 "Utilization % = engine hours ÷ (40 target hours per week × weeks in the period).",
             ],
-            totals: [("total", 9_877_752.76), ("distance", 100_000.0078), ("assets", 4)],
+            headlines: [ReportHeadline("total", 9_877_752.76, .money), ReportHeadline("distance", 100_000.0078, .distance), .count("assets", 4)],
             generatedAt: generatedAt,
             sources: [
                 ReportSource(id: 1, path: "SampleData/fuel/wex-2026-10.csv", format: "fuel-card",

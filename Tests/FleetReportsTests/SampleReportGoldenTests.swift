@@ -87,21 +87,26 @@ final class SampleReportGoldenTests: XCTestCase {
         XCTAssertEqual(reused[i].metadata, alone.metadata)
     }
 
-    /// Every headline figure of every report prints with its unit in HTML and XLSX.
+    /// Every headline figure of every report prints with the unit it was declared with, and a
+    /// figure's unit follows the column it totals (a money column totals to money).
     func testEveryHeadlineHasAKnownUnit() throws {
+        let expected: [String: HeadlineUnit] = ["total": .money, "fuel": .money, "distance": .distance, "engine_hours": .hours, "idle_hours": .hours,
+                                                "hours": .hours, "utilization": .percent, "pm_compliance": .percent, "trips": .count, "assets": .count]
         for report in ReportRegistry.all {
             let out = try output(report)
-            XCTAssertFalse(out.metadata.totals.isEmpty, report.name)
-            for (name, _) in out.metadata.totals {
-                XCTAssertNotNil(HeadlineUnit.of(name), "\(report.name): headline \(name) has no unit in HeadlineUnit")
+            XCTAssertFalse(out.metadata.headlines.isEmpty, report.name)
+            for h in out.metadata.headlines {
+                if let unit = expected[h.name] { XCTAssertEqual(h.unit, unit, "\(report.name): headline \(h.name)") }
+                if CostLine.categories.contains(h.name) { XCTAssertEqual(h.unit, .money, "\(report.name): headline \(h.name)") }
             }
         }
         let m = try output(CostReport.self).metadata
-        XCTAssertEqual(HeadlineUnit.text("total", 12345.678, m), "$12,345.68")
-        XCTAssertEqual(HeadlineUnit.text("distance", 1204.46, m), "1,204.5 mi")
-        XCTAssertEqual(HeadlineUnit.text("utilization", 83.24, m), "83.2 %")
-        XCTAssertEqual(HeadlineUnit.text("trips", 1204, m), "1,204")
-        XCTAssertEqual(HeadlineUnit.excelFormat("total", 1, m), "#,##0.00 \"USD\"")
+        XCTAssertEqual(ReportHeadline("total", 12345.678, .money).text(m), "$12,345.68")
+        XCTAssertEqual(ReportHeadline("distance", 1204.46, .distance).text(m), "1,204.5 mi")
+        XCTAssertEqual(ReportHeadline("utilization", 83.24, .percent).text(m), "83.2 %")
+        XCTAssertEqual(ReportHeadline.count("trips", 1204).text(m), "1,204")
+        XCTAssertEqual(HeadlineUnit.money.excelFormat(1, m), "#,##0.00 \"USD\"")
+        XCTAssertEqual(ReportHeadline(ReportColumn("engine_hours", "Engine hours", .duration, unit: "h"), 3).unit, .hours)
     }
 
     /// Cost: the total is the sum of the month's source rows (fuel not linked to another

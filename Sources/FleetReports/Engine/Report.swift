@@ -21,4 +21,7 @@ public enum ReportRegistry {
                                                  DVIRComplianceReport.self, TripsReport.self]
 
     public static func named(_ name: String) -> (any Report.Type)? { all.first { $0.name == name } }
+
+    /// The name progress, failures and `--json` give the index page written beside the reports.
+    public static let indexName = "index"
 }

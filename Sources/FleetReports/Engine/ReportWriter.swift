@@ -64,11 +64,11 @@ public struct ReportWriter {
             do {
                 let url = try writeIndex(written.outputs, title: "FleetKit reports, \(request.period.label)", request: request, to: directory)
                 written.files.append(url)
-                step = ReportStep(report: "index", format: "html", files: [url])
+                step = ReportStep(report: ReportRegistry.indexName, format: ReportFormats.pageFormat, files: [url])
             } catch {
-                let failure = ReportFailure(report: "index", format: "html", reason: "\(error)")
+                let failure = ReportFailure(report: ReportRegistry.indexName, format: ReportFormats.pageFormat, reason: "\(error)")
                 written.failures.append(failure)
-                step = ReportStep(report: "index", format: "html", files: [], failure: failure)
+                step = ReportStep(report: ReportRegistry.indexName, format: ReportFormats.pageFormat, files: [], failure: failure)
             }
             written.steps.append(step)
             progress(step)
@@ -113,7 +113,7 @@ public struct ReportWriter {
                 }
             }
             written.outputs.append(output)
-            written.headlines.append((output.metadata.report, output.metadata.totals.map { ($0.0, Self.headline($0.0, $0.1, output.metadata)) }))
+            written.headlines.append((output.metadata.report, output.metadata.headlines.map { ($0.name, $0.text(output.metadata)) }))
         }
         // Streamed rows read through this transaction's connection: nothing may walk them after it.
         for output in done.values { for t in output.tables + [output.dataQuality] { t.stream?.close() } }
@@ -140,14 +140,12 @@ public struct ReportWriter {
 
     /// `index.html` linking the given reports (HTML when written, else JSON) with their headlines.
     public func writeIndex(_ outputs: [ReportOutput], title: String, request: ReportRequest, to directory: URL) throws -> URL {
-        let html = formats.contains { $0.name == "html" }
+        let html = formats.contains { $0.name == ReportFormats.pageFormat }
         let entries = outputs.map { o in
             (title: "\(o.metadata.title), \(o.metadata.period.label)" + (o.metadata.isPartial ? " (partial)" : ""),
-             href: html ? ReportFileName.file(o.metadata, ext: "html") : ReportFileName.file(o.metadata, ext: "json"),
-             headline: o.metadata.totals.prefix(4).map { ($0.0.replacingOccurrences(of: "_", with: " "), Self.headline($0.0, $0.1, o.metadata)) })
+             href: ReportFileName.file(o.metadata, ext: html ? ReportFormats.pageFormat : JSONFormat.json().name),
+             headline: o.metadata.headlines.prefix(4).map { ($0.name.replacingOccurrences(of: "_", with: " "), $0.text(o.metadata)) })
         }
         return try HTMLIndex.writeIndex(entries: entries, title: title, generatedAt: request.generatedAt, timeZone: request.zone.identifier, to: directory)
     }
-
-    static func headline(_ key: String, _ value: Double, _ m: ReportMetadata) -> String { HeadlineUnit.text(key, value, m) }
 }

@@ -131,14 +131,14 @@ public struct XLSXFormat: ReportFormat {
             row = end
             w = merged(w, firstWidths)
         }
-        if !m.totals.isEmpty {
+        if !m.headlines.isEmpty {
             row += 1
             try sheet.write("Headline totals", row: row, column: 0, format: styles.heading)
-            for (name, value) in m.totals {
+            for h in m.headlines {
                 row += 1
-                try sheet.write(HTMLFormat.humanized(name), row: row, column: 0, format: styles.label)
-                try sheet.write(value, row: row, column: 1, format: styles.headline(HeadlineUnit.excelFormat(name, value, m)))
-                w = merged(w, [Double(HTMLFormat.humanized(name).count) + 2, Double(HeadlineUnit.text(name, value, m).count) + 3])
+                try sheet.write(HTMLFormat.humanized(h.name), row: row, column: 0, format: styles.label)
+                try sheet.write(h.value, row: row, column: 1, format: styles.headline(h.unit.excelFormat(h.value, m)))
+                w = merged(w, [Double(HTMLFormat.humanized(h.name).count) + 2, Double(h.text(m).count) + 3])
             }
         }
         setWidths(sheet, w)

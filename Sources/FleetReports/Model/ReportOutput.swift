@@ -31,8 +31,10 @@ public struct ReportMetadata: Sendable, Equatable {
     public var parameters: [(String, String)]
     /// How figures were computed, one sentence each, referring to docs/METRICS.md.
     public var methods: [String]
-    /// Headline figures (`cost.totals.total`), in output units.
-    public var totals: [(String, Double)]
+    /// Headline figures (`cost.totals.total`), in output units, each with its unit.
+    public var headlines: [ReportHeadline]
+    /// The headline figures by name, without their units.
+    public var totals: [(String, Double)] { headlines.map { ($0.name, $0.value) } }
     public var generatedAt: Int64
     public var sources: [ReportSource]
     /// The last day the figures have data for (`ReportCompleteness.dataThrough`), shown beside
@@ -45,7 +47,7 @@ public struct ReportMetadata: Sendable, Equatable {
     public var isPartial: Bool { !partial.isEmpty }
 
     public init(report: String, title: String, period: ReportPeriod, timeZone: String, units: Units.System, currency: String,
-                parameters: [(String, String)] = [], methods: [String] = [], totals: [(String, Double)] = [],
+                parameters: [(String, String)] = [], methods: [String] = [], headlines: [ReportHeadline] = [],
                 generatedAt: Int64, sources: [ReportSource] = []) {
         self.report = report
         self.title = title
@@ -55,7 +57,7 @@ public struct ReportMetadata: Sendable, Equatable {
         self.currency = currency
         self.parameters = parameters
         self.methods = methods
-        self.totals = totals
+        self.headlines = headlines
         self.generatedAt = generatedAt
         self.sources = sources
     }
@@ -63,7 +65,7 @@ public struct ReportMetadata: Sendable, Equatable {
     public static func == (a: ReportMetadata, b: ReportMetadata) -> Bool {
         a.report == b.report && a.title == b.title && a.period == b.period && a.timeZone == b.timeZone && a.units == b.units
             && a.currency == b.currency && a.parameters.map { [$0.0, $0.1] } == b.parameters.map { [$0.0, $0.1] }
-            && a.methods == b.methods && a.totals.map(\.0) == b.totals.map(\.0) && a.totals.map(\.1) == b.totals.map(\.1)
+            && a.methods == b.methods && a.headlines == b.headlines
             && a.generatedAt == b.generatedAt && a.sources == b.sources && a.dataThrough == b.dataThrough && a.partial == b.partial
     }
 }

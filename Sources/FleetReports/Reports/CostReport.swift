@@ -45,11 +45,14 @@ public struct CostReport: Report {
         var reviewFirst: [String] = []
         var lineCount = 0
         var countedMinor: Int64 = 0
-        var held: [CostLine]? = []
+        var detail = TableBuilder(name: "detail", title: "Every cost row",
+                                  columns: Self.detailColumns(request) { $0.flatMap { assetByID[$0]?.unit } ?? "Unassigned" })
         let lines = try CostLine.cursor(db, request, converter: converter)
         while let l = try lines.next() {
             lineCount += 1
-            if held != nil { if lineCount <= request.heldRowLimit { held!.append(l) } else { held = nil } }
+            // Every line is totalled; only up to the limit are held (about 0.5 KB per row held).
+            detail.add(l, hold: lineCount <= request.heldRowLimit)
+            if lineCount == request.heldRowLimit + 1 { detail.dropHeldRows() }
             guard let minor = l.reportMinor else {
                 missingRows += 1
                 missing[l.currency, default: (0, 0)].rows += 1
@@ -73,53 +76,19 @@ public struct CostReport: Report {
                 if reviewFirst.count < 10 { reviewFirst.append("\(l.day) \(l.sourceKey)") }
             }
         }
-        let categoryColumns = CostLine.categories.map { ReportColumn($0, $0.capitalized, .money, unit: cur) }
-        var assetRows: [[ReportValue]] = []
-        var totalsByCategory: [String: Int64] = [:]
+        var byAssetTable = TableBuilder(name: "by_asset", title: "Cost by asset and category", columns: Self.assetColumns(request))
         for a in assets where byAsset[a.id] != nil || usage[a.id] != nil {
-            let sums = byAsset[a.id] ?? [:]
-            let total = sums.values.reduce(0, +)
             let u = usage[a.id] ?? AssetUsage()
-            let fuelML = u.fuelML > 0 ? u.fuelML : fuelBought[a.id] ?? 0
-            var row: [ReportValue] = [.text(a.unit), .text(a.name ?? ""), .text(a.group ?? ""), .text(a.costCenter ?? ""), .text(a.department ?? "")]
-            row += CostLine.categories.map { money(sums[$0] ?? 0) }
-            // Unknown is not zero: no telematics, a single reading, or no such figure on any day.
-            let known = usage[a.id]?.measured ?? false
-            row += [money(total), known && u.distanceKnown ? .number(request.distance(u.distanceM)) : .null,
-                    known && u.engineKnown ? .number(u.engineS / 3600) : .null,
-                    u.distanceM > 0 ? money(Int64((Double(total) / request.distance(u.distanceM)).rounded())) : .null,
-                    u.engineS > 0 ? money(Int64((Double(total) / (u.engineS / 3600)).rounded())) : .null,
-                    fuelML > 0 ? .number(request.volume(fuelML)) : .null,
-                    request.economy(metres: u.distanceM, millilitres: fuelML).map { .number($0) } ?? .null]
-            assetRows.append(row)
-            for (c, v) in sums { totalsByCategory[c, default: 0] += v }
+            byAssetTable.add(AssetLine(asset: a, sums: byAsset[a.id] ?? [:], usage: usage[a.id], fuelML: u.fuelML > 0 ? u.fuelML : fuelBought[a.id] ?? 0))
         }
-        if let unassigned = byAsset[nil] {
-            var row: [ReportValue] = [.text("Unassigned"), .text("costs with no asset"), .text(""), .text(""), .text("")]
-            row += CostLine.categories.map { money(unassigned[$0] ?? 0) }
-            row += [money(unassigned.values.reduce(0, +)), .null, .null, .null, .null, .null, .null]
-            assetRows.append(row)
-            for (c, v) in unassigned { totalsByCategory[c, default: 0] += v }
-        }
-        let grandTotal = totalsByCategory.values.reduce(0, +)
-        let fleetUsage = usage.values.reduce(AssetUsage()) { $0 + $1 }
-        var totalsRow: [ReportValue] = [.text("Fleet total"), .null, .null, .null, .null]
-        totalsRow += CostLine.categories.map { money(totalsByCategory[$0] ?? 0) }
-        totalsRow += [money(grandTotal), .number(request.distance(fleetUsage.distanceM)), .number(fleetUsage.engineS / 3600), .null, .null, .null, .null]
-        let byAssetTable = ReportTable(
-            name: "by_asset", title: "Cost by asset and category",
-            columns: [ReportColumn("unit", "Unit", .text), ReportColumn("name", "Name", .text), ReportColumn("group", "Group", .text),
-                      ReportColumn("cost_center", "Cost centre", .text), ReportColumn("department", "Department", .text)] + categoryColumns
-                + [ReportColumn("total", "Total", .money, unit: cur), ReportColumn("distance", "Distance", .distance, unit: request.distanceUnit),
-                   ReportColumn("engine_hours", "Engine hours", .duration, unit: "h"),
-                   ReportColumn("cost_per_distance", "Cost per \(request.distanceUnit)", .money, unit: "\(cur)/\(request.distanceUnit)"),
-                   ReportColumn("cost_per_engine_hour", "Cost per engine hour", .money, unit: "\(cur)/h"),
-                   ReportColumn("fuel_volume", "Fuel", .volume, unit: request.volumeUnit),
-                   ReportColumn("fuel_economy", "Fuel economy", .decimal, unit: request.economyUnit)],
-            rows: assetRows, totals: totalsRow,
-            note: "Each asset's costs in the period in \(cur), with its distance and engine hours from the daily rollup. Costs with no asset are on the Unassigned row.")
-
-        var tables = [byAssetTable]
+        if let unassigned = byAsset[nil] { byAssetTable.add(AssetLine(asset: nil, sums: unassigned, usage: nil, fuelML: 0)) }
+        // The builder's money totals, in minor units (a money column always totals to money).
+        func minor(_ column: String) -> Int64 { if case let .money(m, _) = byAssetTable.total(column) { return m } else { return 0 } }
+        let totalsByCategory = Dictionary(uniqueKeysWithValues: CostLine.categories.map { ($0, minor($0)) })
+        let grandTotal = minor("total")
+        // A category no cost row has is not a headline (it totals 0 in the table).
+        let categoriesSeen = Set(byAsset.values.flatMap(\.keys))
+        var tables = [byAssetTable.table(note: "Each asset's costs in the period in \(cur), with its distance and engine hours from the daily rollup. Costs with no asset are on the Unassigned row.")]
         var groupings: [(String, String, (AssetInfo) -> String?)] = [("group", "Group", { $0.group }), ("cost_center", "Cost centre", { $0.costCenter })]
         if request.groupBy == .department { groupings.append(("department", "Department", { $0.department })) }
         for (key, title, pick) in groupings {
@@ -128,59 +97,44 @@ public struct CostReport: Report {
                 let k = assetID.flatMap { assetByID[$0] }.map { pick($0) ?? "(none)" } ?? "Unassigned"
                 for (category, minor) in categories { sums[k, default: [:]][category, default: 0] += minor }
             }
-            let rows = sums.keys.sorted { ($0 == "Unassigned" ? 1 : 0, $0) < ($1 == "Unassigned" ? 1 : 0, $1) }.map { k -> [ReportValue] in
-                [.text(k)] + CostLine.categories.map { money(sums[k]![$0] ?? 0) } + [money(sums[k]!.values.reduce(0, +))]
-            }
-            tables.append(ReportTable(name: "by_\(key)", title: "Subtotals by \(title.lowercased())",
-                                      columns: [ReportColumn(key, title, .text)] + categoryColumns + [ReportColumn("total", "Total", .money, unit: cur)],
-                                      rows: rows, totals: [.text("Fleet total")] + CostLine.categories.map { money(totalsByCategory[$0] ?? 0) } + [money(grandTotal)]))
+            var table = TableBuilder<(key: String, sums: [String: Int64])>(
+                name: "by_\(key)", title: "Subtotals by \(title.lowercased())",
+                columns: [.text(key, title, total: .label("Fleet total")) { $0.key }]
+                    + CostLine.categories.map { c in .money(c, c.capitalized, currency: cur) { $0.sums[c] ?? 0 } }
+                    + [.money("total", "Total", currency: cur) { $0.sums.values.reduce(0, +) }])
+            for k in sums.keys.sorted(by: { ($0 == "Unassigned" ? 1 : 0, $0) < ($1 == "Unassigned" ? 1 : 0, $1) }) { table.add((k, sums[k]!)) }
+            tables.append(table.table())
         }
 
         // Month × asset × category, and the chart of month × category.
-        tables.append(ReportTable(
+        var byMonth = TableBuilder<(key: String, minor: Int64)>(
             name: "by_month", title: "Cost by month, asset and category",
-            columns: [ReportColumn("month", "Month", .text), ReportColumn("unit", "Unit", .text), ReportColumn("category", "Category", .text),
-                      ReportColumn("amount", "Amount", .money, unit: cur)],
-            rows: longRows.keys.sorted().map { k in
-                let p = k.split(separator: "\u{1F}").map(String.init)
-                return [.text(p[0]), .text(p[1]), .text(p[2]), money(longRows[k]!)]
-            }, totals: [.text("Total"), .null, .null, money(grandTotal)]))
+            columns: [.text("month", "Month", total: .label("Total")) { Self.part($0.key, 0) }, .text("unit", "Unit") { Self.part($0.key, 1) },
+                      .text("category", "Category") { Self.part($0.key, 2) }, .money("amount", "Amount", currency: cur) { $0.minor }])
+        for k in longRows.keys.sorted() { byMonth.add((k, longRows[k]!)) }
+        tables.append(byMonth.table())
         let months = monthly.keys.sorted()
         let chart = ReportChart(kind: .stackedBar, title: "Cost by month and category (\(cur))", categories: months,
-                                series: CostLine.categories.filter { totalsByCategory[$0] != nil }.map { c in
+                                series: CostLine.categories.filter { categoriesSeen.contains($0) }.map { c in
                                     (name: c.capitalized, values: months.map { Double(monthly[$0]?[c] ?? 0) / pow10(Money.minorDigits(cur)) })
                                 }, valueLabel: cur)
 
-        func detailRow(_ l: CostLine) -> [ReportValue] {
-            [.date(l.day), .text(l.assetID.flatMap { assetByID[$0]?.unit } ?? "Unassigned"), .text(l.category), .text(l.source),
-             .text(l.vendor ?? ""), .text(l.description ?? ""),
-             .number(DecimalNumber(mantissa: l.amountMinor, scale: Money.minorDigits(l.currency)).double), .text(l.currency),
-             l.rate.map { .number($0) } ?? .null, l.reportMinor.map(money) ?? .null, .text(l.needsReview ? "yes" : ""), .integer(l.sourceFileID)]
-        }
-        // A large month's rows are read again per format instead of held (about 0.5 KB per row held).
-        let stream = held != nil ? nil : ReportRowStream(table: "detail", count: lineCount) { limit, body in
+        // A large month's rows are read again per format instead of held.
+        let stream = lineCount <= request.heldRowLimit ? nil : ReportRowStream(table: "detail", count: lineCount) { [detail] limit, body in
             let again = try CostLine.cursor(db, request, converter: converter)
             var rows = 0
             var sum: Int64 = 0
             while limit.map({ rows < $0 }) ?? true, let l = try again.next() {
                 rows += 1
                 sum += l.reportMinor ?? 0
-                try body(detailRow(l))
+                try body(detail.cells(l))
             }
             if limit == nil, rows != lineCount || sum != countedMinor {
                 throw ReportRowStream.Error.changed(table: "detail", detail: "\(rows) rows summing to \(sum) minor units, expected \(lineCount) and \(countedMinor)")
             }
         }
-        tables.append(ReportTable(
-            name: "detail", title: "Every cost row",
-            columns: [ReportColumn("date", "Date", .date), ReportColumn("unit", "Unit", .text), ReportColumn("category", "Category", .text),
-                      ReportColumn("source", "Source", .text), ReportColumn("vendor", "Vendor", .text), ReportColumn("description", "Description", .text),
-                      ReportColumn("amount", "Amount", .decimal), ReportColumn("currency", "Currency", .text),
-                      ReportColumn("rate", "Rate to \(cur)", .decimal), ReportColumn("amount_report", "Amount", .money, unit: cur),
-                      ReportColumn("needs_review", "Needs review", .text), ReportColumn("source_file", "Source file", .integer)],
-            rows: held?.map(detailRow) ?? [], totals: [.text("Total"), .null, .null, .null, .null, .null, .null, .null, .null, money(grandTotal), .null, .null],
-            note: "One row per expense, fuel purchase and maintenance record in the period; the totals above are sums of the Amount (\(cur)) column.",
-            stream: stream))
+        tables.append(detail.table(note: "One row per expense, fuel purchase and maintenance record in the period; the totals above are sums of the Amount (\(cur)) column.",
+                                   stream: stream))
 
         let sources = try ReportSource.fetch(db, union: [
             "SELECT DISTINCT source_file_id FROM expense WHERE at >= ?1 AND at < ?2",
@@ -210,9 +164,10 @@ public struct CostReport: Report {
                       "Amounts in other currencies are converted with the rate in force on the transaction's day, rounded half-to-even to the cent row by row; totals are sums of converted rows.",
                       "Cost per \(request.distanceUnit) and per engine hour divide the asset's total by its distance and engine hours from the daily rollup.",
                       "Fuel economy uses fuel burned (telematics) when the asset reports it, else fuel bought in the period."],
-            totals: [("total", Double(grandTotal) / pow10(Money.minorDigits(cur)))] + CostLine.categories.compactMap { c in
-                totalsByCategory[c].map { (c, Double($0) / pow10(Money.minorDigits(cur))) }
-            },
+            headlines: [ReportHeadline(byAssetTable.column("total"), Double(grandTotal) / pow10(Money.minorDigits(cur)))]
+                + CostLine.categories.filter(categoriesSeen.contains).compactMap { c in
+                    totalsByCategory[c].map { ReportHeadline(byAssetTable.column(c), Double($0) / pow10(Money.minorDigits(cur))) }
+                },
             generatedAt: request.generatedAt, sources: sources)
         var output = ReportOutput(metadata: metadata, tables: tables, charts: CostCharts.make(monthly: chart, weekly: weekly.chart(period: request.period, currency: cur), tables: tables, currency: cur, distanceUnit: request.distanceUnit), dataQuality: quality.table)
         // Rows left out of the totals make every total wrong by their amount: say so in the header.

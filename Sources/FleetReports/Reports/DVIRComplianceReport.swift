@@ -15,17 +15,61 @@ public struct DVIRComplianceReport: Report {
     /// Movement above this in a window counts as operating (matches the operated-day rule).
     static let operatingMetres = 500.0
 
+    /// One vehicle's inspections and defects in the period.
+    struct VehicleLine {
+        var unit: String
+        /// Nil: unknown (no telematics, or a single reading).
+        var operated: Int?
+        var filed: Int
+        /// Nil under the defects_only policy, or when the days operated are unknown.
+        var missing: Int?
+        var found: Int
+        var certifiable: Int
+        var certified: Int
+        var violationDays: Int
+    }
+
+    /// One local day a vehicle moved with an uncertified safety defect.
+    struct Violation {
+        var unit: String
+        var day: CivilDate
+        var component: String
+        var created: Int64
+        var resolved: Int64?
+        var movedM: Double
+    }
+
+    static func vehicleColumns(_ request: ReportRequest) -> [TableColumn<VehicleLine>] {
+        [.text("unit", "Unit", total: .label("Fleet")) { $0.unit },
+         .integer("days_operated", "Days operated", total: .sum) { $0.operated }, .integer("dvirs", "DVIRs filed", total: .sum) { $0.filed },
+         // Under defects_only no day is missing a DVIR, so there is nothing to total.
+         .integer("days_missing_dvir", "Days missing a DVIR", total: request.dvirPolicy == .everyDay ? .sum : .none) { $0.missing },
+         .integer("defects", "Defects found", total: .sum) { $0.found },
+         .integer("safety_defects", "Safety defects open in period") { $0.certifiable },
+         .integer("certified_before_use", "Certified before next use", total: .sum) { $0.certified },
+         .integer("violation_days", "Days driven with an uncertified safety defect", total: .sum) { $0.violationDays }]
+    }
+
+    static func violationColumns(_ request: ReportRequest) -> [TableColumn<Violation>] {
+        [.text("unit", "Unit") { $0.unit }, .date("day", "Day") { $0.day }, .text("component", "Component", role: .note) { $0.component },
+         .datetime("reported", "Reported") { $0.created },
+         TableColumn(ReportColumn("certified", "Certified", .text), role: .note) { $0.resolved.map { .datetime($0) } ?? .text("open") },
+         // In the requested unit, to 0.1 of it: a movement, not a measured trip distance.
+         TableColumn(ReportColumn("driven", "Driven while open", .distance, unit: request.distanceUnit), role: .measure) {
+             .number((request.distance($0.movedM) * 10).rounded() / 10)
+         }]
+    }
+
     public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {
         let assets = try AssetInfo.fetchAll(db, request).filter { $0.kind != "equipment" }
         // A vehicle whose rollup measured nothing (one snapshot) has unknown days operated, as
         // one without telematics does: not 0 days, and so no "missing DVIR" count either.
         let usage = try AssetUsage.fetch(db, request)
         let days = try OperatedDays.fetch(db, request).filter { usage[$0.key]?.measured ?? false }
-        var summaryRows: [[ReportValue]] = []
-        var violations: [[ReportValue]] = []
+        var summary = TableBuilder(name: "by_vehicle", title: "Inspections and defects by vehicle", columns: Self.vehicleColumns(request))
+        var violations = TableBuilder(name: "violations", title: "Driven with an uncertified safety defect", columns: Self.violationColumns(request))
         var unjudged: [String] = []
         var repairHours: [Double] = []
-        var totals = (operated: 0, dvirs: 0, missing: 0, defects: 0, certified: 0, violationDays: 0)
         for a in assets {
             let filed = try Row.fetchAll(db, sql: "SELECT signed_at FROM dvir WHERE asset_id = ? AND signed_at >= ? AND signed_at < ?",
                                          arguments: [a.id, request.start, request.end]).map { request.zone.day(of: $0[0]) }
@@ -53,8 +97,7 @@ public struct DVIRComplianceReport: Report {
                     if let moved = try Movement.metres(db, asset: a.id, from: from, to: to) {
                         if moved > Self.operatingMetres {
                             drove = true
-                            violations.append([.text(a.unit), .date(day), .text(d[1]), .datetime(created), resolved.map { .datetime($0) } ?? .text("open"),
-                                               .number((moved / 100).rounded() / 10)])
+                            violations.add(Violation(unit: a.unit, day: day, component: d[1], created: created, resolved: resolved, movedM: moved))
                             violationDays.insert(day)
                         }
                     } else {
@@ -66,35 +109,13 @@ public struct DVIRComplianceReport: Report {
                 if resolved != nil, !drove, judged { certifiedInTime += 1 }
             }
             let certifiable = defects.filter { $0[2] as Bool }.count
-            totals.operated += operated?.count ?? 0
-            totals.dvirs += filed.count
-            totals.missing += missing ?? 0
-            totals.defects += foundInPeriod
-            totals.certified += certifiedInTime
-            totals.violationDays += violationDays.count
-            summaryRows.append([.text(a.unit), operated.map { .integer(Int64($0.count)) } ?? .null, .integer(Int64(filed.count)),
-                                missing.map { .integer(Int64($0)) } ?? .null, .integer(Int64(foundInPeriod)), .integer(Int64(certifiable)),
-                                .integer(Int64(certifiedInTime)), .integer(Int64(violationDays.count))])
+            summary.add(VehicleLine(unit: a.unit, operated: operated?.count, filed: filed.count, missing: missing, found: foundInPeriod,
+                                    certifiable: certifiable, certified: certifiedInTime, violationDays: violationDays.count))
         }
-        let summary = ReportTable(
-            name: "by_vehicle", title: "Inspections and defects by vehicle",
-            columns: [ReportColumn("unit", "Unit", .text), ReportColumn("days_operated", "Days operated", .integer), ReportColumn("dvirs", "DVIRs filed", .integer),
-                      ReportColumn("days_missing_dvir", "Days missing a DVIR", .integer), ReportColumn("defects", "Defects found", .integer),
-                      ReportColumn("safety_defects", "Safety defects open in period", .integer),
-                      ReportColumn("certified_before_use", "Certified before next use", .integer),
-                      ReportColumn("violation_days", "Days driven with an uncertified safety defect", .integer)],
-            rows: summaryRows,
-            totals: [.text("Fleet"), .integer(Int64(totals.operated)), .integer(Int64(totals.dvirs)),
-                     request.dvirPolicy == .everyDay ? .integer(Int64(totals.missing)) : .null, .integer(Int64(totals.defects)), .null,
-                     .integer(Int64(totals.certified)), .integer(Int64(totals.violationDays))],
-            note: request.dvirPolicy == .everyDay ? "Policy every_day: a DVIR is required on each day a vehicle operates."
-                : "Policy defects_only: a DVIR is required only when a defect is found, so missing DVIRs cannot be counted.")
-        let violationTable = ReportTable(
-            name: "violations", title: "Driven with an uncertified safety defect",
-            columns: [ReportColumn("unit", "Unit", .text), ReportColumn("day", "Day", .date), ReportColumn("component", "Component", .text),
-                      ReportColumn("reported", "Reported", .datetime), ReportColumn("certified", "Certified", .text),
-                      ReportColumn("driven", "Driven while open", .distance, unit: "km")],
-            rows: violations, note: "Each local day the vehicle moved more than 0.5 km between the defect's report and its repair certification.")
+        func count(_ column: String) -> Double { summary.total(column).number ?? 0 }
+        let summaryTable = summary.table(note: request.dvirPolicy == .everyDay ? "Policy every_day: a DVIR is required on each day a vehicle operates."
+                                            : "Policy defects_only: a DVIR is required only when a defect is found, so missing DVIRs cannot be counted.")
+        let violationTable = violations.table(note: "Each local day the vehicle moved more than 0.5 km between the defect's report and its repair certification.")
         let register = try DVIRRegister.table(db, request)
         let retention = try DVIRRegister.retention(db, request)
 
@@ -129,10 +150,10 @@ public struct DVIRComplianceReport: Report {
             methods: ["Days operated come from the daily rollup (distance above 0.5 km or engine time above 6 minutes in the local day).",
                       "A safety-critical defect is open from its report until its repair is certified (resolved_at); each local day the vehicle moved more than 0.5 km while it was open is a violation.",
                       "Median hours to repair covers defects certified in the period."],
-            totals: [("dvirs", Double(totals.dvirs)), ("defects", Double(totals.defects)), ("violations", Double(totals.violationDays)),
-                     ("days_missing_dvir", Double(totals.missing))] + (median.map { [("median_hours_to_repair", ($0 * 10).rounded() / 10)] } ?? []),
+            headlines: [.count("dvirs", count("dvirs")), .count("defects", count("defects")), .count("violations", count("violation_days")),
+                        .count("days_missing_dvir", count("days_missing_dvir"))] + (median.map { [ReportHeadline("median_hours_to_repair", ($0 * 10).rounded() / 10, .hours)] } ?? []),
             generatedAt: request.generatedAt, sources: sources)
-        return ReportOutput(metadata: metadata, tables: [summary, violationTable, register, retention], dataQuality: quality.table)
+        return ReportOutput(metadata: metadata, tables: [summaryTable, violationTable, register, retention], dataQuality: quality.table)
     }
 }
 

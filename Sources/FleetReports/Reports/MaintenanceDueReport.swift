@@ -12,6 +12,29 @@ public struct MaintenanceDueReport: Report {
     public static let summary = "Per asset and schedule: last done, next due by each meter (first reached wins), status, forecast; open fault codes; PM compliance"
     public init() {}
 
+    /// The service-status columns, declared once; meters in SI, shown in the requested units.
+    static func dueColumns(_ request: ReportRequest, asOf: CivilDate) -> [TableColumn<MaintenanceDue>] {
+        [.text("unit", "Unit") { $0.asset.unit }, .text("service", "Service") { $0.schedule.serviceType }, .text("schedule", "Schedule", role: .note) { $0.schedule.scope },
+         .text("status", "Status") { $0.status.replacingOccurrences(of: "_", with: " ") }, .date("last_done", "Last done") { $0.lastDone?.day },
+         .distance("last_odometer", "Odometer then", request, total: .none) { $0.lastDone?.odometerM },
+         .hours("last_engine_hours", "Hours then", total: .none) { $0.lastDone?.engineS },
+         .date("due_date", "Due by date") { $0.dueDay }, .distance("due_odometer", "Due at odometer", request, total: .none) { $0.dueOdometerM },
+         .hours("due_engine_hours", "Due at hours", total: .none) { $0.dueEngineS },
+         .distance("odometer", "Odometer now", request, total: .none) { $0.currentOdometerM },
+         .hours("engine_hours", "Hours now", total: .none) { $0.currentEngineS },
+         .integer("days_left", "Days left") { $0.dueDay.map { $0.daysSinceEpoch - asOf.daysSinceEpoch } },
+         .distance("distance_left", "Distance left", request, total: .none) { d in d.dueOdometerM.flatMap { due in d.currentOdometerM.map { due - $0 } } },
+         .hours("hours_left", "Hours left", total: .none) { d in d.dueEngineS.flatMap { due in d.currentEngineS.map { due - $0 } } },
+         .text("first_reached", "First reached") { $0.firstReached ?? "" }, .date("forecast", "Forecast due") { $0.forecast }]
+    }
+
+    /// The open fault codes, one per asset and code, from the grouped `dtc_event` query.
+    static func faultColumns() -> [TableColumn<Row>] { [
+        .text("unit", "Unit") { $0[0] }, .text("code", "Code") { $0[1] }, .text("system", "System") { $0[2] },
+        .integer("spn", "SPN") { $0[3] }, .integer("fmi", "FMI") { $0[4] }, .text("description", "Description", role: .note) { ($0[5] as String?) ?? "" },
+        .datetime("first_seen", "First seen") { $0[6] }, .datetime("last_seen", "Last seen") { $0[7] }, .integer("times", "Times seen") { $0[8] },
+    ] }
+
     public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {
         let asOf = request.period.to
         let asOfEnd = request.end
@@ -32,30 +55,8 @@ public struct MaintenanceDueReport: Report {
         let order = ["overdue": 0, "due_soon": 1, "unknown": 2, "ok": 3]
         dues.sort { (order[$0.status]!, $0.forecast ?? asOf, $0.asset.unit, $0.schedule.serviceType)
             < (order[$1.status]!, $1.forecast ?? asOf, $1.asset.unit, $1.schedule.serviceType) }
-        let du = request.distanceUnit
-        func dist(_ m: Double?) -> ReportValue { m.map { .number(request.distance($0)) } ?? .null }
-        func hours(_ s: Double?) -> ReportValue { s.map { .number($0 / 3600) } ?? .null }
-        let dueTable = ReportTable(
-            name: "due", title: "Service status by asset and schedule",
-            columns: [ReportColumn("unit", "Unit", .text), ReportColumn("service", "Service", .text), ReportColumn("schedule", "Schedule", .text),
-                      ReportColumn("status", "Status", .text), ReportColumn("last_done", "Last done", .date),
-                      ReportColumn("last_odometer", "Odometer then", .distance, unit: du), ReportColumn("last_engine_hours", "Hours then", .duration, unit: "h"),
-                      ReportColumn("due_date", "Due by date", .date), ReportColumn("due_odometer", "Due at odometer", .distance, unit: du),
-                      ReportColumn("due_engine_hours", "Due at hours", .duration, unit: "h"),
-                      ReportColumn("odometer", "Odometer now", .distance, unit: du), ReportColumn("engine_hours", "Hours now", .duration, unit: "h"),
-                      ReportColumn("days_left", "Days left", .integer), ReportColumn("distance_left", "Distance left", .distance, unit: du),
-                      ReportColumn("hours_left", "Hours left", .duration, unit: "h"), ReportColumn("first_reached", "First reached", .text),
-                      ReportColumn("forecast", "Forecast due", .date)],
-            rows: dues.map { d in
-                [.text(d.asset.unit), .text(d.schedule.serviceType), .text(d.schedule.scope), .text(d.status.replacingOccurrences(of: "_", with: " ")),
-                 d.lastDone.map { .date($0.day) } ?? .null, dist(d.lastDone?.odometerM), hours(d.lastDone?.engineS),
-                 d.dueDay.map { .date($0) } ?? .null, dist(d.dueOdometerM), hours(d.dueEngineS), dist(d.currentOdometerM), hours(d.currentEngineS),
-                 d.dueDay.map { .integer(Int64($0.daysSinceEpoch - asOf.daysSinceEpoch)) } ?? .null,
-                 d.dueOdometerM.flatMap { due in d.currentOdometerM.map { .number(request.distance(due - $0)) } } ?? .null,
-                 d.dueEngineS.flatMap { due in d.currentEngineS.map { .number((due - $0) / 3600) } } ?? .null,
-                 .text(d.firstReached ?? ""), d.forecast.map { .date($0) } ?? .null]
-            },
-            note: "As of \(asOf) (the end of the period). Negative values left are overdue. Never-done services count from the in-service date and a zero meter.")
+        var dueTable = TableBuilder(name: "due", title: "Service status by asset and schedule", columns: Self.dueColumns(request, asOf: asOf))
+        for d in dues { dueTable.add(d) }
 
         let dtcs = try Row.fetchAll(db, sql: """
             SELECT COALESCE(a.unit_number, a.vin, a.pin, 'asset #' || a.id) AS unit, d.code, d.system, d.spn, d.fmi, d.description, MIN(d.at), MAX(d.at), COUNT(*)
@@ -63,15 +64,8 @@ public struct MaintenanceDueReport: Report {
             WHERE d.at < ? AND d.cleared_at IS NULL AND COALESCE(d.mil_on, 1) = 1 AND \(request.assetFilter().sql)
             GROUP BY d.asset_id, d.code ORDER BY unit, d.code
             """, arguments: StatementArguments([asOfEnd as (any DatabaseValueConvertible)?] + request.assetFilter().arguments.map { $0 as (any DatabaseValueConvertible)? }))
-        let dtcTable = ReportTable(
-            name: "open_faults", title: "Open fault codes (MIL on, not cleared)",
-            columns: [ReportColumn("unit", "Unit", .text), ReportColumn("code", "Code", .text), ReportColumn("system", "System", .text),
-                      ReportColumn("spn", "SPN", .integer), ReportColumn("fmi", "FMI", .integer), ReportColumn("description", "Description", .text),
-                      ReportColumn("first_seen", "First seen", .datetime), ReportColumn("last_seen", "Last seen", .datetime), ReportColumn("times", "Times seen", .integer)],
-            rows: dtcs.map { r in
-                [.text(r[0]), .text(r[1]), .text(r[2]), (r[3] as Int64?).map { .integer($0) } ?? .null, (r[4] as Int64?).map { .integer($0) } ?? .null,
-                 .text(r[5] as String? ?? ""), .datetime(r[6]), .datetime(r[7]), .integer(r[8])]
-            })
+        var dtcTable = TableBuilder(name: "open_faults", title: "Open fault codes (MIL on, not cleared)", columns: Self.faultColumns())
+        for r in dtcs { dtcTable.add(r) }
 
         let compliance = try PMCompliance.compute(db, request)
         let complianceTable = ReportTable(
@@ -110,9 +104,11 @@ public struct MaintenanceDueReport: Report {
                       "Due soon = within the schedule's due-soon window on any meter; overdue = past due on any meter.",
                       "Forecast = the day the first meter is reached at the average use per day over the last 30 days (calendar due dates as they are).",
                       "Current meters are the latest telematics readings, else the latest odometer on a service, fuel or inspection record."],
-            totals: [("overdue", Double(overdue)), ("due_soon", Double(soon)), ("open_faults", Double(dtcs.count))] + (compliance.percent.map { [("pm_compliance", $0)] } ?? []),
+            headlines: [.count("overdue", Double(overdue)), .count("due_soon", Double(soon)), .count("open_faults", Double(dtcs.count))]
+                + (compliance.percent.map { [ReportHeadline("pm_compliance", $0, .percent)] } ?? []),
             generatedAt: request.generatedAt, sources: sources)
-        return ReportOutput(metadata: metadata, tables: [dueTable, dtcTable, complianceTable], charts: chartDues.isEmpty ? [] : [chart], dataQuality: quality.table)
+        return ReportOutput(metadata: metadata, tables: [dueTable.table(note: "As of \(asOf) (the end of the period). Negative values left are overdue. Never-done services count from the in-service date and a zero meter."),
+                                                              dtcTable.table(), complianceTable], charts: chartDues.isEmpty ? [] : [chart], dataQuality: quality.table)
     }
 
     private func evaluate(_ db: Database, asset: AssetInfo, schedule s: MaintenanceDue.Schedule, meters: MeterState, inService: CivilDate?,

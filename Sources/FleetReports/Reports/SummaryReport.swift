@@ -20,7 +20,8 @@ public struct SummaryReport: Report {
         let utilization = try done[UtilizationReport.name] ?? UtilizationReport().run(db, request)
         let maintenance = try done[MaintenanceDueReport.name] ?? MaintenanceDueReport().run(db, request)
         let dvir = try done[DVIRComplianceReport.name] ?? DVIRComplianceReport().run(db, request)
-        func total(_ o: ReportOutput, _ key: String) -> Double? { o.metadata.totals.first { $0.0 == key }?.1 }
+        func headline(_ o: ReportOutput, _ key: String) -> ReportHeadline? { o.metadata.headlines.first { $0.name == key } }
+        func total(_ o: ReportOutput, _ key: String) -> Double? { headline(o, key)?.value }
         let assets = try AssetInfo.fetchAll(db, request)
         let usage = try AssetUsage.fetch(db, request)
         // Active assets are counted among those whose use is known: an asset without telematics,
@@ -35,31 +36,55 @@ public struct SummaryReport: Report {
         let cur = request.currency
         let digits = Money.minorDigits(cur)
         func money(_ v: Double?) -> ReportValue { v.map { .money(minor: Int64(($0 * pow10(digits)).rounded()), currency: cur) } ?? .null }
-        let label = request.period.label
         let distance = total(utilization, "distance")
         let spend = total(cost, "total") ?? 0
-        let rows: [[ReportValue]] = [
-            [.text("Assets"), .integer(Int64(assets.count)), .text(""), .text("\(assets.filter { $0.kind != "equipment" }.count) vehicles and trailers, \(assets.filter { $0.kind == "equipment" }.count) machines"), .text("")],
-            [.text("Active assets"), known.isEmpty ? .null : .integer(Int64(active)), .text(""),
-             .text("operated on at least one day" + (unknown > 0 ? "; use unknown for \(unknown) of \(assets.count) assets (see data quality)" : "")),
-             .text("utilization-\(label).html")],
-            [.text("Active share"), known.isEmpty ? .null : .percent(Double(active) / Double(known.count) * 100), .text("%"),
-             .text(unknown > 0 ? "active ÷ assets whose use is known" : "active ÷ assets"), .text("utilization-\(label).html")],
-            [.text("Utilization"), total(utilization, "utilization").map { .percent($0) } ?? .null, .text("%"), .text("engine hours ÷ target hours"), .text("utilization-\(label).html")],
-            [.text("Engine hours"), total(utilization, "engine_hours").map { .number($0) } ?? .null, .text("h"), .text(""), .text("utilization-\(label).html")],
-            [.text("Distance"), distance.map { .number($0) } ?? .null, .text(request.distanceUnit), .text(""), .text("utilization-\(label).html")],
-            [.text("Maintenance overdue"), .integer(Int64(total(maintenance, "overdue") ?? 0)), .text(""), .text("asset × schedule pairs past due"), .text("maintenance-due-\(label).html")],
-            [.text("Maintenance due soon"), .integer(Int64(total(maintenance, "due_soon") ?? 0)), .text(""), .text("within the due-soon window"), .text("maintenance-due-\(label).html")],
-            [.text("Open safety defects"), .integer(Int64(openDefects)), .text(""), .text("not certified repaired at the end of the period"), .text("dvir-compliance-\(label).html")],
-            [.text("DVIR violation days"), .integer(Int64(total(dvir, "violations") ?? 0)), .text(""), .text("driven with an uncertified safety defect"), .text("dvir-compliance-\(label).html")],
-            [.text("Fuel spend"), money(total(cost, "fuel") ?? 0), .text(cur), .text(""), .text("cost-\(label).html")],
-            [.text("Total spend"), money(spend), .text(cur), .text("fuel, maintenance, repairs and other costs"), .text("cost-\(label).html")],
-            [.text("Cost per \(request.distanceUnit)"), (distance ?? 0) > 0 ? money(spend / distance!) : .null, .text("\(cur)/\(request.distanceUnit)"), .text("total spend ÷ distance"), .text("cost-\(label).html")],
+        // A figure taken from another report's headline shows the value and unit it was declared with there.
+        func figure(_ metric: String, _ o: ReportOutput, _ key: String, _ unit: HeadlineUnit, _ meaning: String = "",
+                    orZero: Bool = false) -> Figure {
+            let v = total(o, key) ?? (orZero ? 0 : nil)
+            let value: ReportValue = v.map { v in
+                switch unit {
+                case .money: return money(v)
+                case .percent: return .percent(v)
+                case .count: return .integer(Int64(v))
+                case .distance, .hours: return .number(v)
+                }
+            } ?? .null
+            return Figure(metric: metric, value: value, unit: unit.symbol(o.metadata), meaning: meaning, report: ReportRegistry.named(o.metadata.report))
+        }
+        let figures: [Figure] = [
+            Figure(metric: "Assets", value: .integer(Int64(assets.count)), unit: "",
+                   meaning: "\(assets.filter { $0.kind != "equipment" }.count) vehicles and trailers, \(assets.filter { $0.kind == "equipment" }.count) machines", report: nil),
+            Figure(metric: "Active assets", value: known.isEmpty ? .null : .integer(Int64(active)), unit: "",
+                   meaning: "operated on at least one day" + (unknown > 0 ? "; use unknown for \(unknown) of \(assets.count) assets (see data quality)" : ""),
+                   report: UtilizationReport.self),
+            Figure(metric: "Active share", value: known.isEmpty ? .null : .percent(Double(active) / Double(known.count) * 100), unit: HeadlineUnit.percent.symbol(utilization.metadata),
+                   meaning: unknown > 0 ? "active ÷ assets whose use is known" : "active ÷ assets", report: UtilizationReport.self),
+            figure("Utilization", utilization, "utilization", .percent, "engine hours ÷ target hours"),
+            figure("Engine hours", utilization, "engine_hours", .hours),
+            figure("Distance", utilization, "distance", .distance),
+            figure("Maintenance overdue", maintenance, "overdue", .count, "asset × schedule pairs past due", orZero: true),
+            figure("Maintenance due soon", maintenance, "due_soon", .count, "within the due-soon window", orZero: true),
+            Figure(metric: "Open safety defects", value: .integer(Int64(openDefects)), unit: "", meaning: "not certified repaired at the end of the period",
+                   report: DVIRComplianceReport.self),
+            figure("DVIR violation days", dvir, "violations", .count, "driven with an uncertified safety defect", orZero: true),
+            figure("Fuel spend", cost, "fuel", .money, orZero: true),
+            figure("Total spend", cost, "total", .money, "fuel, maintenance, repairs and other costs", orZero: true),
+            Figure(metric: "Cost per \(request.distanceUnit)", value: (distance ?? 0) > 0 ? money(spend / distance!) : .null,
+                   unit: "\(cur)/\(request.distanceUnit)", meaning: "total spend ÷ distance", report: CostReport.self),
         ]
-        let table = ReportTable(name: "dashboard", title: "Fleet at a glance",
-                                columns: [ReportColumn("metric", "Metric", .text), ReportColumn("value", "Value", .decimal), ReportColumn("unit", "Unit", .text),
-                                          ReportColumn("meaning", "Meaning", .text), ReportColumn("report", "Details in", .text, isFileLink: true)],
-                                rows: rows)
+        let columns: [TableColumn<Figure>] = [
+            .text("metric", "Metric") { $0.metric },
+            // Each figure has its own kind (a count, a share, money): the cell keeps it.
+            TableColumn(ReportColumn("value", "Value", .decimal), role: .measure) { $0.value },
+            .text("unit", "Unit") { $0.unit }, .text("meaning", "Meaning", role: .note) { $0.meaning },
+            .text("report", "Details in", role: .note, isFileLink: true) { f -> String? in
+                f.report.map { "\($0.name)-\(request.period.label).\(ReportFormats.pageFormat)" } ?? ""
+            },
+        ]
+        var dashboard = TableBuilder(name: "dashboard", title: "Fleet at a glance", columns: columns)
+        for f in figures { dashboard.add(f) }
+        let table = dashboard.table()
         var quality = DataQuality()
         for o in [cost, utilization, maintenance, dvir] {
             for row in o.dataQuality.rows where row[1] != .integer(0) {
@@ -73,9 +98,10 @@ public struct SummaryReport: Report {
             report: Self.name, title: Self.title, period: request.period, timeZone: request.zone.identifier, units: request.units, currency: cur,
             parameters: [("assets", request.assets?.joined(separator: ",") ?? "all"), ("dvir_policy", request.dvirPolicy.rawValue)],
             methods: ["Each figure is the headline total of the report named beside it, over the same snapshot of the warehouse."],
-            totals: [("assets", Double(assets.count))] + (known.isEmpty ? [] : [("active_assets", Double(active))]) + [("overdue", total(maintenance, "overdue") ?? 0),
-                     ("due_soon", total(maintenance, "due_soon") ?? 0), ("open_defects", Double(openDefects)), ("fuel", total(cost, "fuel") ?? 0),
-                     ("total", spend)] + (total(utilization, "utilization").map { [("utilization", $0)] } ?? []),
+            headlines: [.count("assets", Double(assets.count))] + (known.isEmpty ? [] : [.count("active_assets", Double(active))])
+                + [.count("overdue", total(maintenance, "overdue") ?? 0), .count("due_soon", total(maintenance, "due_soon") ?? 0),
+                   .count("open_defects", Double(openDefects)), ReportHeadline("fuel", total(cost, "fuel") ?? 0, .money), ReportHeadline("total", spend, .money)]
+                + (headline(utilization, "utilization").map { [$0] } ?? []),
             generatedAt: request.generatedAt, sources: sources)
         var output = ReportOutput(metadata: metadata, tables: [table], charts: Array(cost.charts.prefix(1)) + utilization.charts, dataQuality: quality.table)
         // The summary repeats these reports' figures, so it is partial whenever one of them is.
@@ -84,6 +110,15 @@ public struct SummaryReport: Report {
         }
         return output
     }
+}
+
+/// One line of the dashboard: a figure, its unit, what it means, and the report that explains it.
+struct Figure {
+    var metric: String
+    var value: ReportValue
+    var unit: String
+    var meaning: String
+    var report: (any Report.Type)?
 }
 
 extension ReportValue {

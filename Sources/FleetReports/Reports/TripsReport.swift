@@ -13,6 +13,43 @@ public struct TripsReport: Report {
     public static let summary = "Trips with start and end, distance, duration, moving and idle time, max and average speed, driver, start and end reasons"
     public init() {}
 
+    /// One trip as the query reads it (SI units, UTC epoch milliseconds).
+    struct Line {
+        var unit: String, driver: String?
+        var start: Int64, end: Int64
+        var from: (lat: Double?, lon: Double?), to: (lat: Double?, lon: Double?)
+        var distanceM: Double?, durationS: Double?, movingS: Double?, idleS: Double?, maxSpeedMPS: Double?
+        var startReason: String?, endReason: String?, source: String, distanceMethod: String?
+
+        init(_ r: Row) {
+            unit = r[0]; start = r[1]; end = r[2]; from = (r[3], r[4]); to = (r[5], r[6])
+            distanceM = r[7]; durationS = r[8]; movingS = r[9]; idleS = r[10]; maxSpeedMPS = r[11]
+            startReason = r[12]; endReason = r[13]; source = r[14]; driver = r[15]; distanceMethod = r[16]
+        }
+    }
+
+    /// The columns, declared once. Distance and duration are summed for the headlines; the
+    /// list has no totals row.
+    static func columns(_ request: ReportRequest) -> [TableColumn<Line>] {
+        let speedUnit = request.units == .metric ? "km/h" : "mph"
+        func speed(_ mps: Double) -> Double { request.units == .metric ? mps * 3.6 : mps * 3600 / Units.metresPerMile }
+        func place(_ p: (lat: Double?, lon: Double?)) -> String? {
+            guard let lat = p.lat, let lon = p.lon else { return nil }
+            return String(format: "%.5f, %.5f", lat, lon)
+        }
+        return [.text("unit", "Unit") { $0.unit }, .text("driver", "Driver") { $0.driver ?? "" },
+                .datetime("start", "Start") { $0.start }, .datetime("end", "End") { $0.end },
+                .text("start_position", "From") { place($0.from) }, .text("end_position", "To") { place($0.to) },
+                .distance("distance", "Distance", request) { $0.distanceM }, .hours("duration", "Duration") { $0.durationS },
+                .hours("moving", "Moving", total: .none) { $0.movingS }, .hours("idle", "Idle", total: .none) { $0.idleS },
+                .decimal("max_speed", "Max speed", unit: speedUnit) { $0.maxSpeedMPS.map(speed) },
+                .decimal("average_speed", "Average speed", unit: speedUnit) { l in
+                    l.distanceM.flatMap { d in l.movingS.flatMap { $0 > 0 ? speed(d / $0) : nil } }
+                },
+                .text("start_reason", "Started by", role: .note) { $0.startReason ?? "" }, .text("end_reason", "Ended by", role: .note) { $0.endReason ?? "" },
+                .text("distance_method", "Distance by", role: .note) { $0.distanceMethod ?? "" }, .text("source", "Source", role: .note) { $0.source }]
+    }
+
     public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {
         let filter = request.assetFilter()
         let sql = """
@@ -27,56 +64,33 @@ public struct TripsReport: Report {
             """
         let values: [(any DatabaseValueConvertible)?] = [request.start, request.end] + filter.arguments.map { $0 as (any DatabaseValueConvertible)? }
         let arguments = StatementArguments(values)
-        let speedUnit = request.units == .metric ? "km/h" : "mph"
-        func speed(_ mps: Double) -> Double { request.units == .metric ? mps * 3.6 : mps * 3600 / Units.metresPerMile }
-        func place(_ lat: Double?, _ lon: Double?) -> ReportValue {
-            guard let lat, let lon else { return .null }
-            return .text(String(format: "%.5f, %.5f", lat, lon))
-        }
-        func tableRow(_ r: Row) -> [ReportValue] {
-            let d: Double? = r[7], moving: Double? = r[9]
-            return [.text(r[0]), .text(r[15] as String? ?? ""), .datetime(r[1]), .datetime(r[2]), place(r[3], r[4]), place(r[5], r[6]),
-                    d.map { .number(request.distance($0)) } ?? .null, (r[8] as Double?).map { .number($0 / 3600) } ?? .null,
-                    moving.map { .number($0 / 3600) } ?? .null, (r[10] as Double?).map { .number($0 / 3600) } ?? .null,
-                    (r[11] as Double?).map { .number(speed($0)) } ?? .null,
-                    d.flatMap { d in moving.flatMap { $0 > 0 ? .number(speed(d / $0)) : nil } } ?? .null,
-                    .text(r[12] as String? ?? ""), .text(r[13] as String? ?? ""), .text(r[16] as String? ?? ""), .text(r[14])]
-        }
         // One pass for the totals; the rows are held only up to the limit.
-        var distance = 0.0, duration = 0.0, count = 0, open = 0
-        var held: [[ReportValue]]? = []
+        var trips = TableBuilder(name: "trips", title: "Trips", columns: Self.columns(request))
+        var distance = 0.0, count = 0, open = 0
         let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let r = try cursor.next() {
+            let line = Line(r)
             count += 1
-            distance += (r[7] as Double?) ?? 0
-            duration += (r[8] as Double?) ?? 0
-            if (r[13] as String?) == "end_of_data" { open += 1 }
-            if held != nil { if count <= request.heldRowLimit { held!.append(tableRow(r)) } else { held = nil } }
+            distance += line.distanceM ?? 0
+            if line.endReason == "end_of_data" { open += 1 }
+            trips.add(line, hold: count <= request.heldRowLimit)
+            if count == request.heldRowLimit + 1 { trips.dropHeldRows() }
         }
-        let stream = held != nil ? nil : ReportRowStream(table: "trips", count: count) { limit, body in
+        let stream = count <= request.heldRowLimit ? nil : ReportRowStream(table: "trips", count: count) { [trips] limit, body in
             let again = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             var rows = 0, sum = 0.0
             while limit.map({ rows < $0 }) ?? true, let r = try again.next() {
                 rows += 1
                 sum += (r[7] as Double?) ?? 0
-                try body(tableRow(r))
+                try body(trips.cells(Line(r)))
             }
             if limit == nil, rows != count || sum != distance {
                 throw ReportRowStream.Error.changed(table: "trips", detail: "\(rows) trips over \(sum) m, expected \(count) over \(distance) m")
             }
         }
-        let table = ReportTable(
-            name: "trips", title: "Trips",
-            columns: [ReportColumn("unit", "Unit", .text), ReportColumn("driver", "Driver", .text), ReportColumn("start", "Start", .datetime),
-                      ReportColumn("end", "End", .datetime), ReportColumn("start_position", "From", .text), ReportColumn("end_position", "To", .text),
-                      ReportColumn("distance", "Distance", .distance, unit: request.distanceUnit), ReportColumn("duration", "Duration", .duration, unit: "h"),
-                      ReportColumn("moving", "Moving", .duration, unit: "h"), ReportColumn("idle", "Idle", .duration, unit: "h"),
-                      ReportColumn("max_speed", "Max speed", .decimal, unit: speedUnit), ReportColumn("average_speed", "Average speed", .decimal, unit: speedUnit),
-                      ReportColumn("start_reason", "Started by", .text), ReportColumn("end_reason", "Ended by", .text),
-                      ReportColumn("distance_method", "Distance by", .text), ReportColumn("source", "Source", .text)],
-            rows: held ?? [],
+        let table = trips.table(
             note: "Average speed = distance ÷ moving time. The driver is the trip's own, else the asset's assignment when the trip started. Distance by: gps (the path), odometer, mixed (the path and the odometer across GPS gaps), gps_partial (a GPS gap no odometer measured: a lower bound); empty for vendor trips.",
-            stream: stream)
+            stream: stream, totalsRow: false)
         let sources = try ReportSource.fetch(db, union: [
             "SELECT DISTINCT source_file_id FROM trip WHERE start_at >= ?1 AND start_at < ?2 AND source_file_id IS NOT NULL",
             "SELECT DISTINCT source_file_id FROM position WHERE at >= ?1 AND at < ?2",
@@ -100,7 +114,8 @@ public struct TripsReport: Report {
                       "A GPS gap longer than the gap rule ends a derived trip only when no engine state or meter says the asset kept operating; across a bridged gap the distance is the odometer's rise.",
                       "Data quality sets the trips' distance and time against the daily totals (odometer or GPS distance, engine hours) and says per asset why trips fall short.",
                       "A trip belongs to the period of the local day it started on."],
-            totals: [("trips", Double(count)), ("distance", (request.distance(distance) * 10).rounded() / 10), ("hours", (duration / 36).rounded() / 100)],
+            headlines: [.count("trips", Double(count))] + [trips.headline("distance", rounded: 1),
+                        trips.headline("duration", rounded: 2).map { ReportHeadline("hours", $0.value, $0.unit) }].compactMap { $0 },
             generatedAt: request.generatedAt, sources: sources)
         return ReportOutput(metadata: metadata, tables: [table], dataQuality: quality.table)
     }

@@ -13,17 +13,54 @@ public struct UtilizationReport: Report {
 
     static let defaultTargetHoursPerWeek = 40.0
 
+    /// One asset's line: what it was available for and what it measured.
+    struct Line {
+        var asset: AssetInfo
+        var available: Int
+        /// Nil: no telematics, or a single reading (its use is unknown, not zero).
+        var usage: AssetUsage?
+        var target: Double
+        var targetHours: Double
+        var fuelPerHour: Double?
+
+        var engineS: Double? { usage.flatMap { $0.engineKnown ? $0.engineS : nil } }
+        var idleS: Double? { usage.flatMap { $0.idleKnown ? $0.idleS : nil } }
+        var utilization: Double? { engineS.map { targetHours > 0 ? $0 / 3600 / targetHours * 100 : 0 } }
+    }
+
+    /// The columns, declared once: totals are sums of the asset rows, the ratios are ratios of
+    /// those sums over the assets where both sides are known.
+    static func columns(_ request: ReportRequest) -> [TableColumn<Line>] {
+        [.text("unit", "Unit", total: .label("Fleet")) { $0.asset.unit }, .text("kind", "Kind") { $0.asset.kind },
+         .text("group", "Group") { $0.asset.group ?? "" },
+         .integer("days_available", "Days available", total: .sum) { $0.available },
+         .integer("days_operated", "Days operated", total: .sumOfKnown) { $0.usage?.daysOperated },
+         .hours("engine_hours", "Engine hours", total: .sumOfKnown) { $0.engineS },
+         .hours("idle_hours", "Idle hours", total: .sumOfKnown) { $0.idleS },
+         .hours("working_hours", "Working hours", total: .sumOfKnown) { l in l.engineS.flatMap { e in l.idleS.map { max(e - $0, 0) } } },
+         .percent("idle_ratio", "Idle ratio", total: .ratio(of: "idle_hours", to: "engine_hours", scale: 100)) { l in
+             l.engineS.flatMap { e in e > 0 ? l.idleS.map { $0 / e * 100 } : nil }
+         },
+         .distance("distance", "Distance", request, total: .sumOfKnown) { $0.usage.flatMap { $0.distanceKnown ? $0.distanceM : nil } },
+         .decimal("target_hours_per_week", "Target h/week", unit: "h") { $0.target },
+         // Target hours of assets whose engine time is unknown would dilute the fleet figure:
+         // the total counts the assets whose engine time is known, as utilization does.
+         TableColumn(ReportColumn("target_hours", "Target hours", .duration, unit: "h"), role: .measure, total: .sumWhereKnown("engine_hours")) {
+             .number($0.targetHours)
+         },
+         .percent("utilization", "Utilization", total: .ratio(of: "engine_hours", to: "target_hours", scale: 100)) { $0.utilization },
+         .decimal("fuel_per_engine_hour", "Fuel per engine hour", unit: "\(request.volumeUnit)/h") { $0.fuelPerHour }]
+    }
+
     public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {
         let assets = try AssetInfo.fetchAll(db, request)
         let usage = try AssetUsage.fetch(db, request)
-        var rows: [[ReportValue]] = []
-        var fleet = AssetUsage(), fleetTarget = 0.0, fleetAvailable = 0
+        var table = TableBuilder(name: "by_asset", title: "Utilization by asset", columns: Self.columns(request))
         var chart: [(String, Double)] = []
         // Days after the data ends (not imported yet, or still to come) are not available days:
         // counting them would make a quarter that is one third over look a third as busy.
         let through = ReportCompleteness.coveredThrough(request, dataThrough: try ReportCompleteness.dataThrough(db, request))
         let lastAvailable = min(request.period.to, through ?? request.asOf)
-        var fleetMeasured = false, fleetEngineKnown = false, fleetIdleKnown = false, fleetDistanceKnown = false
         for a in assets {
             let window = try Row.fetchOne(db, sql: "SELECT in_service_date, retired_date FROM asset WHERE id = ?", arguments: [a.id])
             let from = max(request.period.from, (window?[0] as String?).flatMap { CivilDate($0) } ?? request.period.from)
@@ -33,51 +70,12 @@ public struct UtilizationReport: Report {
             // A single snapshot is not a day of nothing: its use is unknown, like no telematics.
             let u = usage[a.id].flatMap { $0.measured ? $0 : nil }
             let target = a.targetHoursPerWeek ?? Self.defaultTargetHoursPerWeek
-            let targetHours = target * Double(available) / 7
-            let engineH = u.flatMap { $0.engineKnown ? $0.engineS / 3600 : nil }, idleH = u.flatMap { $0.idleKnown ? $0.idleS / 3600 : nil }
-            let utilization = engineH.map { targetHours > 0 ? $0 / targetHours * 100 : 0 }
-            let fuelPerHour: ReportValue = a.kind == "equipment" && (engineH ?? 0) > 0 && (u?.fuelML ?? 0) > 0
-                ? .number(request.volume(u!.fuelML) / (u!.engineS / 3600)) : .null
-            rows.append([.text(a.unit), .text(a.kind), .text(a.group ?? ""), .integer(Int64(available)), u.map { .integer(Int64($0.daysOperated)) } ?? .null,
-                         engineH.map { .number($0) } ?? .null, idleH.map { .number($0) } ?? .null,
-                         engineH.flatMap { e in idleH.map { .number(max(e - $0, 0)) } } ?? .null,
-                         engineH.flatMap { e in e > 0 ? idleH.map { .percent($0 / e * 100) } : nil } ?? .null,
-                         u.flatMap { $0.distanceKnown ? .number(request.distance($0.distanceM)) : nil } ?? .null,
-                         .number(target), .number(targetHours), utilization.map { .percent($0) } ?? .null, fuelPerHour])
-            if let u {
-                fleet = fleet + u
-                fleetMeasured = true
-                fleetEngineKnown = fleetEngineKnown || u.engineKnown
-                fleetIdleKnown = fleetIdleKnown || u.idleKnown
-                fleetDistanceKnown = fleetDistanceKnown || u.distanceKnown
-                // Target hours of assets whose engine time is unknown would dilute the fleet figure.
-                if engineH != nil {
-                    fleetTarget += targetHours
-                    chart.append((a.unit, utilization ?? 0))
-                }
-            }
-            fleetAvailable += available
+            var line = Line(asset: a, available: available, usage: u, target: target, targetHours: target * Double(available) / 7)
+            if a.kind == "equipment", let engineS = line.engineS, engineS > 0, let u, u.fuelML > 0 { line.fuelPerHour = request.volume(u.fuelML) / (engineS / 3600) }
+            table.add(line)
+            if let utilization = line.utilization { chart.append((a.unit, utilization)) }
         }
         let unmeasured = assets.filter { usage[$0.id].map { !$0.measured } ?? false }.map(\.unit)
-        let fleetUtilization = fleetTarget > 0 ? fleet.engineS / 3600 / fleetTarget * 100 : nil
-        let table = ReportTable(
-            name: "by_asset", title: "Utilization by asset",
-            columns: [ReportColumn("unit", "Unit", .text), ReportColumn("kind", "Kind", .text), ReportColumn("group", "Group", .text),
-                      ReportColumn("days_available", "Days available", .integer), ReportColumn("days_operated", "Days operated", .integer),
-                      ReportColumn("engine_hours", "Engine hours", .duration, unit: "h"), ReportColumn("idle_hours", "Idle hours", .duration, unit: "h"),
-                      ReportColumn("working_hours", "Working hours", .duration, unit: "h"), ReportColumn("idle_ratio", "Idle ratio", .percent, unit: "%"),
-                      ReportColumn("distance", "Distance", .distance, unit: request.distanceUnit),
-                      ReportColumn("target_hours_per_week", "Target h/week", .decimal, unit: "h"), ReportColumn("target_hours", "Target hours", .duration, unit: "h"),
-                      ReportColumn("utilization", "Utilization", .percent, unit: "%"),
-                      ReportColumn("fuel_per_engine_hour", "Fuel per engine hour", .decimal, unit: "\(request.volumeUnit)/h")],
-            rows: rows,
-            totals: [.text("Fleet"), .null, .null, .integer(Int64(fleetAvailable)), fleetMeasured ? .integer(Int64(fleet.daysOperated)) : .null,
-                     fleetEngineKnown ? .number(fleet.engineS / 3600) : .null, fleetIdleKnown ? .number(fleet.idleS / 3600) : .null,
-                     fleetEngineKnown && fleetIdleKnown ? .number(max(fleet.engineS - fleet.idleS, 0) / 3600) : .null,
-                     fleetIdleKnown && fleet.engineS > 0 ? .percent(fleet.idleS / fleet.engineS * 100) : .null,
-                     fleetDistanceKnown ? .number(request.distance(fleet.distanceM)) : .null,
-                     .null, .number(fleetTarget), fleetUtilization.map { .percent($0) } ?? .null, .null],
-            note: "Utilization = engine hours ÷ (target hours per week × days available ÷ 7). Assets without telematics in the period, or with a single reading (which measures no interval), show no hours: unknown, not zero.")
         var bars = ReportChart(kind: .bar, title: "Utilization by asset (% of target hours)", categories: chart.map(\.0),
                                series: [(name: "utilization", values: chart.map { ($0.1 * 10).rounded() / 10 })], valueLabel: "%")
         (bars.target, bars.targetLabel) = (100, "target")
@@ -104,11 +102,10 @@ public struct UtilizationReport: Report {
                       "Days available are the period's days between the asset's in-service and retirement dates, up to \(through.map { "\($0)" } ?? "today") (the data's end, or the period's end when the data reaches within \(ReportCompleteness.quietDays) days of it): later days are not counted.",
                       "Idle ratio = idle hours ÷ engine hours; working hours = engine − idle hours."],
             // A total that is unknown is left out (the summary then shows it as unknown), never 0.
-            totals: (fleetEngineKnown ? [("engine_hours", (fleet.engineS / 36).rounded() / 100)] : [])
-                + (fleetDistanceKnown ? [("distance", (request.distance(fleet.distanceM) * 10).rounded() / 10)] : [])
-                + (fleetIdleKnown ? [("idle_hours", (fleet.idleS / 36).rounded() / 100)] : [])
-                + (fleetUtilization.map { [("utilization", ($0 * 10).rounded() / 10)] } ?? []),
+            headlines: [table.headline("engine_hours", rounded: 2), table.headline("distance", rounded: 1), table.headline("idle_hours", rounded: 2),
+                        table.headline("utilization", rounded: 1)].compactMap { $0 },
             generatedAt: request.generatedAt, sources: sources)
-        return ReportOutput(metadata: metadata, tables: [table], charts: chart.isEmpty ? [] : [bars], dataQuality: quality.table)
+        let note = "Utilization = engine hours ÷ (target hours per week × days available ÷ 7). Assets without telematics in the period, or with a single reading (which measures no interval), show no hours: unknown, not zero."
+        return ReportOutput(metadata: metadata, tables: [table.table(note: note)], charts: chart.isEmpty ? [] : [bars], dataQuality: quality.table)
     }
 }

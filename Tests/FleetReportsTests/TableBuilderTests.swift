@@ -1,0 +1,91 @@
+import XCTest
+import FleetCore
+@testable import FleetReports
+
+/// The typed table builder: cells are read by column, totals are made from the rows by the
+/// declared rule, quantities convert with `--units`, and unknown stays unknown.
+final class TableBuilderTests: XCTestCase {
+    struct Line {
+        var unit: String
+        var costMinor: Int64?
+        var metres: Double?
+        var engineS: Double?
+        var idleS: Double?
+        var targetH: Double
+    }
+
+    static func columns(_ request: ReportRequest) -> [TableColumn<Line>] {
+        [.text("unit", "Unit", total: .label("Fleet")) { $0.unit },
+         .money("cost", "Cost", currency: "USD") { $0.costMinor },
+         .distance("distance", "Distance", request, total: .sumOfKnown) { $0.metres },
+         .hours("engine_hours", "Engine hours", total: .sumOfKnown) { $0.engineS },
+         .hours("idle_hours", "Idle hours", total: .sumOfKnown) { $0.idleS },
+         .percent("idle_ratio", "Idle ratio", total: .ratio(of: "idle_hours", to: "engine_hours", scale: 100)) { l in
+             l.engineS.flatMap { e in l.idleS.map { $0 / e * 100 } }
+         },
+         TableColumn(ReportColumn("target_hours", "Target hours", .duration, unit: "h"), role: .measure, total: .sumWhereKnown("engine_hours")) {
+             .number($0.targetH)
+         }]
+    }
+
+    static let lines = [
+        Line(unit: "A", costMinor: 10_001, metres: 1609.344, engineS: 7200, idleS: 3600, targetH: 10),
+        Line(unit: "B", costMinor: 20_002, metres: nil, engineS: nil, idleS: nil, targetH: 20),
+        Line(unit: "C", costMinor: nil, metres: 3218.688, engineS: 3600, idleS: 0, targetH: 5),
+    ]
+
+    func testCellsAreReadByColumnAndTotalsComeFromTheRows() {
+        var b = TableBuilder(name: "t", title: "T", columns: Self.columns(ReportRequest(period: .month(2026, 10))))
+        for l in Self.lines { b.add(l) }
+        let t = b.table()
+        XCTAssertEqual(t.columns.map(\.name), ["unit", "cost", "distance", "engine_hours", "idle_hours", "idle_ratio", "target_hours"])
+        XCTAssertEqual(t.rows[1], [.text("B"), .money(minor: 20_002, currency: "USD"), .null, .null, .null, .null, .number(20)])
+        XCTAssertEqual(t.totals?[0], .text("Fleet"))
+        XCTAssertEqual(t.totals?[1], .money(minor: 30_003, currency: "USD"), "money is summed in minor units; the unknown cost is left out")
+        XCTAssertEqual(t.totals?[2].number ?? 0, 4.828032, accuracy: 1e-9)
+        XCTAssertEqual(t.totals?[3], .number(3))
+        XCTAssertEqual(t.totals?[5], .percent(1.0 / 3.0 * 100), "a ratio of the sums, not an average of the rows' ratios (25 %)")
+        XCTAssertEqual(t.totals?[6], .number(15), "target hours of the rows whose engine hours are known")
+        XCTAssertEqual(b.headline("distance")?.unit, .distance)
+        XCTAssertEqual(b.headline("cost")?.unit, .money)
+        XCTAssertEqual(b.headline("cost")?.value, 300.03)
+    }
+
+    func testQuantitiesFollowTheRequestedUnits() {
+        var b = TableBuilder(name: "t", title: "T", columns: Self.columns(ReportRequest(period: .month(2026, 10), units: .us)))
+        for l in Self.lines { b.add(l) }
+        let t = b.table()
+        XCTAssertEqual(t.columns[2].unit, "mi")
+        XCTAssertEqual(t.rows[0][2].number ?? 0, 1, accuracy: 1e-12)
+        XCTAssertEqual(t.totals?[2].number ?? 0, 3, accuracy: 1e-12)
+    }
+
+    func testUnknownTotalsStayUnknown() {
+        var b = TableBuilder(name: "t", title: "T", columns: Self.columns(ReportRequest(period: .month(2026, 10))))
+        b.add(Self.lines[1])
+        let t = b.table()
+        XCTAssertEqual(t.totals?[2], .null, "no distance known: unknown, not 0")
+        XCTAssertEqual(t.totals?[3], .null)
+        XCTAssertEqual(t.totals?[5], .null)
+        XCTAssertNil(b.headline("engine_hours"), "an unknown headline is left out, never 0")
+        let empty = TableBuilder(name: "t", title: "T", columns: Self.columns(ReportRequest(period: .month(2026, 10)))).table()
+        XCTAssertEqual(empty.totals?[1], .money(minor: 0, currency: "USD"), "no rows cost nothing")
+        XCTAssertEqual(empty.totals?[3], .null, "no rows measured nothing: unknown")
+    }
+
+    func testAStreamedTableKeepsTheTotalsOfEveryRow() {
+        var b = TableBuilder(name: "t", title: "T", columns: Self.columns(ReportRequest(period: .month(2026, 10))))
+        for (i, l) in Self.lines.enumerated() { b.add(l, hold: i < 1) }
+        b.dropHeldRows()
+        let t = b.table(stream: ReportRowStream(table: "t", count: 3, produce: { _, _ in }))
+        XCTAssertTrue(t.rows.isEmpty)
+        XCTAssertEqual(t.rowCount, 3)
+        XCTAssertEqual(t.totals?[1], .money(minor: 30_003, currency: "USD"))
+        // Counted rows compute only the cells totals need, and total exactly as held rows do.
+        var held = TableBuilder(name: "t", title: "T", columns: Self.columns(ReportRequest(period: .month(2026, 10))))
+        var counted = held
+        for l in Self.lines { held.add(l); counted.add(l, hold: false) }
+        XCTAssertEqual(counted.totals, held.totals)
+        XCTAssertEqual(counted.rowCount, 3)
+    }
+}
