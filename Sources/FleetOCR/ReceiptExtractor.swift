@@ -74,6 +74,11 @@ public struct ReceiptExtractor: Sendable {
             || lines.prefix(6).contains { l in ReceiptMerchant.fuelBrands.contains { ReceiptPatterns.contains(l.key, $0) } }
         FuelLines.choose(fuel, totals: keywordTotals, lineAmounts: fuel.lineAmounts(minorDigits: minor), minorDigits: minor, fuelCue: fuelCue, into: &f)
         totals.settle(&f, keywordTotals: keywordTotals)
+        if f.total == nil, let t = totals.fromItemsAndPayment() {
+            // No total keyword was read, but the items and a payment line agree on the amount.
+            f.total = t
+            f.totalCheck = .lineItems
+        }
         FuelLines.checkPlausible(&f)
         if f.volume != nil, f.totalCheck != .priceTimesVolume, !f.notes.contains(where: { $0.hasPrefix("volume") }) {
             f.notes.append("volume not confirmed by unit price × volume = total")

@@ -331,6 +331,21 @@ final class ReceiptExtractorTests: XCTestCase {
         XCTAssertTrue(check("TOTAL $ 12.50\nVISA $ 2.50\n") == ("12.50", nil, false), "a payment line with another amount confirms nothing")
     }
 
+    func testLineItemsConfirmATotalOnlyWhenTheyAddUpToIt() {
+        func check(_ text: String) -> (String?, ReceiptFields.TotalCheck?, Bool) {
+            let f = extractor.extract(text: "THE RED LION\n13/05/2024 21:50\n" + text)
+            return (total(f), f.totalCheck, (f.total?.confidence ?? 0) >= ReceiptFields.reviewThreshold)
+        }
+        XCTAssertTrue(check("TEA £2.40\nBURGER £11.95\nTOTAL £14.35\n") == ("14.35", .lineItems, true))
+        XCTAssertTrue(check("TEA £2.40\nBURGER £11.95\nTOTAL £14.36\n") == ("14.36", nil, false), "a misread digit makes the sum disagree")
+        XCTAssertTrue(check("TEA £2.40\nBURGER £11.95\nTOTAL £1435\n") == ("1435", nil, false), "a total without its pence is not the sum")
+        XCTAssertTrue(check("TEA £2.40\nVAT £0.40\nTOTAL £2.40\n") == ("2.40", .lineItems, true), "tax lines are no items")
+        // No total word read: the items and a payment line agreeing make the total.
+        XCTAssertTrue(check("TEA £2.40\nBURGER £11.95\nnO mat £14.35\nVISA £14.35\n") == ("14.35", .lineItems, true))
+        XCTAssertTrue(check("TEA £2.40\nBURGER £11.95\nnO mat £14.35\nVISA £14.55\n") == (nil, nil, false), "one source is not enough")
+        XCTAssertTrue(check("TEA £2.40\nBURGER £11.95\nVISA £14.35\n") == ("14.35", .lineItems, true))
+    }
+
     func testTheCurrencySourceIsRecordedInOrder() {
         func currency(_ text: String, fleet: String = "USD") -> String {
             let f = ReceiptExtractor(defaultCurrency: fleet).extract(text: text)
