@@ -43,6 +43,8 @@ public struct CostReport: Report {
         var unassignedMinor: Int64 = 0
         var reviewRows = 0
         var reviewFirst: [String] = []
+        var pending: [String: (rows: Int, minor: Int64)] = [:]
+        var pendingFirst: [String] = []
         var lineCount = 0
         var countedMinor: Int64 = 0
         var held: [CostLine]? = []
@@ -50,6 +52,12 @@ public struct CostReport: Report {
         while let l = try lines.next() {
             lineCount += 1
             if held != nil { if lineCount <= request.heldRowLimit { held!.append(l) } else { held = nil } }
+            if l.pendingReview {
+                pending[l.currency, default: (0, 0)].rows += 1
+                pending[l.currency, default: (0, 0)].minor += l.amountMinor
+                if pendingFirst.count < 10 { pendingFirst.append("receipt \(l.sourceFileID) \(l.day)") }
+                continue
+            }
             guard let minor = l.reportMinor else {
                 missingRows += 1
                 missing[l.currency, default: (0, 0)].rows += 1
@@ -155,7 +163,7 @@ public struct CostReport: Report {
             [.date(l.day), .text(l.assetID.flatMap { assetByID[$0]?.unit } ?? "Unassigned"), .text(l.category), .text(l.source),
              .text(l.vendor ?? ""), .text(l.description ?? ""),
              .number(DecimalNumber(mantissa: l.amountMinor, scale: Money.minorDigits(l.currency)).double), .text(l.currency),
-             l.rate.map { .number($0) } ?? .null, l.reportMinor.map(money) ?? .null, .text(l.needsReview ? "yes" : ""), .integer(l.sourceFileID)]
+             l.rate.map { .number($0) } ?? .null, l.reportMinor.map(money) ?? .null, .text(l.pendingReview ? "yes: total unconfirmed, not counted" : l.needsReview ? "yes" : ""), .integer(l.sourceFileID)]
         }
         // A large month's rows are read again per format instead of held (about 0.5 KB per row held).
         let stream = held != nil ? nil : ReportRowStream(table: "detail", count: lineCount) { limit, body in
@@ -195,6 +203,11 @@ public struct CostReport: Report {
                     }.joined(separator: "; ") + "; import an fx-rates file")
         quality.add("Costs with no asset (on the Unassigned row)", unassignedRows,
                     unassignedRows == 0 ? "none" : "\(Money(minor: unassignedMinor, currency: cur))")
+        let pendingRows = pending.values.reduce(0) { $0 + $1.rows }
+        let pendingAmounts = pending.keys.sorted().map { "\(Money(minor: pending[$0]!.minor, currency: $0))" }.joined(separator: " + ")
+        quality.add("Receipt fuel purchases with an unconfirmed total (not counted until reviewed)", pendingRows,
+                    pendingRows == 0 ? "none" : "\(pendingAmounts) as read: " + pendingFirst.joined(separator: "; ")
+                        + (pendingRows > pendingFirst.count ? "; …" : "") + "; `fleetkit review list` settles them")
         quality.add("Fuel purchases needing review (counted)", reviewRows,
                     reviewRows == 0 ? "none" : reviewFirst.joined(separator: "; "))
         quality.add("Fuel purchases without a readable total (not counted)", withoutTotal, withoutTotal == 0 ? "none" : "see `fleetkit rejects` and the review listing")
@@ -220,6 +233,9 @@ public struct CostReport: Report {
             output.metadata.partial.append("\(missingRows) of \(lineCount) cost rows have no exchange rate to \(cur) and are left out of the totals ("
                 + missing.keys.sorted().map { "\($0): \(Money(minor: missing[$0]!.minor, currency: $0))" }.joined(separator: "; ")
                 + "): import an fx-rates file with \(cur) rates, or report in \(base)")
+        }
+        if pendingRows > 0 {
+            output.metadata.partial.append("\(pendingRows) receipt fuel purchases (\(pendingAmounts) as read) have a total no second source confirms and are not counted until reviewed: see `fleetkit review list`")
         }
         if !unloaded.dated.isEmpty {
             output.metadata.partial.append("\(unloaded.dated.count) receipts dated in the period are under review and not counted: see `fleetkit review list`")
