@@ -165,8 +165,13 @@ struct ReceiptTotals {
     /// confirms, `settle`): OCR does not misread several lines into a matching sum. Nil when
     /// they do not agree.
     func fromItemsAndPayment() -> ReceiptFields.Field<DecimalNumber>? {
+        // Bounded work whatever the text: each payment amount tried costs two passes over the
+        // lines, and a slip has one or two payment lines, a hostile text thousands.
+        var tried = 0
         for (i, line) in lines.enumerated() where has(line, Self.paymentWords) && !has(line, Self.changeWords) {
             for p in money(line) where p.scale == minorDigits && p.double > 0 {
+                tried += 1
+                if tried > Self.maxPaymentAmounts { return nil }
                 // The items stop at the first line that shows the amount (the unreadable total line).
                 let first = lines[..<i].firstIndex { l in money(l).contains { same($0, p.double) } } ?? i
                 guard let sum = itemSum(before: first), same(sum.amount, p.double) else { continue }
@@ -175,6 +180,8 @@ struct ReceiptTotals {
         }
         return nil
     }
+
+    static let maxPaymentAmounts = 8
 
     /// Marks the total sure when the receipt confirms it, doubtful when nothing does; a volume and
     /// unit price whose product contradicts a confirmed total become the doubtful ones.

@@ -425,6 +425,16 @@ final class ReceiptExtractorTests: XCTestCase {
         XCTAssertNotNil(f.currency)
     }
 
+    /// Without a total word, the line-item check tries payment amounts: a text of thousands of
+    /// payment lines costs no more than a few passes over it.
+    func testManyPaymentLinesWithoutATotalWordAreReadWithBoundedWork() throws {
+        let text = (0..<1200).map { i in "ITEM \(i % 90 + 1).25\nVISA \(i).10 \(i).20 \(i).30 \(i).40 \(i).50 \(i).60" }.joined(separator: "\n")
+        let f = try withDeadline(60, "extraction of \(text.utf8.count) bytes of payment lines") {
+            ReceiptExtractor(defaultCurrency: "EUR").extract(text: text)
+        }
+        XCTAssertNil(f.total, "no items add up to any payment amount")
+    }
+
     /// OCR misreads the very words that introduce the total and the change (`SUHHE`, `S U M H E`,
     /// `RUCKGELU`, `Rück9e1d`, on the real German scans): recognised, at a lower weight, and sure
     /// only when confirmed like any other total.
