@@ -70,6 +70,16 @@ final class ReceiptPendingCostTests: XCTestCase {
         XCTAssertFalse(out.metadata.partial.contains { $0.contains("not counted until reviewed") }, "\(out.metadata.partial)")
     }
 
+    /// A pending receipt whose currency was not printed is not also listed as counted in the
+    /// fleet's currency: it is not counted at all.
+    func testAPendingReceiptIsNotListedAsCountedInTheFleetCurrency() throws {
+        let t = try TestWarehouse()
+        try load([("SHELL", 95), ("03/14/2025 07:42", 95), ("UNLEADED REGULAR", 95), ("GALLONS 12.345", 95), ("TOTAL 42.70", 95)], into: t)
+        let out = try costReport(t)
+        XCTAssertEqual(quality(out, Self.pendingCheck)?[1], .integer(1))
+        XCTAssertEqual(quality(out, "Receipts with no currency printed (counted in the fleet's currency)")?[1], .integer(0))
+    }
+
     func testAConfirmedTotalWithADoubtfulVolumeIsCounted() throws {
         let t = try TestWarehouse()
         try load([("SHELL", 95), ("03/14/2025 07:42", 95), ("UNLEADED REGULAR", 95), ("GALLONS 12.345", 95), ("TOTAL $ 42.70", 95),
