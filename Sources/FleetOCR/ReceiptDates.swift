@@ -37,7 +37,7 @@ struct ReceiptDates {
 
     func read(_ lines: [Line]) -> Outcome {
         var found: [Candidate] = []
-        var ambiguous: [(a: Int, b: Int, y: Int, line: Int, labelled: Bool)] = []
+        var ambiguous: [(a: Int, b: Int, y: Int, line: Int, labelled: Bool, factor: Double)] = []
         var ignored: [String] = []
         for (i, line) in lines.enumerated() {
             for m in Self.numericDates(in: line.text) {
@@ -47,14 +47,14 @@ struct ReceiptDates {
                     guard let date = CivilDate(year: y, month: mo, day: d) else { return }
                     if kind == .other { ignored.append("\(date) (\(line.text.trimmingCharacters(in: .whitespaces).prefix(40)))"); return }
                     guard date >= earliest, date <= latest else { ignored.append("\(date) outside \(earliest)…\(latest)"); return }
-                    found.append(Candidate(date: date, confidence: conf * line.factor, line: i, labelled: labelled))
+                    found.append(Candidate(date: date, confidence: conf * line.factor(holding: [m.a, m.b, m.c]), line: i, labelled: labelled))
                 }
                 if m.yearFirst { add(m.a, m.b, m.c, 0.95); continue }
                 guard kind != .other else { ignored.append("\(m.a)\(m.separator)\(m.b)\(m.separator)\(m.c) (\(line.text.trimmingCharacters(in: .whitespaces).prefix(40)))"); continue }
                 if m.separator == "." || (m.a > 12 && m.b <= 12) { add(year, m.b, m.a, 0.95) }          // dots: day first, always
                 else if m.b > 12 && m.a <= 12 { add(year, m.a, m.b, 0.95) }
                 else if m.a == m.b { add(year, m.a, m.b, 0.95) }
-                else if (1...12).contains(m.a), (1...12).contains(m.b) { ambiguous.append((m.a, m.b, year, i, labelled)) }
+                else if (1...12).contains(m.a), (1...12).contains(m.b) { ambiguous.append((m.a, m.b, year, i, labelled, line.factor(holding: [m.a, m.b, m.c]))) }
             }
             for (y, mo, d) in Self.namedDates(in: line) {
                 guard let date = CivilDate(year: y < 100 ? 2000 + y : y, month: mo, day: d) else { continue }
@@ -65,7 +65,7 @@ struct ReceiptDates {
         }
         // An ambiguous day/month order is settled by an unambiguous date on the same slip, else by convention.
         for amb in ambiguous {
-            let factor = lines[amb.line].factor
+            let factor = amb.factor
             let dm = CivilDate(year: amb.y, month: amb.b, day: amb.a), md = CivilDate(year: amb.y, month: amb.a, day: amb.b)
             if let settled = found.first(where: { $0.date == dm || $0.date == md }) {
                 found.append(Candidate(date: settled.date, confidence: 0.95 * factor, line: amb.line, labelled: amb.labelled))

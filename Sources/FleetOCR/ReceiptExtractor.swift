@@ -36,10 +36,27 @@ public struct ReceiptExtractor: Sendable {
         var key: String         // upper case, diacritics folded
         var factor: Double      // OCR confidence mapped to 0–1
         var numbers: [ReceiptNumber]
+        /// Each OCR word's digits and confidence mapped to 0–1 (empty for text without
+        /// confidences): a date is as sure as its own word, not as the line's mean, which a
+        /// smudged time or logo beside it drags down (`06/05/2024 Wee le`).
+        var wordFactors: [(digits: String, factor: Double)] = []
+
+        /// The confidence of the one word holding all the given numbers (a date's day, month
+        /// and year), else the line's.
+        func factor(holding numbers: [Int]) -> Double {
+            let parts = numbers.map(String.init)
+            let holding = wordFactors.filter { w in parts.allSatisfy { w.digits.contains($0) } }
+            return holding.count == 1 ? holding[0].factor : factor
+        }
     }
 
+    static func factor(_ confidence: Double) -> Double { min(1, max(0, (confidence - 20) / 60)) }
+
     public func extract(_ result: OCRResult) -> ReceiptFields {
-        extract(lines: result.lines.map { ($0.text, $0.words.isEmpty ? 0 : $0.words.map(\.confidence).reduce(0, +) / Double($0.words.count)) })
+        extract(lines: result.lines.map { line in
+            (line.text, line.words.isEmpty ? 0 : line.words.map(\.confidence).reduce(0, +) / Double(line.words.count),
+             line.words.map { (String($0.text.filter { $0.isASCII && $0.isNumber }), Self.factor($0.confidence)) })
+        })
     }
 
     /// Text without OCR confidences (tests, pasted text): every line counts as read with certainty.
@@ -49,10 +66,14 @@ public struct ReceiptExtractor: Sendable {
 
     /// `confidence` is Tesseract's, 0–100: 80 and above counts as certain, 20 and below as noise.
     public func extract(lines input: [(text: String, confidence: Double)]) -> ReceiptFields {
-        let lines = input.map { raw, conf -> Line in
+        extract(lines: input.map { ($0.text, $0.confidence, []) })
+    }
+
+    func extract(lines input: [(text: String, confidence: Double, words: [(digits: String, factor: Double)])]) -> ReceiptFields {
+        let lines = input.map { raw, conf, words -> Line in
             let text = ReceiptPatterns.repair(raw)
-            return Line(raw: raw, text: text, key: ReceiptPatterns.key(text), factor: min(1, max(0, (conf - 20) / 60)),
-                        numbers: ReceiptNumber.all(in: text))
+            return Line(raw: raw, text: text, key: ReceiptPatterns.key(text), factor: Self.factor(conf),
+                        numbers: ReceiptNumber.all(in: text), wordFactors: words.filter { $0.digits.count >= 4 })
         }
         var f = ReceiptFields()
         f.maskedText = ReceiptPatterns.maskCardNumbers(lines.map(\.text).joined(separator: "\n"))
@@ -74,6 +95,11 @@ public struct ReceiptExtractor: Sendable {
             || lines.prefix(6).contains { l in ReceiptMerchant.fuelBrands.contains { ReceiptPatterns.contains(l.key, $0) } }
         FuelLines.choose(fuel, totals: keywordTotals, lineAmounts: fuel.lineAmounts(minorDigits: minor), minorDigits: minor, fuelCue: fuelCue, into: &f)
         totals.settle(&f, keywordTotals: keywordTotals)
+        if f.total == nil, let t = totals.fromItemsAndPayment() {
+            // No total keyword was read, but the items and a payment line agree on the amount.
+            f.total = t
+            f.totalCheck = .lineItems
+        }
         FuelLines.checkPlausible(&f)
         if f.volume != nil, f.totalCheck != .priceTimesVolume, !f.notes.contains(where: { $0.hasPrefix("volume") }) {
             f.notes.append("volume not confirmed by unit price × volume = total")

@@ -87,6 +87,8 @@ public struct ReceiptFields: Sendable, Equatable {
         case tenderedMinusChange = "tendered − change"
         case netPlusTax = "net + tax"
         case secondTotalLine = "second total line"
+        /// The line items above the total add up to it (`ReceiptTotals.itemSum`).
+        case lineItems = "line items"
     }
 
     /// Below this a field is doubtful: a receipt whose total, date or volume (fuel) is doubtful

@@ -264,7 +264,8 @@ enum ReceiptPatterns {
         // "42.70%" → "42.70" (at the end of the line or before a space).
         if hasDigit { pass { x, k in (x[k] == "%" || x[k] == "*") && d(x, k - 1) && d(x, k - 2) && isMark(x, k - 3) && d(x, k - 4)
                        && (k + 1 == x.count || x[k + 1].isWhitespace) ? ([], 1) : nil } }
-        // "EUR/1L", "EUR/1" → "EUR/L": after a currency, a slash, then 1, I or | for the litre sign.
+        // "EUR/1L", "EUR/1", "EUR/]", "EUR/)" → "EUR/L": after a currency, a slash, then 1, I, |
+        // or a bracket for the litre sign (a phone photo's blur closes the l's foot into one).
         if a.contains("/") { pass { x, k in
             guard x[k] == "/" || x[k].isWhitespace else { return nil }
             let tokens: [[Character]] = [["E", "U", "R"], ["€"], ["$"], ["R", "M"], ["G", "B", "P"], ["£"], ["U", "S", "D"], ["S", "G", "D"], ["C", "H", "F"]]
@@ -274,7 +275,7 @@ enum ReceiptPatterns {
             guard p < x.count, x[p] == "/" else { return nil }
             p += 1
             if p < x.count, x[p].isWhitespace { p += 1 }
-            guard p < x.count, x[p] == "1" || x[p] == "I" || x[p] == "|" else { return nil }
+            guard p < x.count, "1I|])[".contains(x[p]) else { return nil }
             p += 1
             func free(_ q: Int) -> Bool { q >= x.count || !(x[q].isLetter || x[q].isNumber || x[q] == "_" || x[q] == "/") }
             if p < x.count, x[p] == "L", free(p + 1) { return (["/", "L"], p + 1 - k) }

@@ -8,8 +8,8 @@ import FleetCore
 /// `450.00`, keeps a bare `20` of `10.20`, and a `TOTAL` brand name over `75003 PARIS` makes a
 /// postcode a total. A total is sure only when the receipt confirms it a second way (`TotalCheck`):
 /// unit price × volume, a payment line with the same amount (card, cash), cash tendered minus
-/// change, net plus tax (a subtotal and tax lines, or a tax table's row), or a second total line.
-/// Without one it is kept as read below the review threshold, and a bare integer in a currency
+/// change, net plus tax (a subtotal and tax lines, or a tax table's row), a second total line, or
+/// the line items above it adding up to it. Without one it is kept as read below the review threshold, and a bare integer in a currency
 /// with cents lower still.
 struct ReceiptTotals {
     typealias Line = ReceiptExtractor.Line
@@ -98,6 +98,7 @@ struct ReceiptTotals {
     func confirmation(of amount: DecimalNumber, at: Int, keywordTotals: [TotalCandidate]) -> ReceiptFields.TotalCheck? {
         let value = amount.double
         if keywordTotals.contains(where: { $0.line != at && same($0.amount, value) }) { return .secondTotalLine }
+        if let sum = itemSum(before: at), same(sum.amount, value) { return .lineItems }
         for (i, line) in lines.enumerated() where i != at && has(line, Self.paymentWords) && !has(line, Self.changeWords) {
             if money(line).contains(where: { same($0, value) }) { return .paymentLine }
         }
@@ -120,6 +121,67 @@ struct ReceiptTotals {
         }
         return nil
     }
+
+    /// The line items above line `end`: the last amount with the currency's minor digits of each
+    /// line from the first such line on, leaving out total, tax, subtotal, payment, cash, change
+    /// and date lines. Nil when no line is an item.
+    ///
+    /// Why a sum confirms: every item is printed and read on its own line, so an OCR slip in the
+    /// total (`450.00` for `50.00`, a bare `20` for `10.20`) makes the sum disagree, and a slip in
+    /// an item does too; they agree only when both were read right. A line the rules cannot
+    /// class (a misread discount, a quantity line) only makes the sum miss: never a false match
+    /// beyond chance, and then the receipt stays under review as before.
+    func itemSum(before end: Int) -> (amount: DecimalNumber, count: Int)? {
+        guard minorDigits > 0, end > 0, end <= lines.count else { return nil }
+        var minor: Int64 = 0
+        var count = 0, started = false
+        let scale = pow(10, Double(minorDigits))
+        for line in lines[..<end] {
+            guard let last = money(line).last(where: { $0.scale == minorDigits && $0.double > 0 }) else { continue }
+            started = true
+            if Self.notItem(line) { continue }
+            // Hostile text may print any number: a sum past a trillion is no receipt's.
+            guard last.double < 1e12 else { return nil }
+            minor += Int64((last.double * scale).rounded())
+            count += 1
+            guard minor < 1_000_000_000_000_000 else { return nil }
+        }
+        guard started, count > 0 else { return nil }
+        return (DecimalNumber(mantissa: minor, scale: minorDigits), count)
+    }
+
+    /// A line that carries an amount but is no item: a total, tax, subtotal, payment, cash or
+    /// change line, or a date (`Dat.18.06.2023` holds `18.06`).
+    static func notItem(_ line: Line) -> Bool {
+        ReceiptPatterns.totalKeywords.contains { ReceiptPatterns.contains(line.key, $0.phrase) }
+            || ReceiptPatterns.notTotal.contains { ReceiptPatterns.contains(line.key, $0) }
+            || (paymentWords + tenderWords + changeWords + taxWords).contains { ReceiptPatterns.contains(line.key, $0) }
+            || !ReceiptPatterns.matches(#"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}"#, in: line.text).isEmpty
+    }
+
+    /// The total when no total keyword was read (`nO mat £19.65`): an amount of a payment line
+    /// that the line items above its first appearance add up to. Two sources agree, so it is
+    /// sure at 0.8 whatever the word confidence of the payment line (as a total a second source
+    /// confirms, `settle`): OCR does not misread several lines into a matching sum. Nil when
+    /// they do not agree.
+    func fromItemsAndPayment() -> ReceiptFields.Field<DecimalNumber>? {
+        // Bounded work whatever the text: each payment amount tried costs two passes over the
+        // lines, and a slip has one or two payment lines, a hostile text thousands.
+        var tried = 0
+        for (i, line) in lines.enumerated() where has(line, Self.paymentWords) && !has(line, Self.changeWords) {
+            for p in money(line) where p.scale == minorDigits && p.double > 0 {
+                tried += 1
+                if tried > Self.maxPaymentAmounts { return nil }
+                // The items stop at the first line that shows the amount (the unreadable total line).
+                let first = lines[..<i].firstIndex { l in money(l).contains { same($0, p.double) } } ?? i
+                guard let sum = itemSum(before: first), same(sum.amount, p.double) else { continue }
+                return .init(p, confidence: 0.8, line: first)
+            }
+        }
+        return nil
+    }
+
+    static let maxPaymentAmounts = 8
 
     /// Marks the total sure when the receipt confirms it, doubtful when nothing does; a volume and
     /// unit price whose product contradicts a confirmed total become the doubtful ones.

@@ -331,6 +331,51 @@ final class ReceiptExtractorTests: XCTestCase {
         XCTAssertTrue(check("TOTAL $ 12.50\nVISA $ 2.50\n") == ("12.50", nil, false), "a payment line with another amount confirms nothing")
     }
 
+    /// A date is as sure as its own word: smudged words beside it on the line (`06/05/2024 Wee
+    /// le`, the realistic set's Pilot slip) do not make it doubtful, and a date word read poorly
+    /// stays doubtful whatever its neighbours.
+    func testADateIsAsSureAsItsOwnWord() {
+        func read(_ date: Double, _ rest: Double) -> ReceiptFields {
+            func line(_ words: [(String, Double)]) -> OCRResult.Line { OCRResult.Line(words: words.map { OCRResult.Word(text: $0.0, confidence: $0.1) }) }
+            return extractor.extract(OCRResult(lines: [
+                line([("PILOT", 95)]), line([("04/25/2024", date), ("Wee", rest), ("le", rest)]),
+                line([("TOTAL", 95), ("$", 95), ("12.50", 95)]), line([("VISA", 95), ("$", 95), ("12.50", 95)]),
+            ], meanConfidence: 80))
+        }
+        let sure = read(95, 10)
+        XCTAssertEqual(sure.date?.value.description, "2024-04-25")
+        XCTAssertGreaterThanOrEqual(sure.date?.confidence ?? 0, ReceiptFields.reviewThreshold, "the line's mean is 38, the date's word 95")
+        let smudged = read(30, 95)
+        XCTAssertLessThan(smudged.date?.confidence ?? 1, ReceiptFields.reviewThreshold, "the date's own word read at 30")
+    }
+
+    /// A phone photo's `EUR/l` read as `EUR/]` or `EUR/)` (the realistic set's ARAL slip): still a
+    /// price per litre, so a slip whose volume was lost is a fuel purchase missing its volume
+    /// (review), not an expense of category `other`.
+    func testALitreSignReadAsABracketStillNamesAPricePerLitre() {
+        for sign in ["]", ")"] {
+            let f = extractor.extract(text: "ARAL Tankstelle\nSaule 4 Super E10\n22,435 18x 1,618 EUR/\(sign)\n36,29 A\nSUMME EUR 36,29\nDat.07.05.2024 Zeit 07:49\n")
+            XCTAssertTrue(f.isFuel, sign)
+            XCTAssertEqual(f.category, "fuel", sign)
+            XCTAssertTrue(f.doubtful.contains { $0.hasPrefix("volume") }, "\(sign): \(f.doubtful)")
+        }
+    }
+
+    func testLineItemsConfirmATotalOnlyWhenTheyAddUpToIt() {
+        func check(_ text: String) -> (String?, ReceiptFields.TotalCheck?, Bool) {
+            let f = extractor.extract(text: "THE RED LION\n13/05/2024 21:50\n" + text)
+            return (total(f), f.totalCheck, (f.total?.confidence ?? 0) >= ReceiptFields.reviewThreshold)
+        }
+        XCTAssertTrue(check("TEA £2.40\nBURGER £11.95\nTOTAL £14.35\n") == ("14.35", .lineItems, true))
+        XCTAssertTrue(check("TEA £2.40\nBURGER £11.95\nTOTAL £14.36\n") == ("14.36", nil, false), "a misread digit makes the sum disagree")
+        XCTAssertTrue(check("TEA £2.40\nBURGER £11.95\nTOTAL £1435\n") == ("1435", nil, false), "a total without its pence is not the sum")
+        XCTAssertTrue(check("TEA £2.40\nVAT £0.40\nTOTAL £2.40\n") == ("2.40", .lineItems, true), "tax lines are no items")
+        // No total word read: the items and a payment line agreeing make the total.
+        XCTAssertTrue(check("TEA £2.40\nBURGER £11.95\nnO mat £14.35\nVISA £14.35\n") == ("14.35", .lineItems, true))
+        XCTAssertTrue(check("TEA £2.40\nBURGER £11.95\nnO mat £14.35\nVISA £14.55\n") == (nil, nil, false), "one source is not enough")
+        XCTAssertTrue(check("TEA £2.40\nBURGER £11.95\nVISA £14.35\n") == ("14.35", .lineItems, true))
+    }
+
     func testTheCurrencySourceIsRecordedInOrder() {
         func currency(_ text: String, fleet: String = "USD") -> String {
             let f = ReceiptExtractor(defaultCurrency: fleet).extract(text: text)
@@ -378,6 +423,16 @@ final class ReceiptExtractorTests: XCTestCase {
             ReceiptExtractor(defaultCurrency: "EUR").extract(text: text)
         }
         XCTAssertNotNil(f.currency)
+    }
+
+    /// Without a total word, the line-item check tries payment amounts: a text of thousands of
+    /// payment lines costs no more than a few passes over it.
+    func testManyPaymentLinesWithoutATotalWordAreReadWithBoundedWork() throws {
+        let text = (0..<1200).map { i in "ITEM \(i % 90 + 1).25\nVISA \(i).10 \(i).20 \(i).30 \(i).40 \(i).50 \(i).60" }.joined(separator: "\n")
+        let f = try withDeadline(60, "extraction of \(text.utf8.count) bytes of payment lines") {
+            ReceiptExtractor(defaultCurrency: "EUR").extract(text: text)
+        }
+        XCTAssertNil(f.total, "no items add up to any payment amount")
     }
 
     /// OCR misreads the very words that introduce the total and the change (`SUHHE`, `S U M H E`,

@@ -19,6 +19,10 @@ struct CostLine {
     var reportMinor: Int64?
     var volumeML: Double?
     var needsReview: Bool
+    /// A receipt's fuel purchase whose total nothing on the slip confirmed, not yet accepted or
+    /// fixed with `fleetkit review`: kept out of every total (`reportMinor` nil), listed in data
+    /// quality, and the report is partial (`pendingSQL`).
+    var pendingReview: Bool
     var sourceFileID: Int64
 
     static let categories = ["fuel", "maintenance", "repair", "tires", "parts", "tolls", "insurance", "lease", "registration", "other"]
@@ -32,6 +36,7 @@ struct CostLine {
     /// walks it once for its totals and again per format for the detail rows of a large month,
     /// so no more than one line is in memory at a time (`ReportRowStream`).
     static func cursor(_ db: Database, _ request: ReportRequest, converter: CurrencyConverter) throws -> MapCursor<RowCursor, CostLine> {
+        let pending = try pendingSQL(db, "x")
         let filter = request.assetFilter()
         let assetJoin = "LEFT JOIN asset a ON a.id = x.asset_id"
         let restrict = filter.arguments.isEmpty ? "" : " AND \(filter.sql)"
@@ -41,15 +46,15 @@ struct CostLine {
             SELECT * FROM (
               SELECT x.at AS at, x.asset_id AS asset_id, x.category AS category, 'expense' AS source, x.amount_minor AS amount,
                      x.currency AS currency, x.vendor AS vendor, x.description AS description, x.source_key AS source_key,
-                     x.source_file_id AS source_file_id, NULL AS volume_ml, 0 AS needs_review
+                     x.source_file_id AS source_file_id, NULL AS volume_ml, 0 AS needs_review, 0 AS pending
               FROM expense x \(assetJoin) WHERE x.at >= ? AND x.at < ?\(restrict)
               UNION ALL
               SELECT x.at, x.asset_id, 'fuel', 'fuel_' || COALESCE(x.origin, ''), x.total_minor, x.currency, x.merchant, x.fuel_grade,
-                     x.source_key, x.source_file_id, x.volume_ml, x.needs_review
+                     x.source_key, x.source_file_id, x.volume_ml, x.needs_review, CASE WHEN \(pending) THEN 1 ELSE 0 END
               FROM fuel_purchase x \(assetJoin) WHERE x.at >= ? AND x.at < ? AND x.linked_to IS NULL AND x.total_minor IS NOT NULL\(restrict)
               UNION ALL
               SELECT x.performed_at, x.asset_id, CASE WHEN substr(x.service_type, 1, 6) = 'repair' THEN 'repair' ELSE 'maintenance' END,
-                     'maintenance', x.cost_minor, COALESCE(x.currency, ?), x.vendor, x.service_type, x.source_key, x.source_file_id, NULL, 0
+                     'maintenance', x.cost_minor, COALESCE(x.currency, ?), x.vendor, x.service_type, x.source_key, x.source_file_id, NULL, 0, 0
               FROM maintenance_record x \(assetJoin) WHERE x.performed_at >= ? AND x.performed_at < ? AND x.cost_minor IS NOT NULL\(restrict)
             ) ORDER BY at, source, source_key
             """
@@ -57,12 +62,31 @@ struct CostLine {
             let at: Int64 = row["at"], currency: String = row["currency"]
             let day = request.zone.day(of: at)
             let minor: Int64 = row["amount"]
+            let unconfirmed: Bool = row["pending"]
             return CostLine(at: at, day: day, assetID: row["asset_id"], category: row["category"], source: row["source"], sourceKey: row["source_key"],
                             vendor: row["vendor"], description: row["description"], amountMinor: minor, currency: currency,
-                            rate: converter.rate(currency, on: day), reportMinor: converter.convert(minor: minor, currency: currency, on: day),
-                            volumeML: row["volume_ml"], needsReview: row["needs_review"] ?? false, sourceFileID: row["source_file_id"])
+                            rate: converter.rate(currency, on: day), reportMinor: unconfirmed ? nil : converter.convert(minor: minor, currency: currency, on: day),
+                            volumeML: row["volume_ml"], needsReview: row["needs_review"] ?? false, pendingReview: unconfirmed, sourceFileID: row["source_file_id"])
         }
     }
+
+    /// The condition, on fuel purchase alias `x`, of a receipt amount waiting for review: a
+    /// receipt's fuel purchase flagged `needs_review` whose stored total field is below the
+    /// review threshold (no second source on the slip confirmed it, and no one accepted or fixed
+    /// it), or has no stored fields at all. Issue 17: a value no second source confirms goes to
+    /// review, never straight into costs; OCR turns `$50.00` into `450.00`. A receipt whose total
+    /// was confirmed but whose volume is doubtful is counted (the money is right). A warehouse
+    /// not yet migrated to v9-receipt-review keeps no fields: every flagged receipt is pending.
+    static func pendingSQL(_ db: Database, _ x: String) throws -> String {
+        let flagged = "(\(x).origin = 'receipt' AND \(x).needs_review = 1"
+        guard try db.tableExists("receipt_field") else { return flagged + ")" }
+        return flagged + " AND NOT EXISTS (SELECT 1 FROM receipt_field rf WHERE rf.source_file_id = \(x).source_file_id"
+            + " AND rf.field = 'total' AND rf.confidence >= \(reviewThreshold)))"
+    }
+
+    /// `ReceiptFields.reviewThreshold` of FleetOCR, which the reports do not link: a stored field
+    /// below it is doubtful.
+    static let reviewThreshold = 0.6
 
     /// Fuel purchases whose total was not read: listed in data quality, never summed.
     static func withoutTotal(_ db: Database, _ request: ReportRequest) throws -> Int {

@@ -43,6 +43,8 @@ public struct CostReport: Report {
         var unassignedMinor: Int64 = 0
         var reviewRows = 0
         var reviewFirst: [String] = []
+        var pending: [String: (rows: Int, minor: Int64)] = [:]
+        var pendingFirst: [String] = []
         var lineCount = 0
         var countedMinor: Int64 = 0
         var detail = TableBuilder(name: "detail", title: "Every cost row",
@@ -53,6 +55,12 @@ public struct CostReport: Report {
             // Every line is totalled; only up to the limit are held (about 0.5 KB per row held).
             detail.add(l, hold: lineCount <= request.heldRowLimit)
             if lineCount == request.heldRowLimit + 1 { detail.dropHeldRows() }
+            if l.pendingReview {
+                pending[l.currency, default: (0, 0)].rows += 1
+                pending[l.currency, default: (0, 0)].minor += l.amountMinor
+                if pendingFirst.count < 10 { pendingFirst.append("receipt \(l.sourceFileID) \(l.day)") }
+                continue
+            }
             guard let minor = l.reportMinor else {
                 missingRows += 1
                 missing[l.currency, default: (0, 0)].rows += 1
@@ -149,6 +157,11 @@ public struct CostReport: Report {
                     }.joined(separator: "; ") + "; import an fx-rates file")
         quality.add("Costs with no asset (on the Unassigned row)", unassignedRows,
                     unassignedRows == 0 ? "none" : "\(Money(minor: unassignedMinor, currency: cur))")
+        let pendingRows = pending.values.reduce(0) { $0 + $1.rows }
+        let pendingAmounts = pending.keys.sorted().map { "\(Money(minor: pending[$0]!.minor, currency: $0))" }.joined(separator: " + ")
+        quality.add("Receipt fuel purchases with an unconfirmed total (not counted until reviewed)", pendingRows,
+                    pendingRows == 0 ? "none" : "\(pendingAmounts) as read: " + pendingFirst.joined(separator: "; ")
+                        + (pendingRows > pendingFirst.count ? "; …" : "") + "; `fleetkit review list` settles them")
         quality.add("Fuel purchases needing review (counted)", reviewRows,
                     reviewRows == 0 ? "none" : reviewFirst.joined(separator: "; "))
         quality.add("Fuel purchases without a readable total (not counted)", withoutTotal, withoutTotal == 0 ? "none" : "see `fleetkit rejects` and the review listing")
@@ -175,6 +188,9 @@ public struct CostReport: Report {
             output.metadata.partial.append("\(missingRows) of \(lineCount) cost rows have no exchange rate to \(cur) and are left out of the totals ("
                 + missing.keys.sorted().map { "\($0): \(Money(minor: missing[$0]!.minor, currency: $0))" }.joined(separator: "; ")
                 + "): import an fx-rates file with \(cur) rates, or report in \(base)")
+        }
+        if pendingRows > 0 {
+            output.metadata.partial.append("\(pendingRows) receipt fuel purchases (\(pendingAmounts) as read) have a total no second source confirms and are not counted until reviewed: see `fleetkit review list`")
         }
         if !unloaded.dated.isEmpty {
             output.metadata.partial.append("\(unloaded.dated.count) receipts dated in the period are under review and not counted: see `fleetkit review list`")

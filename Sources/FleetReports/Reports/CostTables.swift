@@ -57,7 +57,7 @@ extension CostReport {
             .text("currency", "Currency") { $0.currency },
             .decimal("rate", "Rate to \(cur)") { $0.rate },
             .money("amount_report", "Amount", currency: cur) { $0.reportMinor },
-            .text("needs_review", "Needs review", role: .note) { $0.needsReview ? "yes" : "" },
+            .text("needs_review", "Needs review", role: .note) { $0.pendingReview ? "yes: total unconfirmed, not counted" : $0.needsReview ? "yes" : "" },
             TableColumn(ReportColumn("source_file", "Source file", .integer), role: .note) { .integer($0.sourceFileID) },
         ]
     }

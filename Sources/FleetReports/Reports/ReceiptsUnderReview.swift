@@ -31,13 +31,14 @@ struct ReceiptsUnderReview {
             ORDER BY r.source_file_id
             """, arguments: [request.period.from.description, request.period.to.description])
         // Row by row on the natural keys (few receipts), never a scan of every expense.
+        let pending = try CostLine.pendingSQL(db, "fuel_purchase")
         for r in try Row.fetchAll(db, sql: """
             SELECT r.source_file_id, COALESCE(s.path, r.image_path) AS image_path, 'receipt:' || r.content_sha256 AS key
             FROM receipt_read r LEFT JOIN source_file s ON s.id = r.source_file_id
             WHERE r.currency_source = 'fleet' ORDER BY r.source_file_id
             """) {
             let counted = try Row.fetchOne(db, sql: """
-                SELECT a.unit_number FROM (SELECT at, asset_id FROM fuel_purchase WHERE source_key = ?1 AND linked_to IS NULL AND total_minor IS NOT NULL
+                SELECT a.unit_number FROM (SELECT at, asset_id FROM fuel_purchase WHERE source_key = ?1 AND linked_to IS NULL AND total_minor IS NOT NULL AND NOT \(pending)
                                            UNION ALL SELECT at, asset_id FROM expense WHERE source_key = ?1) x
                 LEFT JOIN asset a ON a.id = x.asset_id WHERE x.at >= ?2 AND x.at < ?3
                 """, arguments: [r["key"] as String, request.start, request.end])
