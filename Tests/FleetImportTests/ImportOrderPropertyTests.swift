@@ -19,18 +19,6 @@ final class ImportOrderPropertyTests: XCTestCase {
     /// One file to import and the asset it belongs to when the file cannot say (GPX, OBD CSV).
     struct Input { var path: String; var asset: String? }
 
-    /// A small deterministic generator (SplitMix64), so that a failing permutation can be rerun.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     func files(_ folder: String, _ names: [String]? = nil, asset: String? = nil) throws -> [Input] {
         let dir = Self.sample.appendingPathComponent(folder)
         let all = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
@@ -105,7 +93,7 @@ final class ImportOrderPropertyTests: XCTestCase {
         XCTAssertGreaterThan(expected.filter { $0.hasPrefix("trip|") }.count, 10)
         XCTAssertGreaterThan(expected.filter { $0.hasPrefix("asset_day|") }.count, 10)
         for seed in [UInt64(1), 2, 3] {
-            var rng = Seeded(state: seed)
+            var rng = SplitMix64(seed: seed)
             let order = inputs.shuffled(using: &rng)
             let t = try TestWarehouse()
             _ = try t.warehouse.apply(setting: [.timezone]) { $0.zone = zone }

@@ -92,7 +92,7 @@ final class ImporterConformanceTests: XCTestCase {
         XCTAssertGreaterThan(expected.count, 100)
         assertSame(expected, try build(inputs.reversed()), "forwards against reversed")
         for seed in [UInt64(7), 8] {
-            var rng = ImportOrderPropertyTests.Seeded(state: seed)
+            var rng = SplitMix64(seed: seed)
             let order = inputs.shuffled(using: &rng)
             assertSame(expected, try build(order), "seed \(seed): " + order.map(\.url.lastPathComponent).joined(separator: ", "))
         }
