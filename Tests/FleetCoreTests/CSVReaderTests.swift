@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import FleetCore
+import FleetTestSupport
 
 final class CSVReaderTests: XCTestCase {
     /// Chunk sizes that put chunk boundaries inside every construct (CRLF, `""`, multi-byte
@@ -379,18 +380,5 @@ final class CSVReaderTests: XCTestCase {
         XCTAssertEqual(count, 100_001)
         XCTAssertEqual(last?.fields, ["99999", "T89", "2024-01-12", "499.25", "note, 99999"])
         XCTAssertEqual(last?.line, 100_001)
-    }
-}
-
-/// A seeded generator, so that random tests are reproducible.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

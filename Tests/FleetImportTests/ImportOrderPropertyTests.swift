@@ -19,18 +19,6 @@ final class ImportOrderPropertyTests: XCTestCase {
     /// One file to import and the asset it belongs to when the file cannot say (GPX, OBD CSV).
     struct Input { var path: String; var asset: String? }
 
-    /// A small deterministic generator (SplitMix64), so that a failing permutation can be rerun.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     func files(_ folder: String, _ names: [String]? = nil, asset: String? = nil) throws -> [Input] {
         let dir = Self.sample.appendingPathComponent(folder)
         let all = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
@@ -105,7 +93,7 @@ final class ImportOrderPropertyTests: XCTestCase {
         XCTAssertGreaterThan(expected.filter { $0.hasPrefix("trip|") }.count, 10)
         XCTAssertGreaterThan(expected.filter { $0.hasPrefix("asset_day|") }.count, 10)
         for seed in [UInt64(1), 2, 3] {
-            var rng = Seeded(state: seed)
+            var rng = SplitMix64(seed: seed)
             let order = inputs.shuffled(using: &rng)
             let t = try TestWarehouse()
             _ = try t.warehouse.apply(setting: [.timezone]) { $0.zone = zone }
@@ -136,46 +124,5 @@ final class ImportOrderPropertyTests: XCTestCase {
         XCTAssertTrue(dumps[0].contains { $0.hasPrefix("dvir_defect|") && $0.contains("samsara-defect:trailer:18") })
         XCTAssertFalse(dumps[0].contains { $0.hasPrefix("reject|") && $0.contains("unknown_dvir") })
         assertSame(dumps[0], dumps[1], "forwards against reversed")
-    }
-
-    /// Names the first differing lines per table rather than dumping two huge arrays.
-    func assertSame(_ a: [String], _ b: [String], _ what: String, file: StaticString = #filePath, line: UInt = #line) {
-        guard a != b else { return }
-        let onlyA = Set(a).subtracting(b), onlyB = Set(b).subtracting(a)
-        XCTFail("\(what): \(onlyA.count) rows only in the first, \(onlyB.count) only in the second (or duplicated)\nfirst:\n"
-                + onlyA.sorted().prefix(12).joined(separator: "\n") + "\nsecond:\n" + onlyB.sorted().prefix(12).joined(separator: "\n"),
-                file: file, line: line)
-    }
-}
-
-extension TestWarehouse {
-    /// Every table but the import bookkeeping (`import_run`, `source_file`, migrations), each row
-    /// as text with generated ids replaced by what they stand for (an asset by its unit number,
-    /// VIN or PIN, a driver by employee id, licence or name, a DVIR by its source key, a file by
-    /// its SHA-256, which is how FleetKit knows a file: two paths with the same bytes are one
-    /// file, imported once), sorted: two warehouses with the same facts give the same lines.
-    func canonicalDump() throws -> [String] {
-        try warehouse.pool.read { db in
-            let skip: Set<String> = ["import_run", "source_file", "grdb_migrations", "sqlite_sequence"]
-            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").filter { !skip.contains($0) }
-            var lines: [String] = []
-            for table in tables {
-                let columns = try db.columns(in: table).map(\.name).filter { !["id", "imported_at"].contains($0) }
-                let select = columns.map { c -> String in
-                    switch c {
-                    case "asset_id": return "(SELECT COALESCE(unit_number, vin, pin, name, 'auto') FROM asset WHERE id = t.asset_id)"
-                    case "driver_id": return "(SELECT COALESCE(employee_id, license_number, name) FROM driver WHERE id = t.driver_id)"
-                    case "dvir_id": return "(SELECT source_key FROM dvir WHERE id = t.dvir_id)"
-                    case "linked_to": return "(SELECT source_key FROM fuel_purchase WHERE id = t.linked_to)"
-                    case "source_file_id": return table == "reject" ? "(SELECT sha256 FROM source_file WHERE id = t.source_file_id)" : "NULL"
-                    default: return "t.\(c)"
-                    }
-                }.joined(separator: ", ")
-                for row in try Row.fetchAll(db, sql: "SELECT \(select) FROM \(table) t") {
-                    lines.append(table + "|" + row.databaseValues.map(\.description).joined(separator: "|"))
-                }
-            }
-            return lines.sorted()
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FleetTestSupport
 
 /// Runs a helper program (Python's zipfile, openpyxl) and returns its exit status and output.
 enum ToolRunner {
@@ -8,25 +9,9 @@ enum ToolRunner {
         var stderr: String
     }
 
-    private final class ErrorBox: @unchecked Sendable { var data = Data() }
-
     static func run(_ executable: String, _ arguments: [String]) throws -> Result {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        // Drain stderr on another thread while reading stdout, so a chatty tool cannot block on a full pipe.
-        let box = ErrorBox()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { box.data = err.fileHandleForReading.readDataToEndOfFile() }
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        let stderr = box.data
-        p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        let r = try Tool.run(executable, arguments)
+        return Result(status: r.status, stdout: r.stdout, stderr: r.stderr)
     }
 
     /// The XML parts of an XLSX (sheets, shared strings, charts, workbook), by zip entry name.

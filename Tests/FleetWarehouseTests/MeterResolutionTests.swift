@@ -14,18 +14,6 @@ final class MeterResolutionTests: XCTestCase {
     static let days = 4
     let t0 = Timestamp.parse("2026-10-01T00:00:00Z")!
 
-    /// A deterministic generator (SplitMix64), so a failing case can be replayed.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// A machine's true intervals (seconds from t0): engine on, idling, and driving at `speed`.
     struct Machine {
         var on: [(Double, Double)] = []
@@ -78,7 +66,7 @@ final class MeterResolutionTests: XCTestCase {
         try t.warehouse.pool.write { db in
             let f = try SourceFile.insertedForTest(db)
             var sink = WarehouseSink(db: db, sourceFileID: f.id!)
-            var rng = Seeded(state: 15)
+            var rng = SplitMix64(seed: 15)
             for c in cases {
                 let a = try sink.asset(AssetRef(unitNumber: "\(c.machine)-\(c.polling)-\(c.hours)"))
                 assets.append(a)

@@ -17,14 +17,7 @@ final class ConcurrencySnapshotTests: XCTestCase {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     }
 
-    private func process(_ args: [String]) -> Process {
-        let p = Process()
-        p.executableURL = Fleetkit.executable
-        p.arguments = args
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        return p
-    }
+    private func process(_ args: [String]) -> Process { Fleetkit.process(args) }
 
     private func newWarehouse(_ name: String) throws -> String {
         let db = dir.appendingPathComponent(name).path

@@ -10,14 +10,7 @@ final class ConcurrencyTests: XCTestCase {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("SampleData")
     }
 
-    private func process(_ args: [String]) -> Process {
-        let p = Process()
-        p.executableURL = Fleetkit.executable
-        p.arguments = args
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        return p
-    }
+    private func process(_ args: [String]) -> Process { Fleetkit.process(args) }
 
     func testTwoImportsAtOnceBothLandCompletely() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("concurrent-\(UUID())")

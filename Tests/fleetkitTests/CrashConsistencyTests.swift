@@ -48,14 +48,7 @@ final class CrashConsistencyTests: XCTestCase {
         return db
     }
 
-    private func importProcess(_ db: String, _ input: URL) -> Process {
-        let p = Process()
-        p.executableURL = Fleetkit.executable
-        p.arguments = ["import", "--db", db, input.path]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        return p
-    }
+    private func importProcess(_ db: String, _ input: URL) -> Process { Fleetkit.process(["import", "--db", db, input.path]) }
 
     /// Facts and derived rows, ids replaced by natural keys (TestWarehouse.factDump).
     private func dump(_ db: String) throws -> [String] {
@@ -138,29 +131,11 @@ final class CrashConsistencyTests: XCTestCase {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("kill-nightly-\(UUID())")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: input, to: root.appendingPathComponent("inbox"))
-        try """
-        warehouse: fleet.sqlite
-        inbox: inbox
-        archive: archive
-        quarantine: quarantine
-        reports: reports
-        settle_seconds: 0
-        timezone: America/Chicago
-        reports_to_refresh: [cost, utilization]
-        periods: [previous_month]
-        formats: [json]
-        """.write(to: root.appendingPathComponent("fleetkit.yml"), atomically: true, encoding: .utf8)
+        try NightlySetup.writeConfig(in: root, timezone: "America/Chicago", reports: ["cost", "utilization"])
         return root
     }
 
-    private func nightlyProcess(_ root: URL) -> Process {
-        let p = Process()
-        p.executableURL = Fleetkit.executable
-        p.arguments = ["nightly", "--config", root.appendingPathComponent("fleetkit.yml").path, "--as-of", "2026-11-02"]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        return p
-    }
+    private func nightlyProcess(_ root: URL) -> Process { Fleetkit.process(["nightly", "--config", root.appendingPathComponent("fleetkit.yml").path, "--as-of", "2026-11-02"]) }
 
     private func nightlyTotals(_ root: URL) throws -> [String] {
         try ["cost", "utilization"].map { name in

@@ -17,18 +17,6 @@ final class ImportDiskFullSweepTests: XCTestCase {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("SampleData")
     }
 
-    @discardableResult
-    private func tool(_ path: String, _ args: [String]) throws -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = args
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        return p.terminationStatus
-    }
-
     func testAFullDiskAtAnyPointIsSaidSoNeverError4() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("disk-sweep-\(UUID())")
         let m = root.appendingPathComponent("mnt")
@@ -39,11 +27,11 @@ final class ImportDiskFullSweepTests: XCTestCase {
         }
         var full = 0
         for size in [900, 1400, 2400, 3200] {
-            guard try tool("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)k,mode=0700", "tmpfs", m.path]) == 0 else {
+            guard try Tool.status("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)k,mode=0700", "tmpfs", m.path]) == 0 else {
                 // Root may mount (checked above): a failure here is a broken test machine, not a skip.
                 return XCTFail("mounting a \(size)k tmpfs at \(m.path) failed as root; the disk-full sweep did not run")
             }
-            defer { _ = try? tool("/bin/umount", [m.path]) }
+            defer { _ = try? Tool.status("/bin/umount", [m.path]) }
             let db = m.appendingPathComponent("fleet.sqlite").path
             XCTAssertEqual(try Fleetkit.run(["init", "--db", db]).status, 0)
             for folder in ["master", "dvir", "samsara", "iso15143", "gpx", "obd", "expenses", "fuel-card", "maintenance"] {

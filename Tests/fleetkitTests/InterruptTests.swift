@@ -8,6 +8,9 @@ import FleetTestSupport
 /// command again finishes the work.
 final class InterruptTests: XCTestCase {
     private var root: URL!
+    /// T-01 in master data, so that a track in inbox/gpx/T-01/ is attributed and imports.
+    static let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("FleetImportTests/Fixtures/assets/good.csv")
 
     override func setUpWithError() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("interrupt-\(UUID())")
@@ -16,30 +19,9 @@ final class InterruptTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: root) }
 
-    /// A process whose stdout and stderr go to files, so a test can watch them while it runs.
-    private func start(_ arguments: [String]) throws -> (Process, out: URL, err: URL) {
-        let out = root.appendingPathComponent("stdout-\(UUID())"), err = root.appendingPathComponent("stderr-\(UUID())")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-        let p = Process()
-        p.executableURL = Fleetkit.executable
-        p.arguments = arguments
-        p.standardOutput = try FileHandle(forWritingTo: out)
-        p.standardError = try FileHandle(forWritingTo: err)
-        try p.run()
-        return (p, out, err)
-    }
+    private func start(_ arguments: [String]) throws -> (Process, out: URL, err: URL) { try Fleetkit.start(arguments, outputIn: root) }
 
-    private func text(_ url: URL) -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
-
-    private func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
-    }
+    private func text(_ url: URL) -> String { Fleetkit.text(of: url) }
 
     func testSIGINTDuringImportKeepsCommittedFilesAndSaysHowToResume() throws {
         let folder = root.appendingPathComponent("gpx")
@@ -81,24 +63,11 @@ final class InterruptTests: XCTestCase {
         let big = root.appendingPathComponent("inbox/gpx/T-01/big.gpx")
         try LongTrack.write(big, points: 2_000_000, start: 0)
         // T-01 in master data, so that the track is attributed (inbox/gpx/T-01/) and imports.
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("inbox/master"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                                            .appendingPathComponent("FleetImportTests/Fixtures/assets/good.csv"),
-                                         to: root.appendingPathComponent("inbox/master/assets.csv"))
-        try """
-        warehouse: fleet.sqlite
-        inbox: inbox
-        archive: archive
-        quarantine: quarantine
-        reports: reports
-        settle_seconds: 0
-        reports_to_refresh: [summary]
-        formats: [json]
-        periods: [previous_month]
-        """.write(to: root.appendingPathComponent("fleetkit.yml"), atomically: true, encoding: .utf8)
+        try NightlySetup.addToInbox(Self.assets, as: "master/assets.csv", in: root)
+        try NightlySetup.writeConfig(in: root)
         let (p, _, err) = try start(["nightly", "--config", root.appendingPathComponent("fleetkit.yml").path, "--as-of", "2026-11-02"])
         var worker: Int32?
-        XCTAssertTrue(waitFor(120) { worker = child(of: p.processIdentifier, mentioning: "big.gpx"); return worker != nil }, text(err))
+        XCTAssertTrue(waitFor(120) { worker = ChildProcessFinder.child(of: p.processIdentifier, holdingOpen: "big.gpx"); return worker != nil }, text(err))
         usleep(200_000)
         kill(p.processIdentifier, SIGTERM)
         p.waitUntilExit()
@@ -131,21 +100,8 @@ final class InterruptTests: XCTestCase {
     func testNightlyPrintsEachFileAsItCommits() throws {
         let big = root.appendingPathComponent("inbox/gpx/T-01/big.gpx")
         try LongTrack.write(big, points: 1_500_000, start: 0)
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("inbox/master"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                                            .appendingPathComponent("FleetImportTests/Fixtures/assets/good.csv"),
-                                         to: root.appendingPathComponent("inbox/master/assets.csv"))
-        try """
-        warehouse: fleet.sqlite
-        inbox: inbox
-        archive: archive
-        quarantine: quarantine
-        reports: reports
-        settle_seconds: 0
-        reports_to_refresh: [summary]
-        formats: [json]
-        periods: [previous_month]
-        """.write(to: root.appendingPathComponent("fleetkit.yml"), atomically: true, encoding: .utf8)
+        try NightlySetup.addToInbox(Self.assets, as: "master/assets.csv", in: root)
+        try NightlySetup.writeConfig(in: root)
         let (p, out, err) = try start(["nightly", "--config", root.appendingPathComponent("fleetkit.yml").path, "--as-of", "2026-11-02"])
         let assets = "imported    \(root.path)/inbox/master/assets.csv [assets]: 2 loaded"
         var seenWhileRunning = false
@@ -160,17 +116,5 @@ final class InterruptTests: XCTestCase {
         XCTAssertTrue(lines[0].hasPrefix(assets), text(out))
         XCTAssertTrue(lines[1].hasPrefix("imported    \(big.path) [gpx]: 1500000 loaded"), text(out))
         XCTAssertTrue(lines[2].hasPrefix("run #1 as of 2026-11-02: 2 files (2 imported"), text(out))
-    }
-
-    /// The pid of a child of `parent` that has a file mentioning `needle` open, if there is one now.
-    private func child(of parent: Int32, mentioning needle: String) -> Int32? {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 2, Int32(fields[1]) == parent, NightlyHostileTests.hasOpen(pid, needle) else { continue }
-            return pid
-        }
-        return nil
     }
 }

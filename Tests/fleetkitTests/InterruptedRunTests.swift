@@ -17,14 +17,7 @@ final class InterruptedRunTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
 
-    private func wait(until condition: () -> Bool, within seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(5_000)
-        }
-        return condition()
-    }
+    private func wait(until condition: () -> Bool, within seconds: Double) -> Bool { waitFor(seconds, every: 5_000, condition) }
 
     private func statusOfLastRun(_ db: String) throws -> String? {
         let r = try Fleetkit.run(["status", "--db", db, "--json"])
@@ -45,11 +38,7 @@ final class InterruptedRunTests: XCTestCase {
         XCTAssertEqual(try Fleetkit.run(["init", "--db", db]).status, 0)
         let track = dir.appendingPathComponent("track.gpx")
         try LongTrack.write(track, points: 1_000_000)
-        let p = Process()
-        p.executableURL = Fleetkit.executable
-        p.arguments = ["import", "--db", db, "--asset", "T-01", track.path]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
+        let p = Fleetkit.process(["import", "--db", db, "--asset", "T-01", track.path])
         try p.run()
         XCTAssertTrue(wait(until: { FileManager.default.fileExists(atPath: db + ".run-1.lock") }, within: 60), "run 1 never took its lock")
         XCTAssertTrue(p.isRunning, "the import finished before it could be killed; use a longer track")
@@ -76,30 +65,15 @@ final class InterruptedRunTests: XCTestCase {
     func testAKilledNightlyRunIsRecordedInterruptedAndItsChildStops() throws {
         let root = dir!
         try LongTrack.write(root.appendingPathComponent("inbox/gpx/T-01/track.gpx"), points: 1_000_000)
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("inbox/master"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Self.sampleData.appendingPathComponent("master/assets.csv"), to: root.appendingPathComponent("inbox/master/assets.csv"))
-        try """
-        warehouse: fleet.sqlite
-        inbox: inbox
-        archive: archive
-        quarantine: quarantine
-        reports: reports
-        settle_seconds: 0
-        reports_to_refresh: [summary]
-        periods: [previous_month]
-        formats: [json]
-        """.write(to: root.appendingPathComponent("fleetkit.yml"), atomically: true, encoding: .utf8)
+        try NightlySetup.addToInbox(Self.sampleData.appendingPathComponent("master/assets.csv"), as: "master/assets.csv", in: root)
+        try NightlySetup.writeConfig(in: root)
         let args = ["nightly", "--config", root.appendingPathComponent("fleetkit.yml").path, "--as-of", "2026-11-02"]
         let db = root.appendingPathComponent("fleet.sqlite").path
-        let p = Process()
-        p.executableURL = Fleetkit.executable
-        p.arguments = args
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
+        let p = Fleetkit.process(args)
         try p.run()
         var child: Int32 = 0
         XCTAssertTrue(wait(until: {
-            child = Self.child(of: p.processIdentifier, mentioning: "track.gpx") ?? 0
+            child = ChildProcessFinder.child(of: p.processIdentifier, holdingOpen: "track.gpx") ?? 0
             return child != 0
         }, within: 60), "the import child of track.gpx was never seen")
         kill(p.processIdentifier, SIGKILL)
@@ -115,17 +89,5 @@ final class InterruptedRunTests: XCTestCase {
         XCTAssertEqual(positions, 1_000_000)
         let files: Int = try TestWarehouse(existing: db).rows("SELECT COUNT(*) FROM source_file WHERE format = 'gpx'")[0][0]
         XCTAssertEqual(files, 1)
-    }
-
-    /// A child of `parent` that has a file mentioning `needle` open (the import worker at work on it).
-    static func child(of parent: Int32, mentioning needle: String) -> Int32? {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 2, Int32(fields[1]) == parent, NightlyHostileTests.hasOpen(pid, needle) else { continue }
-            return pid
-        }
-        return nil
     }
 }

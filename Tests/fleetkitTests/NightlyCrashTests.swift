@@ -5,39 +5,14 @@ import FleetTestSupport
 /// Kills `fleetkit nightly` at random moments, reruns it, and checks the warehouse ends up with
 /// exactly the facts of an uninterrupted run: nothing lost, nothing counted twice.
 final class NightlyCrashTests: XCTestCase {
-    static var sampleData: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("SampleData")
-    }
-
     private func makeRoot() throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("crash-\(UUID())")
-        for folder in ["master", "maintenance", "expenses", "fuel-card", "dvir"] {
-            try FileManager.default.createDirectory(at: root.appendingPathComponent("inbox"), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: Self.sampleData.appendingPathComponent(folder), to: root.appendingPathComponent("inbox/\(folder)"))
-        }
-        try """
-        warehouse: fleet.sqlite
-        inbox: inbox
-        archive: archive
-        quarantine: quarantine
-        reports: reports
-        settle_seconds: 0
-        timezone: America/Chicago
-        reports_to_refresh: [cost, dvir-compliance]
-        periods: [previous_month]
-        formats: [json]
-        """.write(to: root.appendingPathComponent("fleetkit.yml"), atomically: true, encoding: .utf8)
+        try NightlySetup.addSampleFolders(["master", "maintenance", "expenses", "fuel-card", "dvir"], in: root)
+        try NightlySetup.writeConfig(in: root, timezone: "America/Chicago", reports: ["cost", "dvir-compliance"])
         return root
     }
 
-    private func nightly(_ root: URL) -> Process {
-        let p = Process()
-        p.executableURL = Fleetkit.executable
-        p.arguments = ["nightly", "--config", root.appendingPathComponent("fleetkit.yml").path, "--as-of", "2026-11-02"]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        return p
-    }
+    private func nightly(_ root: URL) -> Process { Fleetkit.process(["nightly", "--config", root.appendingPathComponent("fleetkit.yml").path, "--as-of", "2026-11-02"]) }
 
     private func facts(_ root: URL) throws -> [String] {
         let t = try TestWarehouse(existing: root.appendingPathComponent("fleet.sqlite").path)

@@ -26,18 +26,7 @@ final class NightlyDetectionCrashTests: XCTestCase {
         // files alone were all imported before the test had found the child.
         try FileManager.default.createDirectory(at: root.appendingPathComponent("inbox/gpx/T-01"), withIntermediateDirectories: true)
         try Self.longTrack(points: 200_000).write(to: root.appendingPathComponent("inbox/gpx/T-01/long-track.gpx"), atomically: true, encoding: .utf8)
-        try """
-        warehouse: fleet.sqlite
-        inbox: inbox
-        archive: archive
-        quarantine: quarantine
-        reports: reports
-        settle_seconds: 0
-        timezone: America/Chicago
-        reports_to_refresh: [summary]
-        periods: [previous_month]
-        formats: [json]
-        """.write(to: root.appendingPathComponent("fleetkit.yml"), atomically: true, encoding: .utf8)
+        try NightlySetup.writeConfig(in: root, timezone: "America/Chicago")
         let p = Process()
         p.executableURL = Fleetkit.executable
         p.arguments = ["nightly", "--config", root.appendingPathComponent("fleetkit.yml").path, "--as-of", "2026-11-02", "--json"]

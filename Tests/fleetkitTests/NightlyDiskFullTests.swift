@@ -21,20 +21,8 @@ final class NightlyDiskFullTests: XCTestCase {
     }
 
     override func tearDown() {
-        if let mount { _ = try? tool("/bin/umount", [mount.path]) }
+        if let mount { _ = try? Tool.status("/bin/umount", [mount.path]) }
         try? FileManager.default.removeItem(at: root)
-    }
-
-    @discardableResult
-    private func tool(_ path: String, _ args: [String]) throws -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = args
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        return p.terminationStatus
     }
 
     private func regularFiles(under folder: URL) -> [String] {
@@ -49,13 +37,11 @@ final class NightlyDiskFullTests: XCTestCase {
         let m = root.appendingPathComponent("mnt")
         try FileManager.default.createDirectory(at: m, withIntermediateDirectories: true)
         guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/bin/mount"),
-              try tool("/bin/mount", ["-t", "tmpfs", "-o", "size=600k,mode=0700", "tmpfs", m.path]) == 0 else {
+              try Tool.status("/bin/mount", ["-t", "tmpfs", "-o", "size=600k,mode=0700", "tmpfs", m.path]) == 0 else {
             throw XCTSkip("mounting a tmpfs is not permitted here (needs root or CAP_SYS_ADMIN); the nightly disk-full case is not run")
         }
         mount = m
-        for folder in ["master", "fuel-card", "expenses", "dvir", "maintenance"] {
-            try FileManager.default.copyItem(at: Self.sampleData.appendingPathComponent(folder), to: root.appendingPathComponent("inbox/\(folder)"))
-        }
+        try NightlySetup.addSampleFolders(["master", "fuel-card", "expenses", "dvir", "maintenance"], in: root)
         let inboxBefore = regularFiles(under: root.appendingPathComponent("inbox"))
         try """
         warehouse: mnt/fleet.sqlite
@@ -90,7 +76,7 @@ final class NightlyDiskFullTests: XCTestCase {
         XCTAssertEqual((left + archived).sorted(), inboxBefore, "every file is either still in the inbox or archived")
         XCTAssertEqual(try TestWarehouse(existing: m.appendingPathComponent("fleet.sqlite").path).rows("PRAGMA integrity_check").map { $0[0] as String }, ["ok"])
 
-        XCTAssertEqual(try tool("/bin/mount", ["-o", "remount,size=50m", m.path]), 0)
+        XCTAssertEqual(try Tool.status("/bin/mount", ["-o", "remount,size=50m", m.path]), 0)
         let rerun = try Fleetkit.run(args)
         XCTAssertEqual(rerun.status, 0, rerun.stdout + rerun.stderr)
         XCTAssertEqual(regularFiles(under: root.appendingPathComponent("inbox")), [])

@@ -43,18 +43,7 @@ final class NightlyHostileTests: XCTestCase {
     override func setUpWithError() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("nightly-hostile-\(UUID())")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("inbox"), withIntermediateDirectories: true)
-        try """
-        warehouse: fleet.sqlite
-        inbox: inbox
-        archive: archive
-        quarantine: quarantine
-        reports: reports
-        settle_seconds: 0
-        timezone: America/Chicago
-        reports_to_refresh: [summary, cost]
-        periods: [previous_month]
-        formats: [json, csv]
-        """.write(to: root.appendingPathComponent("fleetkit.yml"), atomically: true, encoding: .utf8)
+        try NightlySetup.writeConfig(in: root, timezone: "America/Chicago", reports: ["summary", "cost"], formats: ["json", "csv"])
     }
 
     override func tearDownWithError() throws {
@@ -139,22 +128,6 @@ final class NightlyHostileTests: XCTestCase {
 
     // MARK: Import children that die or hang
 
-    /// The pid of a child of `parent` that has a file mentioning `needle` open, once it does.
-    private func child(of parent: Int32, mentioning needle: String, within seconds: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-                guard let pid = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                      let close = stat.lastIndex(of: ")") else { continue }
-                let fields = stat[stat.index(after: close)...].split(separator: " ")
-                guard fields.count > 2, Int32(fields[1]) == parent, Self.hasOpen(pid, needle) else { continue }
-                return pid
-            }
-            usleep(2_000)
-        }
-        return nil
-    }
-
     /// A child killed by SIGABRT (as a crash in a C library would) and one killed by SIGKILL (as
     /// the kernel's out-of-memory killer does) each cost their own file only: both quarantined
     /// naming the signal, nothing of them in the warehouse, every other file imported, exit 1.
@@ -175,10 +148,10 @@ final class NightlyHostileTests: XCTestCase {
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
         try p.run()
-        let abrt = child(of: p.processIdentifier, mentioning: "crashing.gpx", within: 120)
+        let abrt = ChildProcessFinder.child(of: p.processIdentifier, holdingOpen: "crashing.gpx", within: 120)
         XCTAssertNotNil(abrt, "the import child of crashing.gpx was never seen")
         if let abrt { kill(abrt, SIGABRT) }
-        let oom = child(of: p.processIdentifier, mentioning: "oom-killed.gpx", within: 120)
+        let oom = ChildProcessFinder.child(of: p.processIdentifier, holdingOpen: "oom-killed.gpx", within: 120)
         XCTAssertNotNil(oom, "the import child of oom-killed.gpx was never seen")
         if let oom { kill(oom, SIGKILL) }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
@@ -223,7 +196,7 @@ final class NightlyHostileTests: XCTestCase {
         // (Only while it runs: once reaped, its pid may belong to another process.)
         let job = p
         DispatchQueue.global().asyncAfter(deadline: .now() + 120) { if job.isRunning { kill(job.processIdentifier, SIGKILL) } }
-        let worker = child(of: p.processIdentifier, mentioning: "crashing.gpx", within: 120)
+        let worker = ChildProcessFinder.child(of: p.processIdentifier, holdingOpen: "crashing.gpx", within: 120)
         XCTAssertNotNil(worker, "the import child of crashing.gpx was never seen")
         if let worker {
             kill(worker, SIGABRT)
@@ -258,14 +231,5 @@ final class NightlyHostileTests: XCTestCase {
         let t = try TestWarehouse(existing: root.appendingPathComponent("fleet.sqlite").path)
         let positions: Int = try t.rows("SELECT COUNT(*) FROM position")[0][0]
         XCTAssertEqual(positions, 0)
-    }
-
-    /// Whether process `pid` has a file whose path mentions `needle` open: the nightly job's
-    /// import worker while it imports that file.
-    static func hasOpen(_ pid: Int32, _ needle: String) -> Bool {
-        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
-        return fds.contains { fd in
-            ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) ?? "").contains(needle)
-        }
     }
 }

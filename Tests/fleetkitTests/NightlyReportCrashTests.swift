@@ -7,29 +7,11 @@ import FleetTestSupport
 /// would end it: the run still finishes, with every file imported and archived, the failure
 /// recorded in `report_failures` and `nightly-last-run.json`, the ledger closed, and exit 1.
 final class NightlyReportCrashTests: XCTestCase {
-    static var sampleData: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("SampleData")
-    }
-
     func testAReportWriterKilledMidwayIsARecordedFailureAndTheRunCloses() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("nightly-report-crash-\(UUID())")
         defer { try? FileManager.default.removeItem(at: root) }
-        for folder in ["master", "expenses", "fuel-card"] {
-            try FileManager.default.createDirectory(at: root.appendingPathComponent("inbox"), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: Self.sampleData.appendingPathComponent(folder), to: root.appendingPathComponent("inbox/\(folder)"))
-        }
-        try """
-        warehouse: fleet.sqlite
-        inbox: inbox
-        archive: archive
-        quarantine: quarantine
-        reports: reports
-        settle_seconds: 0
-        timezone: America/Chicago
-        reports_to_refresh: [cost, utilization, summary]
-        periods: [previous_month]
-        formats: [csv, json, html, xlsx]
-        """.write(to: root.appendingPathComponent("fleetkit.yml"), atomically: true, encoding: .utf8)
+        try NightlySetup.addSampleFolders(["master", "expenses", "fuel-card"], in: root)
+        try NightlySetup.writeConfig(in: root, timezone: "America/Chicago", reports: ["cost", "utilization", "summary"], formats: ["csv", "json", "html", "xlsx"])
         let p = Process()
         p.executableURL = Fleetkit.executable
         p.arguments = ["nightly", "--config", root.appendingPathComponent("fleetkit.yml").path, "--as-of", "2026-11-02", "--json"]

@@ -12,17 +12,7 @@ final class NightlySettleWarningTests: XCTestCase {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("settle-warning-\(UUID())")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("inbox"), withIntermediateDirectories: true)
         let yml = root.appendingPathComponent("fleetkit.yml")
-        try """
-        warehouse: fleet.sqlite
-        inbox: inbox
-        archive: archive
-        quarantine: quarantine
-        reports: reports
-        settle_seconds: 0
-        reports_to_refresh: [summary]
-        periods: [previous_month]
-        formats: [json]
-        """.write(to: yml, atomically: true, encoding: .utf8)
+        try NightlySetup.writeConfig(in: root)
         let damaged = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("FleetNightlyTests/Fixtures/settle/looks-wrong-shape.json")
         try Warehouse(path: root.appendingPathComponent("fleet.sqlite").path).pool.write { db in try db.execute(sql: "INSERT OR REPLACE INTO setting(key, value) VALUES ('nightly_settle_looks', ?)", arguments: [try String(contentsOf: damaged, encoding: .utf8)]) }

@@ -37,18 +37,7 @@ final class PathSafetyTests: XCTestCase {
         try fm.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         try "unit_number,vin\nX-1,\n".write(to: elsewhere.appendingPathComponent("assets.csv"), atomically: true, encoding: .utf8)
         try fm.createSymbolicLink(at: inbox.appendingPathComponent("linked"), withDestinationURL: elsewhere)
-        try """
-        warehouse: fleet.sqlite
-        inbox: inbox
-        archive: archive
-        quarantine: quarantine
-        reports: reports
-        settle_seconds: 0
-        timezone: America/Chicago
-        reports_to_refresh: [cost, trips]
-        periods: [previous_month]
-        formats: [csv, html, json]
-        """.write(to: root.appendingPathComponent("fleetkit.yml"), atomically: true, encoding: .utf8)
+        try NightlySetup.writeConfig(in: root, timezone: "America/Chicago", reports: ["cost", "trips"], formats: ["csv", "html", "json"])
 
         let r = try Fleetkit.run(["nightly", "--config", root.appendingPathComponent("fleetkit.yml").path, "--as-of", "2026-11-02"])
         XCTAssertLessThanOrEqual(r.status, 1, r.stderr)

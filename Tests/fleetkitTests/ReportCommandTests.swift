@@ -53,26 +53,23 @@ final class ReportCommandTests: XCTestCase {
     }
 
     /// Peak memory of `fleetkit report cost` in all four formats, measured by the kernel
-    /// (`/usr/bin/time -v`, maximum RSS of the child), for 55,000 and 165,000 expense lines in one
+    /// (`/usr/bin/time`, maximum RSS of the child), for 55,000 and 165,000 expense lines in one
     /// month: both over the 50,000 rows that are held, so both stream. Three times the rows may
     /// not cost more than 24 MB more (held rows took about 1 KB each with their rendered text, so
     /// the old code grew by about 100 MB here). Not timed: only memory is asserted. Measured in
     /// the debug build: 62 MB at 60,000 and at 240,000 lines.
     func testReportMemoryDoesNotGrowWithRows() throws {
-        // `make deps` installs Debian's `time`; without it the test fails, it never skips.
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "/usr/bin/time is missing: run `make deps` (Debian package `time`)")
         var peaks: [Int: Int] = [:]
         for (lines, text) in [(55_000, "55,000"), (165_000, "165,000")] {
             let dir = try temporary("memory\(lines)")
             let csv = dir.appendingPathComponent("expenses.csv").path
-            let g = try Fleetkit.runTool("/usr/bin/env", ["python3", Self.generator.path, "--lines", "\(lines)", "--out", csv])
+            let g = try Tool.run("/usr/bin/env", ["python3", Self.generator.path, "--lines", "\(lines)", "--out", csv])
             XCTAssertEqual(g.status, 0, g.stderr)
             let db = try warehouse(importing: [csv], in: dir)
-            let r = try Fleetkit.runTool("/usr/bin/time", ["-v", Fleetkit.executable.path, "report", "cost", "--db", db, "--month", "2026-10", "--allow-partial",
+            let (r, kilobytes) = try Fleetkit.peakMemory(["report", "cost", "--db", db, "--month", "2026-10", "--allow-partial",
                                                          "--format", "csv,xlsx,html,json", "--out", dir.appendingPathComponent("out").path])
             XCTAssertEqual(r.status, 0, r.stderr)
-            let line = try XCTUnwrap(r.stderr.split(separator: "\n").first { $0.contains("Maximum resident set size (kbytes):") })
-            peaks[lines] = Int(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces))
+            peaks[lines] = kilobytes
             let html = try String(contentsOf: dir.appendingPathComponent("out/cost-2026-10.html"), encoding: .utf8)
             XCTAssertTrue(html.contains("Showing the first 1,000 of \(text) rows"), "the HTML shows 1,000 rows")
             try? FileManager.default.removeItem(at: dir)
@@ -80,27 +77,5 @@ final class ReportCommandTests: XCTestCase {
         let small = try XCTUnwrap(peaks[55_000]), large = try XCTUnwrap(peaks[165_000])
         print("fleetkit report cost peak RSS: 55,000 lines \(small / 1024) MB, 165,000 lines \(large / 1024) MB")
         XCTAssertLessThan(large - small, 24 * 1024, "peak RSS \(small) KB for 55,000 lines, \(large) KB for 165,000")
-    }
-}
-
-extension Fleetkit {
-    /// Runs another program (python3, /usr/bin/time) the same way.
-    static func runTool(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("fleetkit-tool-stderr-\(UUID())")
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let errHandle = try FileHandle(forWritingTo: errURL)
-        defer { try? FileManager.default.removeItem(at: errURL) }
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = errHandle
-        try p.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        try errHandle.close()
-        let errData = (try? Data(contentsOf: errURL)) ?? Data()
-        return (p.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
     }
 }

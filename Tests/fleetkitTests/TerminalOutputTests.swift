@@ -65,17 +65,7 @@ final class TerminalOutputTests: XCTestCase {
     }
 
     func testNightlyLinesPrintEscapesNotControlCharacters() throws {
-        try """
-        warehouse: fleet.sqlite
-        inbox: inbox
-        archive: archive
-        quarantine: quarantine
-        reports: reports
-        settle_seconds: 0
-        reports_to_refresh: [summary]
-        periods: [previous_month]
-        formats: [json]
-        """.write(to: dir.appendingPathComponent("fleetkit.yml"), atomically: true, encoding: .utf8)
+        try NightlySetup.writeConfig(in: dir)
         let r = try Fleetkit.run(["nightly", "--config", dir.appendingPathComponent("fleetkit.yml").path, "--as-of", "2026-11-02"])
         XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
         assertNoControls(r.stdout, "nightly stdout")

@@ -22,20 +22,8 @@ final class WarehouseFailureTests: XCTestCase {
     }
 
     override func tearDown() {
-        for m in mounts.reversed() { _ = try? tool("/bin/umount", [m.path]) }
+        for m in mounts.reversed() { _ = try? Tool.status("/bin/umount", [m.path]) }
         mounts = []
-    }
-
-    @discardableResult
-    private func tool(_ path: String, _ args: [String]) throws -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = args
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        return p.terminationStatus
     }
 
     /// A tmpfs of `size` at a fresh folder, or a skip saying why there is none.
@@ -43,7 +31,7 @@ final class WarehouseFailureTests: XCTestCase {
         let m = dir.appendingPathComponent("mnt-\(mounts.count)")
         try FileManager.default.createDirectory(at: m, withIntermediateDirectories: true)
         guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/bin/mount"),
-              try tool("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0700", "tmpfs", m.path]) == 0 else {
+              try Tool.status("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0700", "tmpfs", m.path]) == 0 else {
             throw XCTSkip("mounting a tmpfs is not permitted here (needs root or CAP_SYS_ADMIN); the disk-full and read-only file system cases are not run")
         }
         mounts.append(m)
@@ -74,7 +62,7 @@ final class WarehouseFailureTests: XCTestCase {
         var fs = statvfs()
         XCTAssertEqual(statvfs(m.path, &fs), 0)
         let usedKiB = (UInt64(fs.f_blocks) - UInt64(fs.f_bfree)) * UInt64(fs.f_frsize) / 1024
-        XCTAssertEqual(try tool("/bin/mount", ["-o", "remount,size=\(usedKiB + 256)k", m.path]), 0)
+        XCTAssertEqual(try Tool.status("/bin/mount", ["-o", "remount,size=\(usedKiB + 256)k", m.path]), 0)
         let full = try Fleetkit.run(["import", "--db", db] + costData)
         XCTAssertEqual(full.status, 2, full.stdout + full.stderr)
         XCTAssertTrue(full.stderr.contains("the disk is full"), full.stderr)
@@ -82,7 +70,7 @@ final class WarehouseFailureTests: XCTestCase {
         // What was committed before the disk filled is intact; the warehouse is not damaged.
         XCTAssertEqual(try TestWarehouse(existing: db).rows("PRAGMA integrity_check").map { $0[0] as String }, ["ok"])
 
-        XCTAssertEqual(try tool("/bin/mount", ["-o", "remount,size=50m", m.path]), 0)
+        XCTAssertEqual(try Tool.status("/bin/mount", ["-o", "remount,size=50m", m.path]), 0)
         let rerun = try Fleetkit.run(["import", "--db", db] + costData)
         XCTAssertEqual(rerun.status, 0, rerun.stderr)
 
@@ -99,7 +87,7 @@ final class WarehouseFailureTests: XCTestCase {
         let db = m.appendingPathComponent("fleet.sqlite").path
         XCTAssertEqual(try Fleetkit.run(["init", "--db", db, "--tz", "America/Chicago"]).status, 0)
         XCTAssertEqual(try Fleetkit.run(["import", "--db", db, Self.sampleData.appendingPathComponent("master").path]).status, 0)
-        XCTAssertEqual(try tool("/bin/mount", ["-o", "remount,ro", m.path]), 0)
+        XCTAssertEqual(try Tool.status("/bin/mount", ["-o", "remount,ro", m.path]), 0)
         let before = try sha(db)
         let r = try Fleetkit.run(["import", "--db", db, Self.sampleData.appendingPathComponent("fuel-card").path])
         XCTAssertEqual(r.status, 2, r.stdout + r.stderr)
