@@ -1,5 +1,6 @@
-// libFuzzer harness for the ISO 15143-3 / AEMP 1.2 readers (Sources/FleetImport/Telematics/*
-// except ISOFeed.swift and ISOFeedLoader.swift, which need the warehouse's RecordSink and GRDB).
+// libFuzzer harness for the ISO 15143-3 / AEMP 1.2 readers (Sources/FleetImport/Formats/iso15143/*
+// except ISOFeed.swift and ISOFeedLoader.swift, which need the warehouse's RecordSink and GRDB;
+// with the XML prolog guard and element reader from Parsers/XML and JSONStreamReader from Parsers/JSON).
 //
 // Boundary: the real XML path (XMLPrologGuard, then XMLElementReader over XMLParser(stream:))
 // and the real JSON path (JSONStreamReader, FeedNode.nodes) feed every collected element to
