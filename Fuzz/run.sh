@@ -85,15 +85,15 @@ gpx_sources=()
 for f in Sources/FleetImport/Formats/gpx/*.swift Sources/FleetImport/Parsers/XML/{XMLBytes,XMLTokenizer,XMLTypes}.swift; do grep -q '^import FleetWarehouse' "$f" || gpx_sources+=("$f"); done
 wanted gpx && run gpx "${core[@]}" $(stage gpx "${gpx_sources[@]}") Fuzz/GPXScannerFuzz.swift
 
-# ISO 15143-3 / AEMP 1.2, XML and JSON: prolog guard, element reader, JSON stream reader,
+# ISO 15143-3 / AEMP 1.2, XML and JSON: prolog guard, element reader, the JSON pull parser,
 # element mapping and identity (not ISOFeed/ISOFeedLoader, which need the warehouse).
 seed iso Tests/FleetImportTests/Fixtures/iso15143/*.xml Tests/FleetImportTests/Fixtures/iso15143/*.json \
   Tests/FleetImportTests/Fixtures/aemp12/*.xml Fuzz/seeds/iso/*
 telematics=()
-for t in FeedNode FeedTally FeedValues ISOElements ISOIdentity XSDuration; do
+for t in FeedJSON FeedNode FeedTally FeedValues ISOElements ISOIdentity XSDuration; do
   telematics+=("Sources/FleetImport/Formats/iso15143/$t.swift")
 done
-for t in JSONStreamReader; do telematics+=("Sources/FleetImport/Parsers/JSON/$t.swift"); done
+for t in JSONNode JSONPullParser JSONPullParser+Scalars; do telematics+=("Sources/FleetImport/Parsers/JSON/$t.swift"); done
 for t in XMLByteEncoding XMLElementReader XMLGuardedStream XMLPrologGuard; do telematics+=("Sources/FleetImport/Parsers/XML/$t.swift"); done
 # Byte (Byte.digits, the shared time-field reader) lives in Parsers/XML/XMLTypes.swift.
 wanted iso && run iso "${core[@]}" $(stage iso "${telematics[@]}" Sources/FleetImport/Parsers/XML/XMLTypes.swift) Fuzz/ISOFeedFuzz.swift
