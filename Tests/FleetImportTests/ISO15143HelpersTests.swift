@@ -278,4 +278,21 @@ final class ISO15143HelpersTests: XCTestCase {
         XCTAssertFalse(try r.nextElement())
         try r.finish()
     }
+
+    /// Through the importer: the oversized machine is one `oversized_record` reject that names
+    /// the JSON limit, nothing of it is stored, and the machine after it loads.
+    func testAnOversizedJSONMachineIsOneRejectAndTheNextLoads() throws {
+        let t = try TestWarehouse()
+        let filler = Array(repeating: "\"\(String(repeating: "x", count: 1000))\"", count: 5000).joined(separator: ",")
+        func machine(_ pin: String, _ extra: String = "") -> String {
+            "{\"EquipmentHeader\": {\"OEMName\": \"CAT\", \"Model\": \"320\", \"PIN\": \"\(pin)\"}, \"CumulativeOperatingHours\": {\"Hour\": 1200.5, \"datetime\": \"2026-10-01T18:00:00Z\"}\(extra)}"
+        }
+        let url = try t.write("{\"Fleet\": {\"version\": \"1\", \"Equipment\": [\(machine("CAT0320GCXYZ01234", ", \"Notes\": [\(filler)]")), \(machine("CAT0320GCXYZ05678"))]}}", to: "big-fleet.json")
+        let outcome = try t.importFile(url, options: ImportOptions(format: "iso15143"))
+        XCTAssertEqual(outcome.rejected, 1, outcome.error ?? "")
+        let rows = try t.rows("SELECT reason, message FROM reject")
+        XCTAssertEqual(rows.map { $0[0] as String }, ["oversized_record"])
+        XCTAssertTrue((rows[0][1] as String).contains("(4 MiB of text); it was skipped"), rows[0][1] as String)
+        XCTAssertEqual(try t.rows("SELECT pin FROM asset").map { $0[0] as String }, ["CAT0320GCXYZ05678"])
+    }
 }
