@@ -1,4 +1,4 @@
-// libFuzzer harness: the OBD-II decoding layer (FleetImport/OBD without the warehouse parts)
+// libFuzzer harness: the OBD-II decoding layer (FleetImport/Formats/{obd-shared,elm327,car-scanner,torque} without the warehouse parts)
 // must never crash, hang or loop on any bytes. Each input is read as an ELM327 transcript
 // (line reader → line parser → ISO-TP/ELM multi-frame assembler → J1979 decoders), and each
 // line also as a Torque/Car Scanner time, header field and number. Not covered here: the

@@ -1,4 +1,4 @@
-// libFuzzer harness for the byte-level GPX scanner (Sources/FleetImport/GPX/*, compiled with
+// libFuzzer harness for the byte-level GPX scanner (Sources/FleetImport/Formats/gpx/* and Parsers/XML/{XMLBytes,XMLTokenizer,XMLTypes,XMLByteEncoding,XMLPrologGuard}, compiled with
 // FleetCore's sources into one module by `make fuzz`). It must never crash, hang or overrun its
 // window on any bytes, and what it reads must not depend on where the input's chunks end:
 // the same bytes scanned in 1 MiB and in tiny chunks give the same points and the same error.

@@ -1,8 +1,9 @@
-// libFuzzer harness for the ISO 15143-3 / AEMP 1.2 readers (Sources/FleetImport/Telematics/*
-// except ISOFeed.swift and ISOFeedLoader.swift, which need the warehouse's RecordSink and GRDB).
+// libFuzzer harness for the ISO 15143-3 / AEMP 1.2 readers (Sources/FleetImport/Formats/iso15143/*
+// except ISOFeed.swift and ISOFeedLoader.swift, which need the warehouse's RecordSink and GRDB;
+// with the XML prolog guard and element reader from Parsers/XML and the JSON pull parser from Parsers/JSON).
 //
 // Boundary: the real XML path (XMLPrologGuard, then XMLElementReader over XMLParser(stream:))
-// and the real JSON path (JSONStreamReader, FeedNode.nodes) feed every collected element to
+// and the real JSON path (FeedJSON over JSONPullParser, FeedNode.nodes) feed every collected element to
 // the real ISOElementMapper and, for headers, ISOIdentity, through a driver that collects what
 // ISOXMLDriver collects (depth > 2, and depth 2 except Fleet/Equipment). Tying facts to assets
 // and loading them is left out. Nothing may crash; every fact must be one the warehouse could
@@ -74,17 +75,14 @@ private final class Driver: XMLElementConsumer {
 }
 
 private func readJSON(_ url: URL) throws {
-    var r = try JSONStreamReader(url: url)
-    defer { r.close() }
+    var r = try FeedJSON(url: url)
     var tally = FeedTally()
-    func element(_ key: String, _ r: inout JSONStreamReader) throws {
-        let value = try r.readValue()
-        for var node in FeedNode.nodes(name: key, json: value, line: r.line) {
-            node.oversized = r.oversized
+    func element(_ key: String, _ r: inout FeedJSON) throws {
+        for node in try r.readNodes(name: key) {
             if key.lowercased() == "equipment" { for child in node.children { map(child, snapshot: nil, tally: &tally) } } else { map(node, snapshot: nil, tally: &tally) }
         }
     }
-    func page(_ r: inout JSONStreamReader, depth: Int) throws {
+    func page(_ r: inout FeedJSON, depth: Int) throws {
         try r.beginObject()
         while let key = try r.nextKey() {
             if key.lowercased() == "fleet", depth < 4, try r.peekKind() == .object { try page(&r, depth: depth + 1); continue }
@@ -105,9 +103,9 @@ private func readJSON(_ url: URL) throws {
     case .array:
         try r.beginArray()
         while try r.nextElement() { if try r.peekKind() == .object { try page(&r, depth: 0) } else { try r.skipValue() } }
-    default: try r.skipValue()
+    case .scalar: try r.skipValue()
     }
-    _ = try r.atEnd()
+    try r.finish()
 }
 
 private var planted = false

@@ -1,5 +1,5 @@
 // libFuzzer harness for the Samsara JSON path: the streaming JSONPullParser and JSONNode
-// (Sources/FleetImport/JSON/*) and the record value decoders (Samsara/SamsaraValues.swift:
+// (Sources/FleetImport/Parsers/JSON/*) and the record value decoders (Formats/samsara/SamsaraValues.swift:
 // Fields, SamsaraTime), compiled with FleetCore's sources into one module by `make fuzz`.
 //
 // Boundary: SamsaraReader and the per-shape handlers are generic over the warehouse's

@@ -78,33 +78,35 @@ run csv "${core[@]}" Fuzz/CSVReaderFuzz.swift
 seed values Fuzz/seeds/values/*
 run values "${core[@]}" Fuzz/ValuesFuzz.swift
 
-# GPX: the byte scanner and its tokenizer, values and buffers.
+# GPX: the byte scanner (Formats/gpx) and the shared XML tokenizer, values and buffers (Parsers/XML).
 seed gpx Tests/FleetImportTests/Fixtures/gpx/*.gpx
 # The files that need the warehouse (GPXPipeline, GPXTripFeed: `import FleetWarehouse`) are left out.
 gpx_sources=()
-for f in Sources/FleetImport/GPX/*.swift; do grep -q '^import FleetWarehouse' "$f" || gpx_sources+=("$f"); done
+for f in Sources/FleetImport/Formats/gpx/*.swift Sources/FleetImport/Parsers/XML/{XMLBytes,XMLTokenizer,XMLTypes,XMLByteEncoding,XMLPrologGuard}.swift; do grep -q '^import FleetWarehouse' "$f" || gpx_sources+=("$f"); done
 wanted gpx && run gpx "${core[@]}" $(stage gpx "${gpx_sources[@]}") Fuzz/GPXScannerFuzz.swift
 
-# ISO 15143-3 / AEMP 1.2, XML and JSON: prolog guard, element reader, JSON stream reader,
+# ISO 15143-3 / AEMP 1.2, XML and JSON: prolog guard, element reader, the JSON pull parser,
 # element mapping and identity (not ISOFeed/ISOFeedLoader, which need the warehouse).
 seed iso Tests/FleetImportTests/Fixtures/iso15143/*.xml Tests/FleetImportTests/Fixtures/iso15143/*.json \
   Tests/FleetImportTests/Fixtures/aemp12/*.xml Fuzz/seeds/iso/*
 telematics=()
-for t in FeedNode FeedTally FeedValues ISOElements ISOIdentity JSONStreamReader XMLByteEncoding XMLElementReader XMLGuardedStream XMLPrologGuard XSDuration; do
-  telematics+=("Sources/FleetImport/Telematics/$t.swift")
+for t in FeedJSON FeedNode FeedTally FeedValues ISOElements ISOIdentity XSDuration; do
+  telematics+=("Sources/FleetImport/Formats/iso15143/$t.swift")
 done
-# Byte (Byte.digits, the shared time-field reader) lives in GPX/XMLTypes.swift.
-wanted iso && run iso "${core[@]}" $(stage iso "${telematics[@]}" Sources/FleetImport/GPX/XMLTypes.swift) Fuzz/ISOFeedFuzz.swift
+for t in JSONNode JSONPullParser JSONPullParser+Scalars; do telematics+=("Sources/FleetImport/Parsers/JSON/$t.swift"); done
+for t in XMLByteEncoding XMLElementReader XMLGuardedStream XMLPrologGuard; do telematics+=("Sources/FleetImport/Parsers/XML/$t.swift"); done
+# Byte (Byte.digits, the shared time-field reader) lives in Parsers/XML/XMLTypes.swift.
+wanted iso && run iso "${core[@]}" $(stage iso "${telematics[@]}" Sources/FleetImport/Parsers/XML/XMLTypes.swift) Fuzz/ISOFeedFuzz.swift
 
 # Samsara: the JSON pull parser, JSON nodes and the record value decoders.
 seed samsara Tests/FleetImportTests/Fixtures/samsara/*.json
-wanted samsara && run samsara "${core[@]}" $(stage samsara Sources/FleetImport/JSON/*.swift Sources/FleetImport/Samsara/SamsaraValues.swift Sources/FleetImport/GPX/XMLTypes.swift) Fuzz/SamsaraJSONFuzz.swift
+wanted samsara && run samsara "${core[@]}" $(stage samsara Sources/FleetImport/Parsers/JSON/JSONNode.swift Sources/FleetImport/Parsers/JSON/JSONPullParser*.swift Sources/FleetImport/Formats/samsara/SamsaraValues.swift Sources/FleetImport/Parsers/XML/XMLTypes.swift) Fuzz/SamsaraJSONFuzz.swift
 
 # Receipts: field extraction on OCR text (no Tesseract or Leptonica files).
 seed receipt Fuzz/seeds/receipt/*
 wanted receipt && run receipt "${core[@]}" $(stage receipt Sources/FleetOCR/Receipt*.swift Sources/FleetOCR/OCRResult.swift) Fuzz/ReceiptExtractorFuzz.swift
 
-seed elm Fuzz/seeds/elm/*; wanted elm && run elm "${core[@]}" $(stage elm Sources/FleetImport/GPX/XMLTypes.swift Sources/FleetImport/OBD/{OBDDecoder,ELMLine,ELMWrapper,ELMAssembler,TextLineReader,OBDLocalTime,OBDChannels,OBDLayouts,OBDText,CarScannerFileDate,CarScannerClock,TorqueZoneTally}.swift) Fuzz/ELM327Fuzz.swift  # ELM327 transcripts: line reader, parser, multi-frame assembler, J1979 decoders
+seed elm Fuzz/seeds/elm/*; wanted elm && run elm "${core[@]}" $(stage elm Sources/FleetImport/Parsers/XML/XMLTypes.swift Sources/FleetImport/Formats/obd-shared/{OBDDecoder,OBDLocalTime,OBDChannels,OBDLayouts,OBDText}.swift Sources/FleetImport/Formats/elm327/{ELMLine,ELMWrapper,ELMAssembler,TextLineReader}.swift Sources/FleetImport/Formats/car-scanner/{CarScannerFileDate,CarScannerClock}.swift Sources/FleetImport/Formats/torque/TorqueZoneTally.swift) Fuzz/ELM327Fuzz.swift  # ELM327 transcripts: line reader, parser, multi-frame assembler, J1979 decoders
 
 echo "== fuzz summary"; cat "$summary"
 exit $status

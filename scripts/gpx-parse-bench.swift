@@ -1,5 +1,5 @@
 // Parse-only throughput of FleetKit's GPX byte scanner (no warehouse): scripts/bench-gpx.sh
-// compiles it together with Sources/FleetCore and Sources/FleetImport/GPX into one program.
+// compiles it together with Sources/FleetCore and Sources/FleetImport/Formats/gpx (without the warehouse files) and Parsers/XML/{XMLBytes,XMLTokenizer,XMLTypes,XMLByteEncoding,XMLPrologGuard} into one program.
 import Foundation
 
 let path = CommandLine.arguments[1]

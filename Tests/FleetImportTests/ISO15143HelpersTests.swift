@@ -217,44 +217,82 @@ final class ISO15143HelpersTests: XCTestCase {
             \u{FEFF}{"Fleet": {"Equipment": [{"Hour": 12.50, "Name": "Gr\\u00f6\\u00dfe \\ud83d\\ude9c", "ok": true, "n": null, "list": [1, 2]}],
              "skip": {"deep": [[[]]]}, "snapshotTime": "2026-10-01T00:00:00Z"}}
             """, to: "f.json")
-        var r = try JSONStreamReader(url: url)
-        defer { r.close() }
+        var r = try FeedJSON(url: url)
         try r.beginObject()
         XCTAssertEqual(try r.nextKey(), "Fleet")
         try r.beginObject()
         XCTAssertEqual(try r.nextKey(), "Equipment")
         try r.beginArray()
         XCTAssertTrue(try r.nextElement())
-        let node = FeedNode.nodes(name: "Equipment", json: try r.readValue())[0]
+        let node = try r.readNodes(name: "Equipment")[0]
         XCTAssertEqual(node.value("Hour"), "12.50", "numbers keep their source text")
         XCTAssertEqual(node.value("Name"), "Größe 🚜")
         XCTAssertEqual(node.value("ok"), "true")
         XCTAssertEqual(node.value("n"), "")
         XCTAssertEqual(node.children(named: "list").map(\.text), ["1", "2"])
+        XCTAssertEqual(node.line, 1)
         XCTAssertFalse(try r.nextElement())
         XCTAssertEqual(try r.nextKey(), "skip")
         try r.skipValue()
         XCTAssertEqual(try r.nextKey(), "snapshotTime")
+        XCTAssertEqual(try r.line(), 2, "the key after a line break is on line 2")
         XCTAssertEqual(try r.readScalarText(), "2026-10-01T00:00:00Z")
         XCTAssertNil(try r.nextKey())
         XCTAssertNil(try r.nextKey())
-        XCTAssertTrue(try r.atEnd())
+        XCTAssertNoThrow(try r.finish())
     }
 
     func testJSONErrorsCarryTheLine() throws {
         let t = try TestWarehouse()
         for (text, expected) in [("{\"a\": [1, 2,\n", "at line 2: the JSON ends before its values are closed"),
                                  ("{\"a\": 1,\n\"b\": tru}", "at line 2: the JSON is not valid"),
-                                 ("{\"a\" 1}", "unexpected '1'"),
-                                 ("[1, 2]x", "")] {
-            var r = try JSONStreamReader(url: try t.write(text, to: "bad.json"))
+                                 ("{\"a\" 1}", "found '1'"),
+                                 ("[1, 2]x", "at line 1: the JSON has content after its end")] {
+            var r = try FeedJSON(url: try t.write(text, to: "bad.json"))
             do {
-                _ = try r.readValue()
-                if expected.isEmpty { XCTAssertFalse(try r.atEnd()); continue }
+                _ = try r.readNodes(name: "a")
+                try r.finish()
                 XCTFail("\(text) was read")
             } catch {
                 XCTAssertTrue("\(error)".contains(expected), "\(error)")
             }
         }
+    }
+
+    /// The limits of the JSON path: nesting deeper than 64 levels refuses the file; an element
+    /// larger than 4 MiB of text is skipped whole and marked oversized; the file goes on.
+    func testJSONLimits() throws {
+        let t = try TestWarehouse()
+        var deep = try FeedJSON(url: try t.write(String(repeating: "[", count: 65) + String(repeating: "]", count: 65), to: "deep.json"))
+        XCTAssertThrowsError(try deep.readNodes(name: "a")) { XCTAssertTrue("\($0)".contains("nests deeper than 64 levels"), "\($0)") }
+        let big = String(repeating: "x", count: 1000)
+        let items = Array(repeating: "\"\(big)\"", count: 5000).joined(separator: ",")
+        var r = try FeedJSON(url: try t.write("[{\"a\": [\(items)]}, {\"b\": 1}]", to: "big.json"))
+        try r.beginArray()
+        XCTAssertTrue(try r.nextElement())
+        let oversized = try r.readNodes(name: "Equipment")
+        XCTAssertEqual(oversized.map(\.oversized), [true])
+        XCTAssertEqual(oversized[0].children.count, 0, "nothing of an oversized element is kept")
+        XCTAssertTrue(try r.nextElement())
+        XCTAssertEqual(try r.readNodes(name: "Equipment")[0].value("b"), "1")
+        XCTAssertFalse(try r.nextElement())
+        try r.finish()
+    }
+
+    /// Through the importer: the oversized machine is one `oversized_record` reject that names
+    /// the JSON limit, nothing of it is stored, and the machine after it loads.
+    func testAnOversizedJSONMachineIsOneRejectAndTheNextLoads() throws {
+        let t = try TestWarehouse()
+        let filler = Array(repeating: "\"\(String(repeating: "x", count: 1000))\"", count: 5000).joined(separator: ",")
+        func machine(_ pin: String, _ extra: String = "") -> String {
+            "{\"EquipmentHeader\": {\"OEMName\": \"CAT\", \"Model\": \"320\", \"PIN\": \"\(pin)\"}, \"CumulativeOperatingHours\": {\"Hour\": 1200.5, \"datetime\": \"2026-10-01T18:00:00Z\"}\(extra)}"
+        }
+        let url = try t.write("{\"Fleet\": {\"version\": \"1\", \"Equipment\": [\(machine("CAT0320GCXYZ01234", ", \"Notes\": [\(filler)]")), \(machine("CAT0320GCXYZ05678"))]}}", to: "big-fleet.json")
+        let outcome = try t.importFile(url, options: ImportOptions(format: "iso15143"))
+        XCTAssertEqual(outcome.rejected, 1, outcome.error ?? "")
+        let rows = try t.rows("SELECT reason, message FROM reject")
+        XCTAssertEqual(rows.map { $0[0] as String }, ["oversized_record"])
+        XCTAssertTrue((rows[0][1] as String).contains("(4 MiB of text); it was skipped"), rows[0][1] as String)
+        XCTAssertEqual(try t.rows("SELECT pin FROM asset").map { $0[0] as String }, ["CAT0320GCXYZ05678"])
     }
 }

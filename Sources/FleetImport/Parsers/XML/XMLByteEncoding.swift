@@ -69,6 +69,20 @@ enum XMLByteEncoding: Equatable {
 
     static let utf16Names: Set<String> = ["UTF16", "UTF16LE", "UTF16BE", "UCS2", "ISO10646UCS2"]
 
+    /// How a reader that decodes text itself, byte by byte (the GPX scanner), reads the text of
+    /// a file whose declaration names `name`: as UTF-8 (UTF-8 and its ASCII subset) or as
+    /// Latin-1 (ISO-8859-1, and windows-1252, whose extra characters GPX never needs); nil for
+    /// any other name, which that reader refuses.
+    enum TextDecoding { case utf8, latin1 }
+
+    static func textDecoding(declared name: String) -> TextDecoding? {
+        switch normalized(name) {
+        case "UTF8", "USASCII", "ASCII": return .utf8
+        case "ISO88591", "LATIN1", "WINDOWS1252", "CP1252": return .latin1
+        default: return nil
+        }
+    }
+
     static func normalized(_ name: String) -> String { name.uppercased().filter { $0 != "-" && $0 != "_" } }
 
     /// The ASCII-compatible encodings a declaration may name: those libxml2 switches to safely

@@ -115,19 +115,19 @@ extension JSONPullParser {
                     case .objectEnd: return .object(members)
                     case let .key(k):
                         try charge(k.utf8.count)
-                        guard let v = try next() else { throw fail("the document ends inside an object (truncated)") }
+                        guard let v = try next() else { throw failTruncated("the document ends inside an object (truncated)") }
                         members.append(.init(key: k, value: try build(v)))
                     default: throw fail("expected a key")
                     }
                 }
-                throw fail("the document ends inside an object (truncated)")
+                throw failTruncated("the document ends inside an object (truncated)")
             case .arrayStart:
                 var items: [JSONNode] = []
                 while let t = try next() {
                     if t == .arrayEnd { return .array(items) }
                     items.append(try build(t))
                 }
-                throw fail("the document ends inside an array (truncated)")
+                throw failTruncated("the document ends inside an array (truncated)")
             case let .string(s): try charge(s.utf8.count); return .string(s)
             case let .number(n): try charge(n.utf8.count); return .number(n)
             case let .bool(b): try charge(1); return .bool(b)

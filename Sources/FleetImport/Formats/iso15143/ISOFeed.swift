@@ -113,8 +113,7 @@ enum ISOJSONDriver {
     }
 
     private static func walk<S: RecordSink>(_ input: InputFile, pages: inout [PageInfo], loader: ISOFeedLoader<S>?) throws {
-        var r = try JSONStreamReader(url: input.source)
-        defer { r.close() }
+        var r = try FeedJSON(url: input.source)
         var ordinal = 0
         switch try r.peekKind() {
         case .array:
@@ -131,17 +130,14 @@ enum ISOJSONDriver {
             if i == 0 { loader?.emptyPage() }
         case .object:
             try page(&r, path: FeedPath(), ordinal: &ordinal, pages: &pages, loader: loader)
-        default:
-            throw FleetError.unreadable(file: input.path, location: "line \(r.line)", reason: "the JSON is not an ISO 15143-3 document (it is not an object or an array of pages)",
+        case .scalar:
+            throw FleetError.unreadable(file: input.path, location: "line \(try r.line())", reason: "the JSON is not an ISO 15143-3 document (it is not an object or an array of pages)",
                                         hint: "Pass the right --format if this is another format.")
         }
-        guard try r.atEnd() else {
-            throw FleetError.unreadable(file: input.path, location: "line \(r.line)", reason: "the JSON has content after its end",
-                                        hint: "Nothing of this file was imported; check that the file holds one saved response.")
-        }
+        try r.finish()
     }
 
-    private static func page<S: RecordSink>(_ r: inout JSONStreamReader, path: FeedPath, ordinal: inout Int, pages: inout [PageInfo],
+    private static func page<S: RecordSink>(_ r: inout FeedJSON, path: FeedPath, ordinal: inout Int, pages: inout [PageInfo],
                                             loader: ISOFeedLoader<S>?) throws {
         let me = ordinal
         ordinal += 1
@@ -163,8 +159,7 @@ enum ISOJSONDriver {
                 guard loader == nil else { try r.skipValue(); continue }
                 if lower == "snapshottime" { pages[me].snapshotTime = try r.readScalarText(); continue }
                 if lower == "version" { try r.skipValue(); continue }
-                let line = r.line
-                let nodes = FeedNode.nodes(name: key, json: try r.readValue(), line: line)
+                let nodes = try r.readNodes(name: key)
                 for (i, n) in nodes.enumerated() {
                     let p = path.appending(key, index: nodes.count > 1 ? i + 1 : nil)
                     if kind == .header { pages[me].header = pages[me].header ?? (n, p) } else { pages[me].links.append((n, p)) }
@@ -178,13 +173,10 @@ enum ISOJSONDriver {
         try loader?.endPage()
     }
 
-    private static func equipment<S: RecordSink>(_ r: inout JSONStreamReader, path: FeedPath, loader: ISOFeedLoader<S>?) throws {
+    private static func equipment<S: RecordSink>(_ r: inout FeedJSON, path: FeedPath, loader: ISOFeedLoader<S>?) throws {
         guard let loader else { return try r.skipValue() }
-        func one(_ r: inout JSONStreamReader, _ p: FeedPath) throws {
-            let line = r.line
-            let value = try r.readValue()
-            var node = FeedNode.nodes(name: "Equipment", json: value, line: line).first ?? FeedNode(name: "Equipment", syntax: .json)
-            node.oversized = r.oversized
+        func one(_ r: inout FeedJSON, _ p: FeedPath) throws {
+            let node = try r.readNodes(name: "Equipment").first ?? FeedNode(name: "Equipment", syntax: .json)
             loader.beginEquipment(p)
             if node.oversized { try loader.element(node, path: p) }
             var seen: [String: Int] = [:]
@@ -204,19 +196,14 @@ enum ISOJSONDriver {
                 if try r.peekKind() == .object { try one(&r, path.appending("", index: i).collapsed) } else { try r.skipValue() }
             }
         case .object: try one(&r, path.indexed(1))
-        default: try r.skipValue()
+        case .scalar: try r.skipValue()
         }
     }
 
     /// Time-series items (or one element of a single-machine snapshot) under their element name.
-    private static func items<S: RecordSink>(_ r: inout JSONStreamReader, key: String, path: FeedPath, loader: ISOFeedLoader<S>) throws {
-        func one(_ r: inout JSONStreamReader, _ p: FeedPath) throws {
-            let line = r.line
-            let value = try r.readValue()
-            for var node in FeedNode.nodes(name: key, json: value, line: line) {
-                node.oversized = r.oversized
-                try loader.element(node, path: p)
-            }
+    private static func items<S: RecordSink>(_ r: inout FeedJSON, key: String, path: FeedPath, loader: ISOFeedLoader<S>) throws {
+        func one(_ r: inout FeedJSON, _ p: FeedPath) throws {
+            for node in try r.readNodes(name: key) { try loader.element(node, path: p) }
         }
         if try r.peekKind() == .array {
             try r.beginArray()

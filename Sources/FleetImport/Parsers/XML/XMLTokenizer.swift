@@ -240,13 +240,14 @@ final class XMLTokenizer {
         }
         if cdata, capturing { text.append(p + start + 9, i - start - 9) }
         if processingInstruction, matches(start, "<?xml"), start + 5 < end, Byte.isSpace(p[start + 5]) {
-            let decl = b.string(start, i).lowercased()
-            if let r = decl.range(of: "encoding") {
-                let value = decl[r.upperBound...].drop { " =\"'".contains($0) }.prefix { !" \"'".contains($0) }
-                switch value {
-                case "utf-8", "utf8", "us-ascii", "ascii": break
-                case "iso-8859-1", "latin1", "latin-1", "windows-1252", "cp1252": latin1 = true
-                default: throw fail("the file declares encoding \(value); FleetKit reads GPX in UTF-8 or ISO-8859-1", at: start)
+            // The declaration is read by the same code as the ISO/AEMP prolog guard's, and the
+            // names by the same table (XMLByteEncoding), so both readers agree on what a
+            // declaration says; this reader decodes text itself, so it takes only UTF-8 and Latin-1.
+            if let name = XMLPrologGuard.declaredEncoding(Array(UnsafeBufferPointer(start: p + start, count: i - start))[...]) {
+                switch XMLByteEncoding.textDecoding(declared: name) {
+                case .utf8?: break
+                case .latin1?: latin1 = true
+                case nil: throw fail("the file declares encoding \(name.prefix(40)); FleetKit reads GPX in UTF-8 or ISO-8859-1", at: start)
                 }
             }
         }

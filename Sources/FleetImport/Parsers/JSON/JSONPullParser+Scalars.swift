@@ -8,7 +8,7 @@ extension JSONPullParser {
         try ensure(n)
         let p = word.utf8Start
         for i in 0..<n where pos + i >= end || buffer[pos + i] != p[i] {
-            if pos + i >= end { throw fail("the document ends inside '\(word)' (truncated)") }
+            if pos + i >= end { throw failTruncated("the document ends inside '\(word)' (truncated)") }
             throw fail("expected '\(word)' but found \(Self.describe(buffer[pos + i]))", at: offset + Int64(i))
         }
         pos += n
@@ -43,7 +43,7 @@ extension JSONPullParser {
             return n
         }
         if try peekByte() == UInt8(ascii: "-") { try take() }
-        guard let first = try peekByte() else { throw fail("the document ends inside a number (truncated)") }
+        guard let first = try peekByte() else { throw failTruncated("the document ends inside a number (truncated)") }
         guard first >= 48, first <= 57 else { throw fail("a number needs a digit after '-' but found \(Self.describe(first))") }
         if first == UInt8(ascii: "0") {
             try take()
@@ -81,7 +81,7 @@ extension JSONPullParser {
             if scratch.count > maxTokenBytes { throw fail("a string is longer than \(maxTokenBytes) bytes", at: start) }
             if pos >= end {
                 try ensure(1)
-                if pos >= end { throw fail("the document ends inside a string (truncated)", at: start) }
+                if pos >= end { throw failTruncated("the document ends inside a string (truncated)", at: start) }
                 continue
             }
             let c = buffer[pos]
@@ -101,7 +101,7 @@ extension JSONPullParser {
 
     private mutating func escape() throws {
         try ensure(2)
-        guard end - pos >= 2 else { throw fail("the document ends inside an escape (truncated)") }
+        guard end - pos >= 2 else { throw failTruncated("the document ends inside an escape (truncated)") }
         let e = buffer[pos + 1]
         let simple: UInt8?
         switch e {
@@ -137,7 +137,7 @@ extension JSONPullParser {
     /// Four hex digits starting `k` bytes after `pos`.
     private mutating func hex4(from k: Int) throws -> UInt32 {
         try ensure(k + 4)
-        guard end - pos >= k + 4 else { throw fail("the document ends inside a \\u escape (truncated)") }
+        guard end - pos >= k + 4 else { throw failTruncated("the document ends inside a \\u escape (truncated)") }
         var v: UInt32 = 0
         for j in 0..<4 {
             let c = buffer[pos + k + j]
@@ -168,7 +168,7 @@ extension JSONPullParser {
         default: throw fail("a string has a byte (0x\(String(c, radix: 16, uppercase: true))) that is not valid UTF-8")
         }
         try ensure(n)
-        guard end - pos >= n else { throw fail("the document ends inside a UTF-8 sequence (truncated)") }
+        guard end - pos >= n else { throw failTruncated("the document ends inside a UTF-8 sequence (truncated)") }
         for k in 1..<n {
             let b = buffer[pos + k]
             let (l, h) = k == 1 ? (lo, hi) : (UInt8(0x80), UInt8(0xBF))

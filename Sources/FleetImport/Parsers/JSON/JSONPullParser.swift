@@ -19,6 +19,8 @@ struct JSONReadError: Error, Equatable, CustomStringConvertible {
     var offset: Int64
     var path: String
     var message: String
+    /// The input ended inside a value: the file is cut short, not malformed.
+    var isTruncated = false
 
     var location: String { path.isEmpty ? "byte \(offset)" : "byte \(offset) (\(path))" }
     var description: String { "\(location): \(message)" }
@@ -69,8 +71,15 @@ struct JSONPullParser {
     var scratch: [UInt8] = []
     /// Offset of the first byte of the last token returned.
     private(set) var tokenOffset: Int64 = 0
+    /// Whether `line(at:)` is wanted. Off by default: counting newlines is a second pass over
+    /// every byte, which formats that report errors by byte offset (Samsara, Deere) do not pay.
+    let countsLines: Bool
+    /// Lines counted up to `lineMark` (a buffer index): `lineAtMark` is the line there.
+    private var lineMark = 0
+    private var lineAtMark = 1
 
-    init(url: URL, maxTokenBytes: Int = JSONPullParser.defaultMaxTokenBytes, maxDepth: Int = JSONPullParser.defaultMaxDepth) throws {
+    init(url: URL, maxTokenBytes: Int = JSONPullParser.defaultMaxTokenBytes, maxDepth: Int = JSONPullParser.defaultMaxDepth,
+         countsLines: Bool = false) throws {
         do { handle = try FileHandle(forReadingFrom: url) } catch {
             throw JSONReadError(offset: 0, path: "", message: "the file cannot be opened for reading (\(error.localizedDescription))")
         }
@@ -79,17 +88,20 @@ struct JSONPullParser {
         atEOF = false
         self.maxTokenBytes = maxTokenBytes
         self.maxDepth = maxDepth
+        self.countsLines = countsLines
         try start()
     }
 
     /// Parses bytes already in memory (tests, small documents).
-    init(bytes: [UInt8], maxTokenBytes: Int = JSONPullParser.defaultMaxTokenBytes, maxDepth: Int = JSONPullParser.defaultMaxDepth) throws {
+    init(bytes: [UInt8], maxTokenBytes: Int = JSONPullParser.defaultMaxTokenBytes, maxDepth: Int = JSONPullParser.defaultMaxDepth,
+         countsLines: Bool = false) throws {
         handle = nil
         buffer = bytes
         end = bytes.count
         atEOF = true
         self.maxTokenBytes = maxTokenBytes
         self.maxDepth = maxDepth
+        self.countsLines = countsLines
         try start()
     }
 
@@ -151,6 +163,31 @@ struct JSONPullParser {
         JSONReadError(offset: offset ?? self.offset, path: path, message: message)
     }
 
+    /// The input ended inside a value.
+    func failTruncated(_ message: String, at offset: Int64? = nil) -> JSONReadError {
+        JSONReadError(offset: offset ?? self.offset, path: path, message: message, isTruncated: true)
+    }
+
+    /// The 1-based line of a byte offset, for parsers made with `countsLines` (else 1). An
+    /// offset before the bytes still held gives the line of the first of them. Each byte is
+    /// counted once, however often this is asked.
+    mutating func line(at offset: Int64) -> Int {
+        guard countsLines else { return 1 }
+        let target = max(0, min(end, Int(offset - base)))
+        if target >= lineMark {
+            lineAtMark += Self.newlines(buffer, lineMark, target)
+            lineMark = target
+            return lineAtMark
+        }
+        return lineAtMark - Self.newlines(buffer, target, lineMark)
+    }
+
+    private static func newlines(_ b: [UInt8], _ from: Int, _ to: Int) -> Int {
+        var n = 0
+        for i in from..<to where b[i] == 0x0A { n += 1 }
+        return n
+    }
+
     // MARK: Tokens
 
     /// The next token without consuming it.
@@ -180,7 +217,7 @@ struct JSONPullParser {
                 return try value()
             }
             let top = frames.count - 1
-            guard pos < end else { throw fail("the document ends inside \(frames[top].isObject ? "an object" : "an array") (truncated)") }
+            guard pos < end else { throw failTruncated("the document ends inside \(frames[top].isObject ? "an object" : "an array") (truncated)") }
             let c = buffer[pos]
             switch frames[top].state {
             case .firstOrEnd:
@@ -223,7 +260,7 @@ struct JSONPullParser {
         let k = try string()
         frames[top].key = k
         try skipWhitespace()
-        guard pos < end else { throw fail("the document ends after a key (truncated)") }
+        guard pos < end else { throw failTruncated("the document ends after a key (truncated)") }
         guard buffer[pos] == UInt8(ascii: ":") else { throw fail("expected ':' after the key but found \(Self.describe(buffer[pos]))") }
         pos += 1
         frames[top].state = .value
@@ -293,6 +330,9 @@ struct JSONPullParser {
     private mutating func refill() throws {
         guard let handle, !atEOF else { atEOF = true; return }
         if pos > 0 {
+            if countsLines {
+                if lineMark <= pos { lineAtMark += Self.newlines(buffer, lineMark, pos); lineMark = 0 } else { lineMark -= pos }
+            }
             buffer.removeSubrange(0..<pos)
             base += Int64(pos)
             end -= pos

@@ -78,7 +78,9 @@ final class ISOFeedLoader<S: RecordSink> {
     /// A whole element inside the current scope.
     func element(_ node: FeedNode, path: FeedPath) throws {
         if node.oversized {
-            try sink.reject(Issue(.oversizedRecord, at: path.description, "the \(node.name) element is larger than FleetKit reads as one element (\(XMLElementReader.maxNodes) elements or \(XMLElementReader.maxTextBytes / 1024) KiB of text); it was skipped", raw: node.render()))
+            let limit = node.syntax == .json ? "\(FeedJSON.maxElementBytes >> 20) MiB of text"
+                : "\(XMLElementReader.maxNodes) elements or \(XMLElementReader.maxTextBytes / 1024) KiB of text"
+            try sink.reject(Issue(.oversizedRecord, at: path.description, "the \(node.name) element is larger than FleetKit reads as one element (\(limit)); it was skipped", raw: node.render()))
             return
         }
         switch ISOElementMapper.kind(of: node.name) {
