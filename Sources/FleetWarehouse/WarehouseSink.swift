@@ -166,6 +166,7 @@ public struct WarehouseSink: RecordSink {
     public mutating func load<R: LoadableRecord>(_ record: R) throws -> LoadOutcome {
         // A position stored on its own is not fed to a stream: its asset streams no more.
         if R.self == Position.self { stopStreaming((record as! Position).assetID) }
+        if feed != nil, let asset = Self.signalAsset(record) { stopStreaming(asset) }
         return try upsert(record)
     }
 
@@ -192,6 +193,9 @@ public struct WarehouseSink: RecordSink {
         // The same type at run time: the array is reinterpreted, not copied.
         let positions = R.self == Position.self && derive != nil && streamTrips ? unsafeBitCast(records, to: [Position].self) : nil
         if let positions { try beginStreams(positions) }
+        if feed != nil, R.self == EngineEvent.self || R.self == ObdSample.self || R.self == MeterReading.self {
+            for record in records { if let asset = Self.signalAsset(record) { stopStreaming(asset) } }
+        }
         try records.withUnsafeBufferPointer { all in
             var i = 0
             while i < all.count {
@@ -236,6 +240,20 @@ public struct WarehouseSink: RecordSink {
                 streaming[last] = false
             }
         }
+    }
+
+    /// The asset of an engine event, OBD RPM or speed sample, or odometer or engine-hours
+    /// reading: with one loaded, the asset's stream would be refused after the load
+    /// (`TripStream.result`), so it is stopped now rather than fed in vain (a Samsara export
+    /// carries engine states with its GPS: 4 % more CPU when they were fed regardless).
+    private static func signalAsset<R: LoadableRecord>(_ record: R) -> Int64? {
+        if R.self == EngineEvent.self { return (record as! EngineEvent).assetID }
+        if R.self == ObdSample.self { let o = record as! ObdSample; return o.pid == 12 || o.pid == 13 ? o.assetID : nil }
+        if R.self == MeterReading.self {
+            let m = record as! MeterReading
+            return m.meter == "odometer" || m.meter == "engine_hours" ? m.assetID : nil
+        }
+        return nil
     }
 
     /// Position batches fed to streams: a savepoint undone after one was fed stops every stream.

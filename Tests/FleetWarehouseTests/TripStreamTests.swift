@@ -108,6 +108,31 @@ final class TripStreamTests: XCTestCase {
         }
     }
 
+    /// An engine event loaded with the file (after its positions, as a Samsara page gives
+    /// them) stops the asset's stream at once: the derivation would refuse it anyway, and the
+    /// trips, now using the engine, are those of the read-back.
+    func testASignalLoadedWithTheFileStopsTheStream() throws {
+        let all = DriveFixtures.sixDays(chicago)
+        var tables: [[String]] = []
+        for on in [false, true] {
+            let t = try TestWarehouse()
+            try t.warehouse.pool.write { db in
+                let f = try SourceFile.insertedForTest(db)
+                var sink = WarehouseSink(db: db, sourceFileID: f.id!)
+                sink.derive = DeriveSettings(zone: chicago)
+                sink.streamTrips = on
+                let a = try sink.asset(AssetRef(unitNumber: "V-1"))
+                try sink.load(contentsOf: all.map { Position(assetID: a, at: $0.at, lat: $0.lat, lon: $0.lon, sourceFileID: f.id!) })
+                try sink.load(contentsOf: [EngineEvent(assetID: a, at: all[50].at, state: "on", sourceFileID: f.id!)])
+                XCTAssertTrue(sink.finishTripStreams().isEmpty)
+                try sink.deriveAfterLoad()
+            }
+            tables.append(try derived(t))
+        }
+        XCTAssertEqual(tables[1], tables[0])
+        XCTAssertFalse(tables[0].isEmpty)
+    }
+
     /// The sink streams each asset of a batch on its own (files of several vehicles, such as a
     /// Samsara export); a position stored on its own, or a batch overlapping stored positions
     /// (a re-export), stops its asset's stream. The tables are those of the read-back always.
