@@ -4,7 +4,7 @@ import FleetWarehouse
 import FleetTestSupport
 @testable import FleetImport
 
-/// GPX imports feed trip detection while the positions load (TripStream, GPXTripFeed): the
+/// GPX imports feed trip detection while the positions load (TripStream, fed by the warehouse: TripFeed): the
 /// sample fleet's phone tracks, imported day by day and then again in reverse order into a
 /// second warehouse (where the streams must step aside), give the same trips and days as
 /// imports that read every position back.
