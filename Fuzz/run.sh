@@ -80,7 +80,7 @@ run values "${core[@]}" Fuzz/ValuesFuzz.swift
 
 # GPX: the byte scanner (Formats/gpx) and the shared XML tokenizer, values and buffers (Parsers/XML).
 seed gpx Tests/FleetImportTests/Fixtures/gpx/*.gpx
-# The files that need the warehouse (GPXPipeline, GPXTripFeed: `import FleetWarehouse`) are left out.
+# The files that need the warehouse (GPXPipeline: `import FleetWarehouse`) are left out.
 gpx_sources=()
 for f in Sources/FleetImport/Formats/gpx/*.swift Sources/FleetImport/Parsers/XML/{XMLBytes,XMLTokenizer,XMLTypes,XMLByteEncoding,XMLPrologGuard}.swift; do grep -q '^import FleetWarehouse' "$f" || gpx_sources+=("$f"); done
 wanted gpx && run gpx "${core[@]}" $(stage gpx "${gpx_sources[@]}") Fuzz/GPXScannerFuzz.swift

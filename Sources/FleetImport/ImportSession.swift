@@ -17,6 +17,9 @@ public struct ImportOptions: Sendable {
     public var trips = TripRules()
     /// `inbox/<kind>/<UNIT>/file` attributes the file to UNIT when the unit is known.
     public var attributeByFolder = true
+    /// Trip detection fed while positions load (`WarehouseSink.streamTrips`): the same tables
+    /// either way, faster on; off only to compare the two.
+    public var streamTrips = true
 
     public init(format: String? = nil, asset: String? = nil, dryRun: Bool = false, zone: FleetZone = .utc, currency: String = "USD") {
         self.format = format
@@ -266,8 +269,9 @@ public struct ImportSession {
                     var sink = WarehouseSink(db: db, sourceFileID: file.id!)
                     let derive = DeriveSettings(zone: options.zone, trips: options.trips)
                     sink.derive = derive
+                    sink.streamTrips = options.streamTrips
                     try importerType.init().read(input, into: &sink)
-                    try Derivations.refresh(db, touched: sink.touched, settings: derive, streams: sink.tripStreams)
+                    try sink.deriveAfterLoad()
                     file.sha256 = try digest.value()
                     // Read in part while it grew, shrank or was rewritten: keep none of it.
                     if let change = opened.change() {

@@ -15,17 +15,17 @@ import FleetCore
 ///
 /// Links are recomputed, not accumulated: for every receipt near the rows a file loaded, the
 /// link is derived from the rows now in the warehouse. Importing the receipt before or after the
-/// card, or the two images in either order, therefore ends in the same links. Both the receipt
-/// and the fuel-card importer call `RecordSink.linkFuelPurchases()` after loading.
+/// card, or the two images in either order, therefore ends in the same links. It runs as a
+/// derivation step (`FuelLinking`) after every file that stored or changed a fuel purchase,
+/// whatever its format: no importer has to remember it.
 public enum FuelPurchaseLinker {
     public static let cardWindowMs: Int64 = 30 * 60_000
     public static let duplicateWindowMs: Int64 = 2 * 60_000
 
-    /// Recomputes the links of the receipts within the card window of the rows the file
-    /// `sourceFileID` loaded. Importers reach it through `RecordSink.linkFuelPurchases()`.
-    public static func refresh(_ db: Database, sourceFileID: Int64) throws {
-        guard let range = try GRDB.Row.fetchOne(db, sql: "SELECT MIN(at), MAX(at) FROM fuel_purchase WHERE source_file_id = ?", arguments: [sourceFileID]),
-              let first: Int64 = range[0], let last: Int64 = range[1] else { return }
+    /// Recomputes the links of the receipts within the card window of fuel purchases at times
+    /// `first...last` (those a file stored or changed).
+    public static func refresh(_ db: Database, around span: ClosedRange<Int64>) throws {
+        let (first, last) = (span.lowerBound, span.upperBound)
         // A link found now may change the root of a receipt further away: widen by both windows.
         let margin = cardWindowMs + duplicateWindowMs
         let receipts = try GRDB.Row.fetchAll(db, sql: """
@@ -66,5 +66,17 @@ public enum FuelPurchaseLinker {
     static func normalised(_ merchant: String?) -> String? {
         let s = (merchant ?? "").uppercased().filter { $0.isLetter || $0.isNumber }
         return s.isEmpty ? nil : s
+    }
+}
+
+/// The derivation step that links fuel purchases (`FuelPurchaseLinker`), over the times of the
+/// fuel purchases a file stored or changed. Links depend on neither zone nor trip rules.
+public struct FuelLinking: Deriver {
+    public var name: String { "fuel links" }
+    public init() {}
+
+    public func refresh(_ db: Database, touched: inout TouchedTimeline, settings: DeriveSettings) throws {
+        guard let span = touched.fuelPurchases else { return }
+        try FuelPurchaseLinker.refresh(db, around: span)
     }
 }

@@ -5,6 +5,11 @@ import FleetCore
 ///
 /// Row-level problems (an identity conflict, say) are thrown as `RowError`; the importer adds the
 /// row's location and raw text and calls `reject`.
+///
+/// What follows from the rows is the warehouse's work, not the importer's: trip detection fed
+/// while positions load (`WarehouseSink.load(contentsOf:)`), fuel purchase links and the other
+/// derivations (`WarehouseSink.deriveAfterLoad`). No requirement has a default: a sink that
+/// wraps another (`FuelCardImporter.MaskingSink`) forwards every one, so none is dropped silently.
 public protocol RecordSink {
     /// The `source_file.id` every fact row of this file carries.
     var sourceFileID: Int64 { get }
@@ -32,10 +37,6 @@ public protocol RecordSink {
     /// Runs `body` as one unit: when it throws, everything it wrote is undone (a savepoint), so
     /// a row rejected half-way leaves no trace beyond its reject.
     mutating func atomically(_ body: (inout Self) throws -> Void) throws
-    /// Recomputes the receipt links near the fuel purchases this file loaded
-    /// (`FuelPurchaseLinker`): the one step that must read other files' rows, kept behind the
-    /// sink so that importers still never see SQL.
-    mutating func linkFuelPurchases() throws
     /// The latest accepted or fixed value of each field of the receipt image with this content
     /// hash (`fleetkit review`): the importer applies them, so a correction outlives re-imports.
     func receiptCorrections(sha256: String) throws -> [String: String]
@@ -59,33 +60,4 @@ public protocol RecordSink {
     var notes: [String] { get }
     /// Counts so far.
     var counts: LoadCounts { get }
-    /// Trip detection while a file's positions load (defaults below: none).
-    mutating func tripStream(asset: Int64, firstAt: Int64) throws -> TripStream?
-    mutating func offer(_ stream: TripStream)
-}
-
-extension RecordSink {
-    /// Begins trip detection over a file's positions as they load (`TripStream`), when the
-    /// sink derives trips and can do it exactly; nil otherwise. Call before loading the first.
-    public mutating func tripStream(asset: Int64, firstAt: Int64) throws -> TripStream? { nil }
-
-    /// Hands back a stream fed with every position of the file, for the derivation after the load.
-    public mutating func offer(_ stream: TripStream) {}
-
-    /// Row by row, for sinks without a faster way.
-    public mutating func load<R: LoadableRecord>(contentsOf records: [R]) throws {
-        for record in records { try load(record) }
-    }
-
-    /// A sink without a warehouse behind it has no other rows to link to.
-    public mutating func linkFuelPurchases() throws {}
-
-    /// A sink without a warehouse behind it holds no corrections.
-    public func receiptCorrections(sha256: String) throws -> [String: String] { [:] }
-
-    /// A sink without a warehouse behind it holds no pending defects.
-    public mutating func attachPendingDefects(dvirKey: String?, dvirID: Int64) throws -> Int { 0 }
-
-    /// A sink without a warehouse behind it keeps nothing for review.
-    public mutating func recordReceipt(_ reading: ReceiptReading) throws {}
 }

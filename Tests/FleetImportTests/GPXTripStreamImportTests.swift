@@ -4,7 +4,7 @@ import FleetWarehouse
 import FleetTestSupport
 @testable import FleetImport
 
-/// GPX imports feed trip detection while the positions load (TripStream, GPXTripFeed): the
+/// GPX imports feed trip detection while the positions load (TripStream, fed by the warehouse: TripFeed): the
 /// sample fleet's phone tracks, imported day by day and then again in reverse order into a
 /// second warehouse (where the streams must step aside), give the same trips and days as
 /// imports that read every position back.
@@ -13,8 +13,6 @@ final class GPXTripStreamImportTests: XCTestCase {
         .deletingLastPathComponent().appendingPathComponent("SampleData/gpx")
 
     private func imported(streams: Bool, reversed: Bool) throws -> [String] {
-        TripStream.isEnabled = streams
-        defer { TripStream.isEnabled = true }
         let t = try TestWarehouse()
         let zone = FleetZone(identifier: "America/Chicago")!
         for unit in ["T-03", "T-04", "T-07"] {
@@ -23,7 +21,9 @@ final class GPXTripStreamImportTests: XCTestCase {
             if reversed { files.reverse() }
             XCTAssertGreaterThanOrEqual(files.count, 3, unit)
             for file in files {
-                let outcome = try t.importFile(folder.appendingPathComponent(file), options: ImportOptions(asset: unit, zone: zone))
+                var options = ImportOptions(asset: unit, zone: zone)
+                options.streamTrips = streams
+                let outcome = try t.importFile(folder.appendingPathComponent(file), options: options)
                 XCTAssertEqual(outcome.status, .imported, "\(unit)/\(file): \(outcome.error ?? "")")
             }
         }

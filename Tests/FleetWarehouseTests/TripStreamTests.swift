@@ -10,36 +10,32 @@ final class TripStreamTests: XCTestCase {
     let chicago = FleetZone(identifier: "America/Chicago")!
     typealias Fix = (at: Int64, lat: Double, lon: Double)
 
-    /// Loads `piece` as one file, as GPXPipeline does when `streamed`: the stream begun before
-    /// the first row is stored, fed every row, offered back, then the derivation. Returns
-    /// whether trip detection could use the stream.
+    /// Loads `piece` as one file in one batch, as an importer does, with trip detection fed
+    /// while it loads when `streamed` (WarehouseSink.streamTrips), then the derivation.
+    /// Returns whether trip detection could use the stream.
     @discardableResult
     private func load(_ t: TestWarehouse, _ piece: [Fix], streamed: Bool, engineOnAt: Int64? = nil) throws -> Bool {
         try t.warehouse.pool.write { db in
             let f = try SourceFile.insertedForTest(db)
             let settings = DeriveSettings(zone: chicago)
             var sink = WarehouseSink(db: db, sourceFileID: f.id!)
-            sink.derive = streamed ? settings : nil
+            sink.derive = settings
+            sink.streamTrips = streamed
             let a = try sink.asset(AssetRef(unitNumber: "V-1"))
             if let at = engineOnAt {
                 try db.execute(sql: "INSERT INTO engine_event (asset_id, at, state, source_file_id) VALUES (?, ?, 'on', ?)", arguments: [a, at, f.id!])
             }
             let rows = piece.map { Position(assetID: a, at: $0.at, lat: $0.lat, lon: $0.lon, sourceFileID: f.id!) }
-            var stream = try rows.first.flatMap { try sink.tripStream(asset: a, firstAt: $0.at) }
             try sink.load(contentsOf: rows)
-            if var s = stream {
-                for r in rows { s.add(r) }
-                s.finish()
-                sink.offer(s)
-                stream = s
-            }
+            let streams = sink.finishTripStreams()
+            if !streamed { XCTAssertTrue(streams.isEmpty) }
             var used = false
-            if let s = sink.tripStreams[a], let span = sink.touched.ranges[a] {
+            if let s = streams[a], let span = sink.touched.ranges[a] {
                 var run = TripRun(rules: settings.trips)
                 let from = try TripDetection.start(db, asset: a, lower: span.lowerBound, run: &run)
                 used = try s.result(db, span: span, from: from, rules: settings.trips, zone: chicago) != nil
             }
-            try Derivations.refresh(db, touched: sink.touched, settings: settings, streams: sink.tripStreams)
+            try Derivations.refresh(db, touched: sink.touched, settings: settings, streams: streams)
             return used
         }
     }
@@ -109,9 +105,84 @@ final class TripStreamTests: XCTestCase {
             var late = try XCTUnwrap(try TripStream(db, asset: a, firstAt: 1000, settings: DeriveSettings()))
             late.add(Position(assetID: a, at: 1500, lat: 1, lon: 1, sourceFileID: f.id!))
             XCTAssertFalse(late.usable, "the first point must be the one it was begun for")
-            // Nothing streamed was stored: offered, it is refused (the counts do not match).
-            sink.offer(late)
-            XCTAssertTrue(sink.tripStreams.isEmpty)
         }
+    }
+
+    /// An engine event loaded with the file (after its positions, as a Samsara page gives
+    /// them) stops the asset's stream at once: the derivation would refuse it anyway, and the
+    /// trips, now using the engine, are those of the read-back.
+    func testASignalLoadedWithTheFileStopsTheStream() throws {
+        let all = DriveFixtures.sixDays(chicago)
+        var tables: [[String]] = []
+        for on in [false, true] {
+            let t = try TestWarehouse()
+            try t.warehouse.pool.write { db in
+                let f = try SourceFile.insertedForTest(db)
+                var sink = WarehouseSink(db: db, sourceFileID: f.id!)
+                sink.derive = DeriveSettings(zone: chicago)
+                sink.streamTrips = on
+                let a = try sink.asset(AssetRef(unitNumber: "V-1"))
+                try sink.load(contentsOf: all.map { Position(assetID: a, at: $0.at, lat: $0.lat, lon: $0.lon, sourceFileID: f.id!) })
+                try sink.load(contentsOf: [EngineEvent(assetID: a, at: all[50].at, state: "on", sourceFileID: f.id!)])
+                XCTAssertTrue(sink.finishTripStreams().isEmpty)
+                try sink.deriveAfterLoad()
+            }
+            tables.append(try derived(t))
+        }
+        XCTAssertEqual(tables[1], tables[0])
+        XCTAssertFalse(tables[0].isEmpty)
+    }
+
+    /// The sink streams each asset of a batch on its own (files of several vehicles, such as a
+    /// Samsara export); a position stored on its own, or a batch overlapping stored positions
+    /// (a re-export), stops its asset's stream. The tables are those of the read-back always.
+    func testTheSinkStreamsEachAssetAndStepsAsideOnOverlaps() throws {
+        let all = DriveFixtures.sixDays(chicago)
+        let (plain, streamed) = (try TestWarehouse(), try TestWarehouse())
+        var streamsSeen: [[Int64]] = []
+        var ids: [Int64] = []
+        for (t, on) in [(plain, false), (streamed, true)] {
+            try t.warehouse.pool.write { db in
+                let f = try SourceFile.insertedForTest(db)
+                var sink = WarehouseSink(db: db, sourceFileID: f.id!)
+                sink.derive = DeriveSettings(zone: chicago)
+                sink.streamTrips = on
+                let (a, b, c) = (try sink.asset(AssetRef(unitNumber: "V-1")), try sink.asset(AssetRef(unitNumber: "V-2")), try sink.asset(AssetRef(unitNumber: "V-3")))
+                // Two batches (the file's halves), each with V-1's positions, then V-2's, then
+                // V-3's; V-3's first position was stored on its own before them.
+                try sink.load(Position(assetID: c, at: all[0].at, lat: all[0].lat, lon: all[0].lon, sourceFileID: f.id!))
+                let half = all.count / 2
+                for range in [0 ..< half, half ..< all.count] {
+                    let batch = [a, b, c].flatMap { asset in
+                        all[range].filter { asset != c || $0.at > all[0].at }
+                            .map { Position(assetID: asset, at: $0.at, lat: $0.lat, lon: $0.lon, sourceFileID: f.id!) }
+                    }
+                    try sink.load(contentsOf: batch)
+                }
+                ids = [a, b]
+                let streams = sink.finishTripStreams()
+                streamsSeen.append(streams.keys.sorted())
+                try Derivations.refresh(db, touched: sink.touched, settings: DeriveSettings(zone: chicago), streams: streams)
+            }
+            // A re-export overlapping the stored positions: loaded row by row, unchanged; no stream.
+            try t.warehouse.pool.write { db in
+                let f = try SourceFile.insertedForTest(db)
+                var sink = WarehouseSink(db: db, sourceFileID: f.id!)
+                sink.derive = DeriveSettings(zone: chicago)
+                sink.streamTrips = on
+                let a = try sink.asset(AssetRef(unitNumber: "V-1"))
+                try sink.load(contentsOf: all.map { Position(assetID: a, at: $0.at, lat: $0.lat, lon: $0.lon, sourceFileID: f.id!) })
+                let streams = sink.finishTripStreams()
+                XCTAssertTrue(streams.isEmpty, "a stored position was seen again")
+                try Derivations.refresh(db, touched: sink.touched, settings: DeriveSettings(zone: chicago), streams: streams)
+            }
+        }
+        XCTAssertEqual(streamsSeen, [[], ids], "V-1 and V-2 streamed, V-3 (a position on its own) not")
+        let tables = { (t: TestWarehouse) in
+            try t.rows("SELECT * FROM trip ORDER BY asset_id, start_at").map { $0.databaseValues.map(\.description).joined(separator: " ") }
+                + t.rows("SELECT * FROM asset_day ORDER BY asset_id, day").map { $0.databaseValues.map(\.description).joined(separator: " ") }
+        }
+        XCTAssertEqual(try tables(streamed), try tables(plain))
+        XCTAssertGreaterThan(try plain.count("trip"), 15, "trips of three vehicles")
     }
 }

@@ -57,7 +57,7 @@ public struct TripRules: Sendable, Equatable, Codable {
 
 /// The derivation steps in the order they run: trips before the daily rollup that counts them.
 public enum Derivations {
-    public static let all: [any Deriver] = [TripDetection(), DailyRollup()]
+    public static let all: [any Deriver] = [TripDetection(), DailyRollup(), FuelLinking()]
 
     /// `streams`: trip runs fed with a file's positions as they loaded (TripStream), used where
     /// they are exactly what reading the positions back would give.

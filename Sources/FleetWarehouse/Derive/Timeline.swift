@@ -53,5 +53,13 @@ public struct TouchedTimeline: Sendable, Equatable {
 
     public mutating func touchAll(_ asset: Int64) { whole.insert(asset) }
 
-    public var isEmpty: Bool { ranges.isEmpty && whole.isEmpty }
+    /// The times of the fuel purchases a file stored or changed, with or without an asset: the
+    /// receipts near them are linked again (`FuelLinking`).
+    public private(set) var fuelPurchases: ClosedRange<Int64>?
+
+    public mutating func touchFuelPurchase(at: Int64) {
+        fuelPurchases = fuelPurchases.map { min($0.lowerBound, at)...max($0.upperBound, at) } ?? at...at
+    }
+
+    public var isEmpty: Bool { ranges.isEmpty && whole.isEmpty && fuelPurchases == nil }
 }

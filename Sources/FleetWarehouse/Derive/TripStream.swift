@@ -18,17 +18,14 @@ import FleetCore
 ///   can be bridged by the meters (GapEvidence: a bridge needs a reading after the gap).
 ///
 /// Its run is used (`result`) only if, once the file is loaded, the file's positions came in
-/// strictly increasing time, every one was stored as a new row (the sink checks its counts,
-/// `WarehouseSink.offer`), and the span the file touched, the starting point, the rules and
+/// strictly increasing time, every one was stored as a new row in a batch (the sink stops the
+/// asset's stream otherwise, `WarehouseSink.load(contentsOf:)`), and the span the file touched, the starting point, the rules and
 /// the zone are the recompute's. Otherwise trip detection reads the positions back, as
 /// without it. A test imports files both ways and compares `trip` and `asset_day`.
 ///
-/// `add` runs on a thread of its own while the loading thread stores the same positions: the
-/// value is handed over whole and only one thread uses it at a time.
+/// `add` runs on a thread of its own (`TripFeed`) while the loading thread stores the same
+/// positions: the value is handed over whole and only one thread uses it at a time.
 public struct TripStream: @unchecked Sendable {
-    /// Off in tests that compare imports with and without streams.
-    nonisolated(unsafe) public static var isEnabled = true
-
     public let asset: Int64
     let firstAt: Int64, from: Int64
     let rules: TripRules, zone: FleetZone

@@ -156,7 +156,6 @@ public struct FuelCardImporter: Importer {
                 + "had unit price × volume differing from the total beyond rounding; loaded as charged with needs_review = 1")
         }
         sink = masking.base
-        try sink.linkFuelPurchases()
     }
 
     // MARK: - Card numbers
@@ -331,6 +330,12 @@ public struct FuelCardImporter: Importer {
         mutating func note(_ kind: String, example: String) {
             base.note(FuelCardImporter.maskCardNumbers(kind), example: FuelCardImporter.maskCardNumbers(example))
         }
-        mutating func linkFuelPurchases() throws { try base.linkFuelPurchases() }
+        mutating func load<R: LoadableRecord>(contentsOf records: [R]) throws { try base.load(contentsOf: records) }
+        func receiptCorrections(sha256: String) throws -> [String: String] { try base.receiptCorrections(sha256: sha256) }
+        mutating func recordReceipt(_ reading: ReceiptReading) throws { try base.recordReceipt(reading) }
+        @discardableResult
+        mutating func attachPendingDefects(dvirKey: String?, dvirID: Int64) throws -> Int {
+            try base.attachPendingDefects(dvirKey: dvirKey, dvirID: dvirID)
+        }
     }
 }

@@ -17,9 +17,8 @@ import FleetWarehouse
 /// rows, rejects (location and raw text are taken on the scanner thread, while the point is
 /// still in its window), counts and `load(contentsOf:)` boundaries are unchanged.
 ///
-/// When the warehouse allows it (`RecordSink.tripStream`), the calling thread also hands each
-/// batch it stored to a third thread that runs trip detection on it (`GPXTripFeed`), so the
-/// derivation after the load need not read the positions back.
+/// The warehouse feeds trip detection with the batches as it stores them (`TripFeed`, behind
+/// `RecordSink.load(contentsOf:)`), on a thread of its own.
 ///
 /// At most `maxChunks` chunks wait in the queue, and a chunk ends at a full batch, at
 /// `batchSize` points in short batches (before rejects), or at `chunkItems` sink calls, so memory
@@ -79,27 +78,16 @@ final class GPXPipeline: @unchecked Sendable {
         thread.name = "fleetkit-gpx"   // Linux keeps 15 characters; a longer name is not set
         thread.stackSize = 8 << 20
         thread.start()
-        // Trip detection fed as the positions load (GPXTripFeed), begun before the first is stored.
-        var trips: GPXTripFeed? = nil
-        var first = true
         do {
             while let chunk = try take() {
                 for item in chunk {
                     switch item {
-                    case .points(let batch):
-                        if first, let p = batch.first {
-                            first = false
-                            trips = try sink.tripStream(asset: asset, firstAt: p.at).map(GPXTripFeed.init)
-                        }
-                        try sink.load(contentsOf: batch)
-                        trips?.push(batch)
+                    case .points(let batch): try sink.load(contentsOf: batch)
                     case .reject(let issue): try sink.reject(issue)
                     }
                 }
             }
-            if let trips { sink.offer(trips.finish()) }
         } catch {
-            trips?.cancel()
             stopScanner()
             throw error
         }

@@ -133,7 +133,6 @@ public struct ReceiptImporter: Importer {
                 try sink.reject(Issue(needsReview, at: location, "fuel receipt loaded with needs_review = 1: \(doubtful.joined(separator: ", ")). "
                                       + "Read: \(read). \(total == nil ? "Without a total it is listed but not counted; " : "")check the image", raw: raw))
             }
-            try sink.linkFuelPurchases()
             return
         }
         guard doubtful.isEmpty, let total else {
