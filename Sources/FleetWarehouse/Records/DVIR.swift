@@ -72,7 +72,7 @@ extension DVIR: LoadableRecord {
     public static let table = "dvir"
     public static let keyColumns = ["source_key"]
     public static let valueColumns = ["asset_id", "driver_id", "type", "started_at", "signed_at", "safety_status", "odometer_m", "location", "inspector_name", "mechanic_name", "mechanic_signed_at", "mechanic_notes", "reviewed_at", "reviewed_by", "state_at", "source_file_id"]
-    public static let precedence: String? = "new.state_at >= dvir.state_at"
+    public static let precedence: String? = StatePrecedence.laterState(table: table, valueColumns: valueColumns)
 
     public func bind(into b: inout Binder) {
         b.bind(sourceKey)

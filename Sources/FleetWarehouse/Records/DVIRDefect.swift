@@ -57,7 +57,7 @@ extension DVIRDefect: LoadableRecord {
     public static let table = "dvir_defect"
     public static let keyColumns = ["source_key"]
     public static let valueColumns = ["dvir_id", "component", "defect_type", "comment", "safety_critical", "created_at", "resolved_at", "resolved_by", "certification", "state_at", "source_file_id"]
-    public static let precedence: String? = "new.state_at >= dvir_defect.state_at"
+    public static let precedence: String? = StatePrecedence.laterState(table: table, valueColumns: valueColumns)
 
     public func bind(into b: inout Binder) {
         b.bind(sourceKey)

@@ -58,7 +58,7 @@ extension PendingDVIRDefect: LoadableRecord {
     public static let valueColumns = ["dvir_key", "trailer_key", "location", "component", "defect_type", "comment", "safety_critical", "created_at",
                                       "resolved_at", "resolved_by", "certification", "state_at", "source_file_id"]
     /// As `dvir_defect`: a later state wins, an older export never undoes it.
-    public static let precedence: String? = "new.state_at >= dvir_defect_pending.state_at"
+    public static let precedence: String? = StatePrecedence.laterState(table: table, valueColumns: valueColumns)
 
     public func bind(into b: inout Binder) {
         b.bind(sourceKey)
