@@ -8,11 +8,15 @@ import FleetCore
 /// Every counter follows the usage model exactly: on an operated day the OBD odometer, engine
 /// seconds, idle milliseconds and fuel millilitres are read when the engine goes on and off (and
 /// twice in between), and each rises by that day's km, engine hours, idle hours and litres
-/// (the model's rounding: 0.1 km, 0.01 h, 0.1 L). All readings of a day fall inside the local
-/// day, so the daily rollup in the fleet time zone gives the model's figures back. Positions
-/// are a few fixes a day (leaving the yard, coming back), not tracks.
+/// (the model's rounding: 0.1 km, 0.01 h, 0.1 L). The readings of a day fall inside the local
+/// day, so the daily rollup in the fleet time zone gives the model's figures back, except a
+/// day with more engine time than fits (a long-haul tractor's 24 h and more), which runs past
+/// midnight; the next drive then starts only after it (`restBetweenDrives`). Positions are a
+/// few fixes a day (leaving the yard, coming back), not tracks.
 extension SampleWriter {
     static let yard = (lat: 41.525031, lon: -88.081725)
+    /// The least time between one drive's engine-off and the next drive's engine-on, ms.
+    static let restBetweenDrives: Int64 = 30 * 60_000
     /// Tank sizes in litres, by model.
     static let tanks = ["F-150": 98.0, "Transit 250": 95.0, "Cascadia 126": 1136.0, "NPR-HD": 151.0, "Prius": 43.0]
     static let j1939Faults = [(3031, 9, "Aftertreatment 1 SCR Intake Temperature", "Abnormal update rate"),
@@ -95,15 +99,27 @@ extension SampleWriter {
         let diesel = a.model.fuel == "diesel"
         let faultDay = rng.chance(0.3) ? rng.int(0...(fleet.days - 1)) : nil
         let bearing = rng.double(0...(2 * Double.pi))
+        var previousEnd: Int64? = nil   // the last drive's engine-off, UTC ms
         for (d, day) in fleet.usage(of: index).enumerated() where day.operated {
             let seconds = Int64((day.engineHours * 100).rounded()) * 36
             let dOdo = Int64((day.km * 10).rounded()) * 100, dIdle = Int64((day.idleHours * 100).rounded()) * 36_000
             let dFuel = Int64((day.fuelLitres * 10).rounded()) * 100
             // The engine runs `seconds`, inside the local day: from about 07:00 when it fits.
             let latest = 86_340 - seconds
-            let startSecond = max(30, min(Int64(7 * 3600 + rng.int(0...1200)), latest))
+            var startSecond = max(30, min(Int64(7 * 3600 + rng.int(0...1200)), latest))
             let localDay = Int64(day.date.daysSinceEpoch) * 86_400_000
-            func at(_ s: Int64) -> String { Timestamp.iso(Timestamp.utc(fromLocal: localDay + s * 1000, in: fleet.zone.timeZone)) }
+            func utc(_ s: Int64) -> Int64 { Timestamp.utc(fromLocal: localDay + s * 1000, in: fleet.zone.timeZone) }
+            func at(_ s: Int64) -> String { Timestamp.iso(utc(s)) }
+            // A day of more engine time than the day has (a long-haul tractor's 720 km at
+            // 32 km/h plus idle is 28 h) ends after midnight. The next day's drive starts only
+            // after it, with a 30-minute stop: one vehicle never drives two drives at once.
+            // Before this, such a next day could start (at 00:00:30) while the engine still ran:
+            // an engine `On` while on, the next drive's fixes 25 km out between the last
+            // drive's, and an odometer value repeated 1 h 47 min later after a 25 km move —
+            // readings no vehicle sends (16 drives of the 1,000-vehicle benchmark year).
+            if let previousEnd, utc(startSecond) < previousEnd + Self.restBetweenDrives {
+                startSecond += (previousEnd + Self.restBetweenDrives - utc(startSecond) + 999) / 1000
+            }
             let times = [0, 1, 2, 3].map { startSecond + seconds * Int64($0) / 3 }
             for (k, t) in times.enumerated() {
                 s.add("obdOdometerMeters", d, "{\"time\": \"\(at(t))\", \"value\": \(odometer + dOdo * Int64(k) / 3)}")
@@ -135,6 +151,7 @@ extension SampleWriter {
                       + "\"headingDegrees\": \(Int(h.rounded()) % 360), \"speedMilesPerHour\": \(String(format: "%.1f", mph)), \"isEcuSpeed\": true}")
             }
             if d == faultDay { s.add("faultCodes", d, faultJSON(a, at: at(times[1]), &rng)) }
+            previousEnd = utc(times[3])
             odometer += dOdo; engine += seconds; idle += dIdle; fuelUsed += dFuel
         }
         return s

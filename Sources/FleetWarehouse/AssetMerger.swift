@@ -11,6 +11,8 @@ import FleetCore
 enum AssetMerger {
     static func merge(_ loser: Int64, into survivor: Int64, in db: Database) throws {
         guard let a = try Asset.fetchOne(db, key: survivor), let b = try Asset.fetchOne(db, key: loser) else { return }
+        let fromMaster = try Bool.fetchAll(db, sql: "SELECT name_from_master = 1 FROM asset WHERE id IN (?, ?) ORDER BY id = ?",
+                                           arguments: [survivor, loser, loser])
         func conflict(_ what: String, _ x: String?, _ y: String?) throws {
             if let x, let y, x != y {
                 throw RowError(.identityConflict, "this row links two different assets (\(what) \(x) and \(what) \(y)); fix the identifiers in the master data")
@@ -26,7 +28,11 @@ enum AssetMerger {
         try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [loser])
         var merged = a
         merged.unitNumber = a.unitNumber ?? b.unitNumber
-        merged.name = a.name ?? b.name
+        // Master data's name, else the smaller feed name (`AssetNaming`): not the survivor's by id.
+        let (aMaster, bMaster) = (fromMaster.first ?? false, fromMaster.last ?? false)
+        if aMaster { merged.name = a.name ?? b.name } else if bMaster { merged.name = b.name ?? a.name } else {
+            merged.name = AssetNaming.feedName(b.name, over: a.name, storedFromMaster: false)
+        }
         merged.vin = a.vin ?? b.vin
         merged.pin = a.pin ?? b.pin
         merged.make = a.make ?? b.make
@@ -45,5 +51,8 @@ enum AssetMerger {
         merged.autoCreated = a.autoCreated && b.autoCreated
         if a.autoCreated, !b.autoCreated { merged.kind = b.kind }
         try merged.update(db)
+        if aMaster || bMaster {
+            try db.execute(sql: "UPDATE asset SET name_from_master = 1 WHERE id = ?", arguments: [survivor])
+        }
     }
 }

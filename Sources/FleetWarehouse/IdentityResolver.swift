@@ -90,10 +90,10 @@ struct IdentityResolver {
     private func attach(_ ref: AssetRef, to id: Int64, in db: Database) throws {
         // The seven fields read on a cached statement, not a Codable `Asset.fetchOne(key:)`, and
         // the UPDATE skipped when it would change nothing (every machine of a second snapshot).
-        let q = try CachedQuery(db, "SELECT vin, pin, unit_number, name, make, model, year FROM asset WHERE id = ?") { $0.bind(id) }
+        let q = try CachedQuery(db, "SELECT vin, pin, unit_number, name, make, model, year, name_from_master FROM asset WHERE id = ?") { $0.bind(id) }
         guard try q.step() else { q.reset(); return }
         let has = (vin: q.optionalText(0), pin: q.optionalText(1), unit: q.optionalText(2), name: q.optionalText(3),
-                   make: q.optionalText(4), model: q.optionalText(5), year: q.optionalInt64(6))
+                   make: q.optionalText(4), model: q.optionalText(5), year: q.optionalInt64(6), nameFromMaster: q.int64(7) == 1)
         q.reset()
         let asset = Asset(id: id, unitNumber: has.unit, kind: "", vin: has.vin, pin: has.pin, autoCreated: false)
         if let vin = ref.vin, let has = asset.vin, has != vin {
@@ -109,13 +109,15 @@ struct IdentityResolver {
         var ref = ref
         if let name = ref.name, [has.vin, has.pin, has.unit].contains(where: { $0?.caseInsensitiveCompare(name) == .orderedSame }) { ref.name = nil }
         func fills<T>(_ mine: T?, _ stored: T?) -> Bool { mine != nil && stored == nil }
-        guard fills(ref.vin, has.vin) || fills(ref.pin, has.pin) || fills(ref.unitNumber, has.unit) || fills(ref.name, has.name)
+        // Two feeds naming the asset differently: the same name in any import order (`AssetNaming`).
+        let name = AssetNaming.feedName(ref.name, over: has.name, storedFromMaster: has.nameFromMaster)
+        guard fills(ref.vin, has.vin) || fills(ref.pin, has.pin) || fills(ref.unitNumber, has.unit) || name != has.name
                 || fills(ref.make, has.make) || fills(ref.model, has.model) || fills(ref.year.map(Int64.init), has.year) else { return }
         try db.cachedStatement(sql: """
             UPDATE asset SET vin = COALESCE(vin, ?), pin = COALESCE(pin, ?), unit_number = COALESCE(unit_number, ?),
-                name = COALESCE(name, ?), make = COALESCE(make, ?), model = COALESCE(model, ?), year = COALESCE(year, ?)
+                name = ?, make = COALESCE(make, ?), model = COALESCE(model, ?), year = COALESCE(year, ?)
             WHERE id = ?
-            """).execute(arguments: [ref.vin, ref.pin, ref.unitNumber, ref.name, ref.make, ref.model, ref.year, id])
+            """).execute(arguments: [ref.vin, ref.pin, ref.unitNumber, name, ref.make, ref.model, ref.year, id])
     }
 
     /// The ref without its name when the name is only one of its identifiers (an AEMP feed's

@@ -76,6 +76,10 @@ public struct WarehouseSink: RecordSink {
             after.sourceFileID = sourceFileID
             try after.update(db)
         }
+        // Master data's name wins over feed names from now on, in any import order (`AssetNaming`).
+        if fields.name != nil {
+            try db.execute(sql: "UPDATE asset SET name_from_master = 1 WHERE id = ? AND name_from_master = 0", arguments: [id])
+        }
         counts.count(outcome)
         return outcome
     }

@@ -88,5 +88,5 @@ extension DVIR: TabulatedRecord {
         .value("state_at") { $0.stateAt },
         .provenance("source_file_id") { $0.sourceFileID },
     ], notWritten: ["id": "the rowid"])
-    public static let precedence: String? = "new.state_at >= dvir.state_at"
+    public static let precedence: String? = StatePrecedence.laterState(table: "dvir", valueColumns: columnTable.valueColumns)
 }

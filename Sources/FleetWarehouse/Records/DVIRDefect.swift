@@ -57,7 +57,7 @@ extension DVIRDefect: TabulatedRecord {
     public static let columnTable = ColumnTable<DVIRDefect>("dvir_defect", [
         .value("dvir_id") { $0.dvirID },
     ] + defectColumns, notWritten: ["id": "the rowid"])
-    public static let precedence: String? = "new.state_at >= dvir_defect.state_at"
+    public static let precedence: String? = StatePrecedence.laterState(table: "dvir_defect", valueColumns: columnTable.valueColumns)
 
     /// The defect's own columns, all but its DVIR: `dvir_defect_pending` (`PendingDVIRDefect`)
     /// stores the same defect before its DVIR is known, through these same columns.

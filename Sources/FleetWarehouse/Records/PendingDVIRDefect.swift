@@ -36,5 +36,5 @@ extension PendingDVIRDefect: TabulatedRecord {
         .value("location") { $0.location },
     ] + DVIRDefect.defectColumns.map { $0.through { $0.defect } }, notWritten: ["id": "the rowid"])
     /// As `dvir_defect`: a later state wins, an older export never undoes it.
-    public static let precedence: String? = "new.state_at >= dvir_defect_pending.state_at"
+    public static let precedence: String? = StatePrecedence.laterState(table: "dvir_defect_pending", valueColumns: columnTable.valueColumns)
 }

@@ -14,7 +14,7 @@ import FleetWarehouse
 /// - **Later state wins** (DESIGN §9). A row's state time is the latest of `updated_at`, the
 ///   driver's and mechanic's signatures, the next driver's review and the defect's resolution.
 ///   A defect's `state_at` is its row's; a DVIR's is the latest over its rows. The records'
-///   precedence rules (`new.state_at >= state_at`) then let a re-export with the defect resolved
+///   precedence rules (a later `state_at` wins; `StatePrecedence`) then let a re-export with the defect resolved
 ///   update both in place, and keep an older export imported afterwards from undoing it.
 /// - **Components** are the 11 parts 49 CFR 396.11(a)(1) lists, as codes, or `other`; free text
 ///   is mapped by the rules of `component(_:)`, and text mapped to `other` is kept in `comment`.

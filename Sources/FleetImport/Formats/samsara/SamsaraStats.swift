@@ -222,7 +222,9 @@ extension SamsaraReader {
             s.keys.formUnion(fields.map(\.key))
             let ref = try vehicleRef(f, kind: SamsaraStat.kind(keys: s.keys, path: input.path))
             if let known = try knownAsset(ref, &sink) {
-                s.asset = known
+                // Found by its own identifiers: still offered through `asset(_:)`, so the page's
+                // name counts in the order-independent naming rule (`AssetNaming`).
+                s.asset = try sink.findAsset(ref) == known ? try sink.asset(ref) : known
             } else {
                 // A trial creation, undone: a vehicle FleetKit cannot create fails here, once,
                 // as before; the real one waits for the first point that is stored.
