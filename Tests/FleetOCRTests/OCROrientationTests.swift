@@ -59,6 +59,24 @@ final class OCROrientationTests: XCTestCase {
         XCTAssertEqual(result.orientationConfidence ?? 0, osd.confidence, accuracy: 3, "recorded in the result")
     }
 
+    /// A reading not confident enough whose turn OSD confirms is the answer: no trial readings
+    /// in the other turns (they cost about one more full reading and never chose another turn
+    /// on the benchmark's set once OSD had confirmed). Every first reading is made unsure here
+    /// (`uprightConfidence` above 100), so only OSD's confirmation can end the search early;
+    /// with the trials run, the result would say `word confidence`.
+    func testAnUnsureReadingThatOSDConfirmsIsNotRetriedInOtherTurns() throws {
+        let engine = try XCTUnwrap(Self.engine)
+        var options = OCRPipeline.Options()
+        options.uprightConfidence = 101
+        let result = OCRPipeline(options: options).read(try fixture("de-penny-scan-sideways.jpg"), engine: engine)
+        XCTAssertEqual(result.quarterTurns, 1, result.text)
+        XCTAssertEqual(result.orientation, .osd, "OSD confirmed the line direction's turn")
+        XCTAssertGreaterThanOrEqual(result.orientationConfidence ?? 0, options.osdConfidence, "OSD's confidence recorded")
+        let (total, date) = fields(result)
+        XCTAssertEqual(total, "10.56")
+        XCTAssertEqual(date, "2014-10-18")
+    }
+
     /// Without the orientation step the sideways scan yields neither field: what the step is for.
     func testWithoutOrientationTheSidewaysScanIsUnread() throws {
         let engine = try XCTUnwrap(Self.engine)
