@@ -103,9 +103,13 @@ final class RecordSchemaTests: XCTestCase {
                                        loaded: 0, updated: 0, unchanged: 0, rejected: 0)),
         ]
         XCTAssertEqual(Set(records.map(\.0)), Set(Self.codableTables.keys))
+        // Columns no Codable record writes, each kept by named SQL: `asset.name_from_master` is
+        // set only by the sink when master data names the asset, and by the asset merger, so an
+        // asset saved through its record can never claim a master-data name.
+        let writtenBySQL: [String: Set<String>] = ["asset": ["name_from_master"]]
         for (table, record) in records {
             let encoded = try record.databaseDictionary.keys
-            XCTAssertEqual(Set(encoded), Set(try liveColumns(t, table)), table)
+            XCTAssertEqual(Set(encoded), Set(try liveColumns(t, table)).subtracting(writtenBySQL[table] ?? []), table)
         }
     }
 
