@@ -6,8 +6,8 @@ import FleetCore
 ///   with a trip has a row;
 /// - a day whose distance comes from its trips (`distance_method = 'trips'`) has their sum;
 /// - the trips between two consecutive odometer readings (the last at or before a trip's start,
-///   the first at or after its end, with no anomaly between) cover no more than the odometer rose
-///   between them, and on a day whose distance is its GPS path the trips lying within the day
+///   the first at or after its end, or that end value's catch-up within an hour when the value
+///   was held, with no anomaly between) cover no more than the odometer rose between them, and on a day whose distance is its GPS path the trips lying within the day
 ///   cover no more than that path: in both cases within `relativeTolerance` × the reference +
 ///   `absoluteTolerance`. A day of unknown distance (NULL) has no trip distance at all.
 ///
@@ -23,7 +23,7 @@ public struct TripDayTotalsCheck: WarehouseCheck {
     public let name = "trips_vs_days"
     public static let relativeTolerance = 0.02
     public static let absoluteTolerance = 2000.0
-    public let rule = "per asset and local day: asset_day.trips = trips starting that day; a day whose distance is from trips has their sum (±1 mm per trip); trips between two consecutive odometer readings total ≤ the odometer's rise × 1.02 + 2 km; on a GPS-distance day, trips within the day total ≤ its path × 1.02 + 2 km"
+    public let rule = "per asset and local day: asset_day.trips = trips starting that day; a day whose distance is from trips has their sum (±1 mm per trip); trips between two consecutive odometer readings total ≤ the odometer's rise × 1.02 + 2 km (a held end reading: up to its catch-up within 1 h); on a GPS-distance day, trips within the day total ≤ its path × 1.02 + 2 km"
     public init() {}
 
     struct DayTrips {
