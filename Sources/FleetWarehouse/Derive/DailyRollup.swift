@@ -49,7 +49,11 @@ public struct DailyRollup: ScratchDeriver {
             // A day's GPS path starts from the last position before the day, so a position added
             // or changed at the end of the span moves the start of the day of the next position.
             let nextFix = try CachedQuery.int64(db, "SELECT MIN(at) FROM position WHERE asset_id = ? AND at > ?") { $0.bind(asset); $0.bind(upper) }
-            span = min(span.lowerBound, before ?? span.lowerBound)...max(span.upperBound, after ?? span.upperBound, nextFix ?? span.upperBound)
+            // A catch-up step after a held value spreads over up to MeterRule.maxHoldMillis before
+            // it, and a reading inside a held run moves where the run's catch-up spreads: the
+            // days that far either side change too.
+            let hold = MeterRule.maxHoldMillis
+            span = min(span.lowerBound - hold, before ?? span.lowerBound)...max(span.upperBound + hold, after ?? span.upperBound, nextFix ?? span.upperBound)
             try recompute(db, asset: asset, days: zone.day(of: span.lowerBound)...zone.day(of: span.upperBound), zone: zone, paths: paths)
         }
     }
@@ -92,8 +96,10 @@ public struct DailyRollup: ScratchDeriver {
         for m in MeterRule.all {
             // Read in batches: a year of 1 Hz readings must not sit in memory at once, and the
             // anomaly writes must not interleave with an open cursor on the same table.
-            var pairs: [(Reading, Reading)] = []
+            var pairs: [(Reading, Reading, Int64)] = []
             var previous: Reading? = nil
+            // The first reading of the run of equal values ending with `previous` (a held value).
+            var heldSince: Int64 = 0
             // Stepped raw: every reading of the window is read back, and a GRDB Row per reading
             // cost more than the arithmetic.
             let cursor = try CachedQuery(db, """
@@ -101,12 +107,22 @@ public struct DailyRollup: ScratchDeriver {
                   AND at >= COALESCE((SELECT MAX(at) FROM meter_reading WHERE asset_id = ?1 AND meter = ?2 AND at < ?3), ?3)
                   AND at <= COALESCE((SELECT MIN(at) FROM meter_reading WHERE asset_id = ?1 AND meter = ?2 AND at >= ?4), ?4)
                 ORDER BY at
-                """) { $0.bind(asset); $0.bind(m.meter); $0.bind(windowStart); $0.bind(windowEnd) }
+                """) {
+                // A catch-up step reaches back over its held run (at most MeterRule.maxHoldMillis):
+                // read from a reading that far before the window, and up to one that far after it,
+                // so every step spread into the window's days, and where its held run began, is seen.
+                $0.bind(asset); $0.bind(m.meter); $0.bind(windowStart - MeterRule.maxHoldMillis); $0.bind(windowEnd + MeterRule.maxHoldMillis)
+            }
             defer { cursor.reset() }
             var anomalies: [(Reading, Reading, String)] = []
             while try cursor.step() {
                 let current = Reading(at: cursor.int64(0), value: cursor.double(1))
-                if let p = previous { pairs.append((p, current)) }
+                if let p = previous {
+                    pairs.append((p, current, heldSince))
+                    if current.value != p.value { heldSince = current.at }
+                } else {
+                    heldSince = current.at
+                }
                 previous = current
                 if pairs.count >= 4096 { anomalies += spread(pairs, meter: m, grid: &grid); pairs.removeAll(keepingCapacity: true) }
             }
@@ -127,14 +143,16 @@ public struct DailyRollup: ScratchDeriver {
     struct Reading { var at: Int64; var value: Double }
 
     /// Adds consecutive-reading deltas to the grid and returns the ones refused.
-    private func spread(_ pairs: [(Reading, Reading)], meter m: MeterRule, grid: inout DayGrid) -> [(Reading, Reading, String)] {
+    /// A catch-up after a held value is spread over the held interval (`MeterRule.judge`).
+    private func spread(_ pairs: [(Reading, Reading, Int64)], meter m: MeterRule, grid: inout DayGrid) -> [(Reading, Reading, String)] {
         var refused: [(Reading, Reading, String)] = []
-            for (a, b) in pairs {
-                if let anomaly = m.anomaly(from: (a.at, a.value), to: (b.at, b.value)) {
+            for (a, b, heldSince) in pairs {
+                let step = m.judge(from: (a.at, a.value), to: (b.at, b.value), heldSince: heldSince)
+                if let anomaly = step.anomaly {
                     refused.append((a, b, anomaly))
                     continue
                 }
-                grid.spread(b.value - a.value, from: a.at, to: b.at, into: m.column)
+                grid.spread(b.value - a.value, from: step.from, to: b.at, into: m.column)
             }
         return refused
     }

@@ -51,11 +51,36 @@ struct MeterRule {
         return abs(q - q.rounded()) <= 1e-9 * max(1, abs(q))
     }
 
+    /// The longest a meter value is believed to have been held: one hour, the default trip gap
+    /// rule (`gap_seconds`). It bounds how far back a catch-up step reaches, so a reading changes
+    /// the days of at most an hour around it and derivation windows stay small.
+    static let maxHoldMillis: Int64 = 3_600_000
+
     /// Why the step from `a` to `b` (values at epoch milliseconds) is not summed, or nil.
     func anomaly(from a: (at: Int64, value: Double), to b: (at: Int64, value: Double)) -> String? {
         let delta = b.value - a.value
         if delta < 0 { return "rollback" }
         let seconds = Double(b.at - a.at) / 1000
         return delta > maxPerSecond * max(seconds, 60) + resolution(a.value, b.value) ? "implausible_rate" : nil
+    }
+
+    /// Judges the step from `a` to `b` where `a`'s value has stood since `heldSince` (the first
+    /// reading of the run of equal values that ends with `a`): the interval the step covers,
+    /// which is where its rise is spread, and why it is not summed, or nil.
+    ///
+    /// Why: gateways re-send the last known value at new times while the asset works (a CAN
+    /// value not refreshed, a repeated sample), then catch up with one jump. Judged from the last
+    /// repeated sample, the catch-up looked faster than the clock and the hours or distance of
+    /// the hold were lost. A step too fast for its own interval is therefore judged again over
+    /// the time since the value last changed, at most `maxHoldMillis`, and when that explains it
+    /// the rise is spread over that held interval. A step plausible over its own interval keeps
+    /// it: a parked asset's meter also stands, and the first rise after parking belongs to the
+    /// drive, not to the hour parked. A real spike (a bad value many times what the clock
+    /// allows) is still refused, whatever the hold.
+    func judge(from a: (at: Int64, value: Double), to b: (at: Int64, value: Double), heldSince: Int64) -> (from: Int64, anomaly: String?) {
+        guard let plain = anomaly(from: a, to: b) else { return (a.at, nil) }
+        let start = min(a.at, max(heldSince, b.at - Self.maxHoldMillis))
+        guard plain == "implausible_rate", start < a.at else { return (a.at, plain) }
+        return (start, anomaly(from: (start, a.value), to: b) == nil ? nil : plain)
     }
 }

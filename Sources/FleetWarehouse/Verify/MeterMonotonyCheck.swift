@@ -14,7 +14,7 @@ import FleetCore
 /// (asset, meter, time): no sort and nothing held but the previous reading.
 public struct MeterMonotonyCheck: WarehouseCheck {
     public let name = "meters"
-    public let rule = "per asset and cumulative meter: every backwards step is a 'rollback' and every step faster than the meter can rise (plus one resolution step) an 'implausible_rate' in meter_anomaly, with the previous reading, and no other anomaly is recorded; asset_day figures are ≥ 0, engine and idle time ≤ the day's length × 1.05 + 1 h"
+    public let rule = "per asset and cumulative meter: every backwards step is a 'rollback' and every step faster than the meter can rise (plus one resolution step; a catch-up after a held value is judged over the time since the value last changed, at most 1 h) an 'implausible_rate' in meter_anomaly, with the previous reading, and no other anomaly is recorded; asset_day figures are ≥ 0, engine and idle time ≤ the day's length × 1.05 + 1 h"
     public init() {}
 
     struct Anomaly { var asset: Int64; var meter: String; var at: Int64; var previousAt: Int64; var previousValue: Double; var kind: String }
@@ -41,6 +41,9 @@ public struct MeterMonotonyCheck: WarehouseCheck {
         let readings = try CachedQuery(db, "SELECT asset_id, meter, at, value FROM meter_reading WHERE meter IN (\(meters)) ORDER BY asset_id, meter, at")
         defer { readings.reset() }
         var previous: (asset: Int64, meter: String, at: Int64, value: Double)? = nil
+        // The first reading of the run of equal values ending with `previous`: a catch-up after a
+        // held value is judged over the hold, as the rollup does (`MeterRule.judge`).
+        var heldSince: Int64 = 0
         var examined = 0
         while try readings.step() {
             examined += 1
@@ -55,14 +58,17 @@ public struct MeterMonotonyCheck: WarehouseCheck {
                 recorded = a
                 pending = try next()
             }
-            defer { previous = (asset, meter, at, value) }
+            defer {
+                if let p = previous, p.asset == asset, p.meter == meter, p.value == value {} else { heldSince = at }
+                previous = (asset, meter, at, value)
+            }
             guard let p = previous, p.asset == asset, p.meter == meter, let rule = rules[meter] else {
                 if let r = recorded {
                     findings.add(asset: labels[asset], day: day(at), "\(meter) \(r.kind) recorded at the meter's first reading (\(Timestamp.iso(at)))", fix: stale)
                 }
                 continue
             }
-            let expected = rule.anomaly(from: (p.at, p.value), to: (at, value))
+            let expected = rule.judge(from: (p.at, p.value), to: (at, value), heldSince: heldSince).anomaly
             switch (expected, recorded) {
             case (nil, nil):
                 break

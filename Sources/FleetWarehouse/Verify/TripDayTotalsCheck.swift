@@ -6,8 +6,8 @@ import FleetCore
 ///   with a trip has a row;
 /// - a day whose distance comes from its trips (`distance_method = 'trips'`) has their sum;
 /// - the trips between two consecutive odometer readings (the last at or before a trip's start,
-///   the first at or after its end, with no anomaly between) cover no more than the odometer rose
-///   between them, and on a day whose distance is its GPS path the trips lying within the day
+///   the first at or after its end, or that end value's catch-up within an hour when the value
+///   was held, with no anomaly between) cover no more than the odometer rose between them, and on a day whose distance is its GPS path the trips lying within the day
 ///   cover no more than that path: in both cases within `relativeTolerance` × the reference +
 ///   `absoluteTolerance`. A day of unknown distance (NULL) has no trip distance at all.
 ///
@@ -23,7 +23,7 @@ public struct TripDayTotalsCheck: WarehouseCheck {
     public let name = "trips_vs_days"
     public static let relativeTolerance = 0.02
     public static let absoluteTolerance = 2000.0
-    public let rule = "per asset and local day: asset_day.trips = trips starting that day; a day whose distance is from trips has their sum (±1 mm per trip); trips between two consecutive odometer readings total ≤ the odometer's rise × 1.02 + 2 km; on a GPS-distance day, trips within the day total ≤ its path × 1.02 + 2 km"
+    public let rule = "per asset and local day: asset_day.trips = trips starting that day; a day whose distance is from trips has their sum (±1 mm per trip); trips between two consecutive odometer readings total ≤ the odometer's rise × 1.02 + 2 km (a held end reading: up to its catch-up within 1 h); on a GPS-distance day, trips within the day total ≤ its path × 1.02 + 2 km"
     public init() {}
 
     struct DayTrips {
@@ -97,6 +97,7 @@ public struct TripDayTotalsCheck: WarehouseCheck {
     }
 
     static func round(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
+    static func limit(_ rise: Double) -> Double { rise * (1 + relativeTolerance) + absoluteTolerance }
 
     /// A trip and the odometer readings around it: the last at or before its start, the first at
     /// or after its end. Judged trip by trip, so that a vendor's trip and the trip derived from
@@ -120,6 +121,9 @@ public struct TripDayTotalsCheck: WarehouseCheck {
                 return try q.step() ? (q.int64(0), q.double(1)) : nil
             }
             self = Bracket(from: try reading(before, start), to: try reading(after, end), distance: distance, trips: 1, firstTrip: trip)
+            if let from = self.from, let to = self.to, distance > TripDayTotalsCheck.limit(to.value - from.value) {
+                self.to = try catchUp(db, asset: asset, held: to) ?? to
+            }
             if let from = self.from, let to = self.to {
                 // A refused step (rollback, reset, glitch) between them: the rise is not a distance.
                 let anomaly = try CachedQuery.int64(db, "SELECT 1 FROM meter_anomaly WHERE asset_id = ? AND meter = 'odometer' AND at > ? AND at <= ? LIMIT 1") {
@@ -129,11 +133,26 @@ public struct TripDayTotalsCheck: WarehouseCheck {
             }
         }
 
+        /// The catch-up of a held odometer value: when the value read at or after the trip's end
+        /// still stands at that reading (a gateway re-sending its last value while the vehicle
+        /// moves), the first different reading within `MeterRule.maxHoldMillis` after it is where
+        /// the odometer counted the trip, as the daily rollup spreads such a catch-up over the
+        /// hold. Without a change within the hold the meter truly disagrees with the trip, and
+        /// the held value stays the reference. One bounded seek, and only for a trip longer than
+        /// its held reading allows.
+        private func catchUp(_ db: Database, asset: Int64, held: (at: Int64, value: Double)) throws -> (at: Int64, value: Double)? {
+            let q = try CachedQuery(db, """
+                SELECT at, value FROM meter_reading WHERE asset_id = ? AND meter = 'odometer' AND at > ? AND at <= ? AND value <> ? ORDER BY at LIMIT 1
+                """) { $0.bind(asset); $0.bind(held.at); $0.bind(held.at + MeterRule.maxHoldMillis); $0.bind(held.value) }
+            defer { q.reset() }
+            return try q.step() ? (q.int64(0), q.double(1)) : nil
+        }
+
         mutating func flush(asset: Int64, labels: AssetLabels, zone: FleetZone, _ findings: inout FindingList) {
             defer { self = Bracket() }
             guard judged, let from, let to else { return }
             let rise = to.value - from.value
-            let limit = rise * (1 + TripDayTotalsCheck.relativeTolerance) + TripDayTotalsCheck.absoluteTolerance
+            let limit = TripDayTotalsCheck.limit(rise)
             guard distance > limit else { return }
             findings.add(asset: labels[asset], day: zone.day(of: from.at).description, trip: firstTrip,
                          "the trip covers \(TripDayTotalsCheck.round(distance)) m between odometer readings at \(Timestamp.iso(from.at)) and \(Timestamp.iso(to.at)), which rose \(TripDayTotalsCheck.round(rise)) m (at most \(TripDayTotalsCheck.round(limit)) m allowed)",
