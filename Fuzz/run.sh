@@ -82,7 +82,7 @@ run values "${core[@]}" Fuzz/ValuesFuzz.swift
 seed gpx Tests/FleetImportTests/Fixtures/gpx/*.gpx
 # The files that need the warehouse (GPXPipeline: `import FleetWarehouse`) are left out.
 gpx_sources=()
-for f in Sources/FleetImport/Formats/gpx/*.swift Sources/FleetImport/Parsers/XML/{XMLBytes,XMLTokenizer,XMLTypes,XMLByteEncoding,XMLPrologGuard}.swift; do grep -q '^import FleetWarehouse' "$f" || gpx_sources+=("$f"); done
+for f in Sources/FleetImport/Formats/gpx/*.swift Sources/FleetImport/Parsers/XML/{XMLBytes,XMLTokenizer,XMLTypes,XMLByteEncoding,XMLPrologGuard,XMLDoctypeRule}.swift; do grep -q '^import FleetWarehouse' "$f" || gpx_sources+=("$f"); done
 wanted gpx && run gpx "${core[@]}" $(stage gpx "${gpx_sources[@]}") Fuzz/GPXScannerFuzz.swift
 
 # ISO 15143-3 / AEMP 1.2, XML and JSON: prolog guard, element reader, the JSON pull parser,
@@ -94,7 +94,7 @@ for t in FeedJSON FeedNode FeedTally FeedValues ISOElements ISOIdentity XSDurati
   telematics+=("Sources/FleetImport/Formats/iso15143/$t.swift")
 done
 for t in JSONNode JSONPullParser JSONPullParser+Scalars; do telematics+=("Sources/FleetImport/Parsers/JSON/$t.swift"); done
-for t in XMLByteEncoding XMLElementReader XMLGuardedStream XMLPrologGuard; do telematics+=("Sources/FleetImport/Parsers/XML/$t.swift"); done
+for t in XMLByteEncoding XMLDoctypeRule XMLElementReader XMLGuardedStream XMLPrologGuard; do telematics+=("Sources/FleetImport/Parsers/XML/$t.swift"); done
 # Byte (Byte.digits, the shared time-field reader) lives in Parsers/XML/XMLTypes.swift.
 wanted iso && run iso "${core[@]}" $(stage iso "${telematics[@]}" Sources/FleetImport/Parsers/XML/XMLTypes.swift) Fuzz/ISOFeedFuzz.swift
 

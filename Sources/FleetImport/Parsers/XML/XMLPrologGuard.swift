@@ -106,7 +106,7 @@ enum XMLPrologGuard {
                 guard let e = find("-->", from: i + 4) else { return .needMore }
                 i = e + 3
             } else if has("<!DOCTYPE", at: i) {
-                return .refused(doctype(u[i...], line: line(i), file: file))
+                return .refused(doctype(u, at: i, line: line(i), file: file))
             } else if i + 9 < u.count || atEnd {
                 return .done   // the root element starts (or other markup the parser reports)
             } else {
@@ -116,21 +116,15 @@ enum XMLPrologGuard {
         return .needMore
     }
 
-    /// The refusal of a DOCTYPE; its words only choose the message (an entity declaration, an
-    /// external DTD, or a DOCTYPE as such), never whether the file is read.
-    private static func doctype(_ rest: ArraySlice<UInt8>, line: Int, file: String) -> Error {
-        let text = String(decoding: rest.prefix(64 * 1024), as: UTF8.self)
-        let hint = "Telematics feeds never need a DOCTYPE. Nothing of this file was imported; ask the sender for a plain export (without <!DOCTYPE …>)."
-        let reason: String
-        if text.contains("<!ENTITY") {
-            reason = "the XML declares entities in its DOCTYPE (an entity-expansion bomb or an external entity reference); FleetKit never expands or fetches XML entities and refuses any DOCTYPE"
-        } else if let name = text.dropFirst(9).split(whereSeparator: { " \t\r\n[>".contains($0) }).prefix(2).last,
-                  name == "SYSTEM" || name == "PUBLIC" {
-            reason = "the XML DOCTYPE refers to an external DTD, which could declare entities; FleetKit never fetches external XML resources and refuses any DOCTYPE"
-        } else {
-            reason = "the XML has a DOCTYPE; FleetKit refuses any DOCTYPE, because a DTD can declare entities that the XML parser would expand"
-        }
-        return FleetError.unreadable(file: file, location: "line \(line)", reason: reason, hint: hint)
+    /// The refusal of a DOCTYPE (`XMLDoctypeRule.refuseAny`, the rule set shared with the GPX
+    /// tokenizer); its words only choose the message (an entity declaration, an external DTD,
+    /// or a DOCTYPE as such), never whether the file is read.
+    private static func doctype(_ u: [UInt8], at start: Int, line: Int, file: String) -> Error {
+        let verdict = u.withUnsafeBufferPointer { XMLDoctypeRule.refuseAny.judge($0.baseAddress!, from: start, end: $0.count) }
+        // `refuseAny` refuses every DOCTYPE; the fallback words only keep this total.
+        var reason = "the XML has a DOCTYPE; FleetKit refuses any DOCTYPE"
+        if case let .refused(why, _, _) = verdict { reason = why }
+        return FleetError.unreadable(file: file, location: "line \(line)", reason: reason, hint: XMLDoctypeRule.refusalHint)
     }
 
     /// The `encoding` of an XML declaration (`<?xml version="1.0" encoding="…"`), refused when

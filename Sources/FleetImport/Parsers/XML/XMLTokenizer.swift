@@ -255,40 +255,20 @@ final class XMLTokenizer {
         return .skipped
     }
 
-    /// A DOCTYPE is tolerated only without entity declarations; it is never read otherwise.
-    /// Comments and processing instructions inside the internal subset are skipped whole, so a
-    /// `]` or `>` inside them cannot end the DOCTYPE early and hide an `<!ENTITY` after it (the
-    /// bypass found in the libxml2 path's guard); `<!ENTITY` is refused wherever it appears.
+    /// A DOCTYPE is tolerated only without entity declarations (`XMLDoctypeRule.allowWithoutEntities`,
+    /// the rule set shared with the ISO/AEMP prolog guard); it is never read otherwise.
     private func doctype(_ start: Int) throws -> Step {
         guard !sawRoot else { throw fail("DOCTYPE after the root element", at: start) }
-        let p = b.p, end = b.end
-        var i = start + 9, bracket = 0, quote: UInt8 = 0
-        func skipped(_ terminator: StaticString, from j: Int) -> Int? {
-            var k = j
-            while k + terminator.utf8CodeUnitCount <= end {
-                if memcmp(p + k, terminator.utf8Start, terminator.utf8CodeUnitCount) == 0 { return k + terminator.utf8CodeUnitCount }
-                if p[k] == Byte.newline { line += 1 }
-                k += 1
-            }
-            return nil
+        switch XMLDoctypeRule.allowWithoutEntities.judge(b.p, from: start, end: b.end) {
+        case .needMore: return .needMore
+        case let .skip(to, newlines):
+            line += newlines
+            b.pos = to
+            return .skipped
+        case let .refused(reason, at, newlines):
+            line += newlines
+            throw fail(reason, at: at)
         }
-        while true {
-            guard i < end else { return .needMore }
-            let c = p[i]
-            if c == Byte.newline { line += 1 }
-            if quote != 0 { if c == quote { quote = 0 } } else if c == Byte.quote || c == Byte.apos { quote = c }
-            else if c == Byte.lbracket { bracket += 1 } else if c == Byte.rbracket { bracket -= 1 }
-            else if c == Byte.lt, bracket > 0, matches(i, "<!--") || matches(i, "<?") {
-                guard let next = skipped(matches(i, "<?") ? "?>" : "-->", from: i + 2) else { return .needMore }
-                i = next
-                continue
-            } else if c == Byte.lt, matches(i, "<!ENTITY") {
-                throw fail("the DOCTYPE declares entities; FleetKit refuses files with entity declarations (entity expansion attacks). Remove the DOCTYPE", at: i)
-            } else if c == Byte.gt, bracket <= 0 { break }
-            i += 1
-        }
-        b.pos = i + 1
-        return .skipped
     }
 
     private func endTag(_ start: Int) throws -> Step {
