@@ -70,4 +70,46 @@ final class IdentityResolverTests: XCTestCase {
         }
         XCTAssertEqual(try t.count("asset", where: "auto_created = 0"), 1)
     }
+
+    /// The per-file cache is bounded (`IdentityResolver.cacheLimit`) and emptied when full: refs
+    /// resolved before that still find their asset (by lookup), none is created twice.
+    func testRefsPastTheCacheLimitStillResolveToTheirAsset() throws {
+        let t = try TestWarehouse()
+        let n = IdentityResolver.cacheLimit + 50
+        try withFile(t) { sink in
+            var ids: [Int64] = []
+            for i in 0..<n {
+                ids.append(try sink.asset(AssetRef(identifiers: [.init(source: "samsara", type: "vehicle_id", value: "v\(i)")])))
+            }
+            for i in [0, 1, n / 2, n - 1] {
+                XCTAssertEqual(try sink.asset(AssetRef(identifiers: [.init(source: "samsara", type: "vehicle_id", value: "v\(i)")])), ids[i])
+            }
+        }
+        XCTAssertEqual(try t.count("asset"), n)
+        XCTAssertEqual(try t.count("asset_identifier"), n)
+    }
+
+    /// Master data writes every column of the asset (a cached UPDATE, not GRDB's record update):
+    /// what is read back is what was defined, and a second identical definition is unchanged.
+    func testDefineAssetStoresEveryField() throws {
+        let t = try TestWarehouse()
+        let fields = Asset(unitNumber: "T-01", kind: "trailer", name: "Reefer 1", vin: vin, pin: nil, make: "Utility", model: "3000R",
+                           year: 2021, fuelType: "diesel", licensePlate: "ABC 123", costCenter: "CC-1", department: "Cold chain",
+                           assetGroup: "Reefers", inServiceDate: "2021-03-01", retiredDate: "2026-01-31", acquisitionCostMinor: 4_500_000,
+                           currency: "USD", targetHoursPerWeek: 37.5, autoCreated: false)
+        var outcomes: [LoadOutcome] = []
+        var fileID: Int64 = 0
+        try withFile(t) { sink in
+            _ = try sink.asset(AssetRef(identifiers: [samsara], name: "Truck 1"))
+            outcomes.append(try sink.defineAsset(AssetRef(identifiers: [samsara], vin: vin, unitNumber: "T-01"), fields: fields))
+            outcomes.append(try sink.defineAsset(AssetRef(identifiers: [samsara], vin: vin, unitNumber: "T-01"), fields: fields))
+            fileID = sink.sourceFileID
+        }
+        XCTAssertEqual(outcomes, [.updated, .unchanged])
+        let stored = try t.warehouse.pool.read { try Asset.fetchOne($0, sql: "SELECT * FROM asset") }
+        var expected = fields
+        expected.id = stored?.id
+        expected.sourceFileID = fileID
+        XCTAssertEqual(stored, expected)
+    }
 }
