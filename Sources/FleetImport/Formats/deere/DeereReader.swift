@@ -18,7 +18,8 @@ import FleetWarehouse
 /// Each record is loaded in its own savepoint, so a record that cannot be used becomes one
 /// reject (its JSON path and raw text) and leaves nothing half-written. JSON that is not well
 /// formed, truncated included, throws: the file's transaction is rolled back whole.
-final class DeereReader<S: RecordSink> {
+final class DeereReader<S: RecordSink>: SavedPagesReader {
+    typealias Sink = S
     let input: InputFile
     var parser: JSONPullParser
     /// Counts for the notes; the Samsara tally's vocabulary fits (shapes, unknown keys, counts).
@@ -51,23 +52,8 @@ final class DeereReader<S: RecordSink> {
     }
 
     func run(into sink: inout S) throws {
-        switch try parser.next() {
-        case .objectStart?:
-            try page(prefix: "", into: &sink)
-        case .arrayStart?:
-            var p = 0
-            while try parser.peek() != .arrayEnd {
-                guard try parser.next() == .objectStart else {
-                    throw parser.fail("a top-level array must hold saved pages (objects with 'values' and 'links')")
-                }
-                try page(prefix: "[\(p)].", into: &sink)
-                p += 1
-            }
-            _ = try parser.next()
-        default:
-            throw parser.fail("this is JSON but not an Operations Center response, which is an object with a 'values' member (or an array of such pages)")
-        }
-        guard try parser.next() == nil else { throw parser.fail("unexpected data after the end of the document") }
+        try walkPages(into: &sink, members: "'values' and 'links'",
+                      notAResponse: "this is JSON but not an Operations Center response, which is an object with a 'values' member (or an array of such pages)")
         if let next = lastNextPage {
             tally.remark("the last page has a nextPage link (\(next)), so the save may stop before the end of the data; fetch the remaining pages")
         }
@@ -76,7 +62,7 @@ final class DeereReader<S: RecordSink> {
 
     // MARK: Pages
 
-    private func page(prefix: String, into sink: inout S) throws {
+    func page(prefix: String, into sink: inout S) throws {
         tally.pages += 1
         var state = Page(prefix: prefix)
         var sawValues = false

@@ -12,7 +12,8 @@ import FleetWarehouse
 /// Each small record is loaded in its own savepoint, so a record that cannot be used becomes
 /// one reject (its path and raw text) and leaves nothing half-written. JSON that is not well
 /// formed, truncated included, throws: the file's transaction is rolled back whole.
-final class SamsaraReader<S: RecordSink> {
+final class SamsaraReader<S: RecordSink>: SavedPagesReader {
+    typealias Sink = S
     let input: InputFile
     var parser: JSONPullParser
     var tally = SamsaraTally()
@@ -28,29 +29,14 @@ final class SamsaraReader<S: RecordSink> {
     }
 
     func run(into sink: inout S) throws {
-        switch try parser.next() {
-        case .objectStart?:
-            try page(prefix: "", into: &sink)
-        case .arrayStart?:
-            var p = 0
-            while try parser.peek() != .arrayEnd {
-                guard try parser.next() == .objectStart else {
-                    throw parser.fail("a top-level array must hold saved pages (objects with 'data' and 'pagination')")
-                }
-                try page(prefix: "[\(p)].", into: &sink)
-                p += 1
-            }
-            _ = try parser.next()
-        default:
-            throw parser.fail("this is JSON but not a Samsara API response, which is an object with a 'data' member (or an array of such pages)")
-        }
-        guard try parser.next() == nil else { throw parser.fail("unexpected data after the end of the document") }
+        try walkPages(into: &sink, members: "'data' and 'pagination'",
+                      notAResponse: "this is JSON but not a Samsara API response, which is an object with a 'data' member (or an array of such pages)")
         for n in tally.notes() { sink.note(n) }
     }
 
     // MARK: Pages
 
-    private func page(prefix: String, into sink: inout S) throws {
+    func page(prefix: String, into sink: inout S) throws {
         tally.pages += 1
         var sawData = false
         while let t = try parser.next(), t != .objectEnd {
