@@ -36,3 +36,22 @@ extension SavedPagesReader {
         guard try parser.next() == nil else { throw parser.fail("unexpected data after the end of the document") }
     }
 }
+
+/// The two ways a saved response cannot be read at all, worded once for every vendor: a member
+/// over the reader's size limit, and JSON that is damaged or cut short. Either fails the whole
+/// file (its transaction is rolled back), and the message says what to do.
+enum SavedResponse {
+    /// Runs `body`, turning JSON errors into a `FleetError` naming `response` (e.g. "a Samsara
+    /// response").
+    static func reading(_ input: InputFile, response: String, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let e as JSONNodeTooLarge {
+            throw FleetError.unreadable(file: input.path, location: "byte \(e.offset) (\(e.path))", reason: "the member is larger than \(e.limit) bytes",
+                                        hint: "Nothing from this file was imported; this is not \(response) FleetKit reads.")
+        } catch let e as JSONReadError {
+            throw FleetError.unreadable(file: input.path, location: e.location, reason: e.message,
+                                        hint: "Nothing from this file was imported: a truncated or damaged file is never read in part. Save the API response again, completely; if the file is not \(response), import it with the right --format.")
+        }
+    }
+}

@@ -52,14 +52,6 @@ public struct DeereImporter: Importer {
     }
 
     private static func read<S: RecordSink>(_ input: InputFile, _ sink: inout S) throws {
-        do {
-            try DeereReader<S>(input).run(into: &sink)
-        } catch let e as JSONNodeTooLarge {
-            throw FleetError.unreadable(file: input.path, location: "byte \(e.offset) (\(e.path))", reason: "the member is larger than \(e.limit) bytes",
-                                        hint: "Nothing from this file was imported; this is not an Operations Center response FleetKit reads.")
-        } catch let e as JSONReadError {
-            throw FleetError.unreadable(file: input.path, location: e.location, reason: e.message,
-                                        hint: "Nothing from this file was imported: a truncated or damaged file is never read in part. Save the API response again, completely; if the file is not an Operations Center response, import it with the right --format.")
-        }
+        try SavedResponse.reading(input, response: "an Operations Center response") { try DeereReader<S>(input).run(into: &sink) }
     }
 }

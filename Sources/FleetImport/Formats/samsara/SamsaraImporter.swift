@@ -48,14 +48,6 @@ public struct SamsaraImporter: Importer {
     }
 
     private static func read<S: RecordSink>(_ input: InputFile, _ sink: inout S) throws {
-        do {
-            try SamsaraReader<S>(input).run(into: &sink)
-        } catch let e as JSONNodeTooLarge {
-            throw FleetError.unreadable(file: input.path, location: "byte \(e.offset) (\(e.path))", reason: "the member is larger than \(e.limit) bytes",
-                                        hint: "Nothing from this file was imported; this is not a Samsara response FleetKit reads.")
-        } catch let e as JSONReadError {
-            throw FleetError.unreadable(file: input.path, location: e.location, reason: e.message,
-                                        hint: "Nothing from this file was imported: a truncated or damaged file is never read in part. Save the API response again, completely; if the file is not a Samsara response, import it with the right --format.")
-        }
+        try SavedResponse.reading(input, response: "a Samsara response") { try SamsaraReader<S>(input).run(into: &sink) }
     }
 }
