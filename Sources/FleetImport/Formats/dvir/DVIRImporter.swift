@@ -136,7 +136,7 @@ public struct DVIRImporter: Importer {
                 throw RowError(.unknownAsset, "the row names no vehicle; fill unit_number or vin (a DVIR must identify the vehicle, 49 CFR 396.11)")
             }
             let employeeID = row.text("driver_id"), driverName = row.text("driver_name")
-            guard let type = try Self.hinted("a DVIR is a driver's pre-trip or post-trip inspection or a mechanic's", { try row.choice("type", Self.types) }) else {
+            guard let type = try RowHints.adding("a DVIR is a driver's pre-trip or post-trip inspection or a mechanic's", { try row.choice("type", Self.types) }) else {
                 throw RowError(.missingField, "'type' is empty; give pre_trip, post_trip or mechanic")
             }
             let startedAt = try row.timestamp("started_at")
@@ -144,7 +144,7 @@ public struct DVIRImporter: Importer {
             if let startedAt, startedAt > signedAt {
                 throw RowError(.badValue, "'started_at' (\(Timestamp.iso(startedAt))) is after 'signed_at' (\(Timestamp.iso(signedAt))); an inspection is signed when it ends — check the two columns")
             }
-            guard let status = try Self.hinted("'resolved' means the defects were certified after the DVIR", { try row.choice("safety_status", Self.safetyStatuses) }) else {
+            guard let status = try RowHints.adding("'resolved' means the defects were certified after the DVIR", { try row.choice("safety_status", Self.safetyStatuses) }) else {
                 throw RowError(.missingField, "'safety_status' is empty; give safe, unsafe or resolved")
             }
             let odometer = try row.metres(km: "odometer_km", mi: "odometer_mi", value: "odometer", unit: "odometer_unit")
@@ -173,7 +173,7 @@ public struct DVIRImporter: Importer {
                 "defect:\(dvirID):" + (d.id ?? "\(d.component)@\(d.createdAt.map(Timestamp.iso) ?? "-")")
             }
             if let defectKey, let defect {
-                try Self.hinted(defect.id == nil ? "give each defect a defect_id so that two defects of one component can be told apart" : "", {
+                try RowHints.adding(defect.id == nil ? "give each defect a defect_id so that two defects of one component can be told apart" : "", {
                     try row.unique(defectKey, defect.id.map { "defect \($0) of DVIR \(dvirID)" } ?? "a \(defect.component) defect of DVIR \(dvirID) created at the same time")
                 })
             } else {
@@ -226,7 +226,7 @@ public struct DVIRImporter: Importer {
     static func defect(_ row: Row) throws -> Defect? {
         let id = row.text("defect_id"), componentText = row.text("component"), defectType = row.text("defect_type"), comment = row.text("comment")
         let createdAt = try row.timestamp("defect_created_at"), resolvedAt = try row.timestamp("resolved_at")
-        let certification = try hinted("'repaired' or 'not_needed' certifies the defect (49 CFR 396.11(a)(3))", { try row.choice("certification", Self.certifications) })
+        let certification = try RowHints.adding("'repaired' or 'not_needed' certifies the defect (49 CFR 396.11(a)(3))", { try row.choice("certification", Self.certifications) })
         let critical = try row.bool("safety_critical")
         guard id != nil || componentText != nil || defectType != nil || comment != nil else {
             if let filled = ["defect_created_at", "resolved_at", "resolved_by", "certification"].first(where: { row.text($0) != nil }) {
@@ -281,11 +281,4 @@ public struct DVIRImporter: Importer {
         return "other"
     }
 
-    /// Runs `body`, adding what to do to the message of a `RowError` it throws.
-    private static func hinted<T>(_ hint: String, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch var e as RowError {
-            if !hint.isEmpty { e.message += "; " + hint }
-            throw e
-        }
-    }
 }

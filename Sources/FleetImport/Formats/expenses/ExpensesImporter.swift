@@ -70,12 +70,12 @@ public struct ExpensesImporter: Importer {
             guard let at = try row.timestamp(date: "date", time: "time") else {
                 throw RowError(.missingField, "'date' is empty; every expense needs the date it was incurred (YYYY-MM-DD)")
             }
-            let category = try Self.hinted("use 'other' for a cost outside these categories") { try row.choice("category", Self.categories) }
+            let category = try RowHints.adding("use 'other' for a cost outside these categories") { try row.choice("category", Self.categories) }
             guard let category else {
                 throw RowError(.missingField, "'category' is empty; give one of \(Self.categories.keys.sorted().joined(separator: ", "))")
             }
             let currency = try row.currencyCode()
-            guard let amount = try Self.hinted(Self.amountHint(currency), { try row.money("amount", currency: currency) }) else {
+            guard let amount = try RowHints.adding(RowHints.amount(currency), { try row.money("amount", currency: currency) }) else {
                 throw RowError(.missingField, "'amount' is empty; an expense without an amount cannot be costed")
             }
             let vendor = row.text("vendor")
@@ -92,7 +92,7 @@ public struct ExpensesImporter: Importer {
             } else {
                 key = ["row:" + Timestamp.iso(at), unit?.uppercased() ?? vin ?? "", category, "\(amount) \(currency)", vendor?.lowercased() ?? ""]
                     .joined(separator: "|")
-                try Self.hinted("if they really are two expenses, add an expense_id or invoice_number column so that they can be told apart") {
+                try RowHints.adding("if they really are two expenses, add an expense_id or invoice_number column so that they can be told apart") {
                     try row.unique(key, "an expense with the same date, vehicle, category, amount and vendor")
                 }
             }
@@ -104,17 +104,5 @@ public struct ExpensesImporter: Importer {
         }
     }
 
-    private static func amountHint(_ currency: String) -> String {
-        let digits = Money.minorDigits(currency)
-        return "write the amount with at most \(digits) decimal\(digits == 1 ? "" : "s") for \(currency) (e.g. \(DecimalNumber(mantissa: 123_456, scale: digits))), "
-            + "and set the currency column when the amount is in another currency"
-    }
 
-    /// Runs `body`, adding what to do to the message of a `RowError` it throws.
-    private static func hinted<T>(_ hint: String, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch var e as RowError {
-            e.message += "; " + hint
-            throw e
-        }
-    }
 }

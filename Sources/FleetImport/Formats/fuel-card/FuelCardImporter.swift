@@ -107,7 +107,7 @@ public struct FuelCardImporter: Importer {
             let transactionID = row.text("transaction_id")
             let last4 = try Self.last4(row)
             let currency = try row.currencyCode()
-            guard let total = try Self.hinted(Self.amountHint(currency), { try row.money("total", currency: currency) }) else {
+            guard let total = try RowHints.adding(RowHints.amount(currency), { try row.money("total", currency: currency) }) else {
                 throw RowError(.missingField, "'total' is empty; a card transaction without the amount charged cannot be costed — re-export it with the amount")
             }
             let volume = try Self.volume(row)
@@ -135,7 +135,7 @@ public struct FuelCardImporter: Importer {
             if let transactionID {
                 try row.unique(key, "transaction \(transactionID)")
             } else {
-                try Self.hinted("if they really are two transactions, export the transaction id column so that they can be told apart") {
+                try RowHints.adding("if they really are two transactions, export the transaction id column so that they can be told apart") {
                     try row.unique(key, "a transaction with the same time, card, vehicle and total")
                 }
             }
@@ -277,19 +277,7 @@ public struct FuelCardImporter: Importer {
         Money(minor: Int64(minor.rounded()), currency: currency).description
     }
 
-    private static func amountHint(_ currency: String) -> String {
-        let digits = Money.minorDigits(currency)
-        return "write the amount with at most \(digits) decimal\(digits == 1 ? "" : "s") for \(currency) (e.g. \(DecimalNumber(mantissa: 123_456, scale: digits))), "
-            + "and set the currency column when the amount is in another currency"
-    }
 
-    /// Runs `body`, adding what to do to the message of a `RowError` it throws.
-    private static func hinted<T>(_ hint: String, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch var e as RowError {
-            e.message += "; " + hint
-            throw e
-        }
-    }
 
     // MARK: - Masking sink
 
