@@ -88,4 +88,24 @@ final class TableBuilderTests: XCTestCase {
         XCTAssertEqual(counted.totals, held.totals)
         XCTAssertEqual(counted.rowCount, 3)
     }
+
+    /// A verdict column totals the share of its rows with one verdict among the rows judged
+    /// (PM compliance): rows judged neither way count in neither count, and with none judged
+    /// the share is unknown, not 0 or 100.
+    func testAShareCountsRowsByTheirVerdict() {
+        let columns: [TableColumn<(String, String)>] = [
+            .text("unit", "Unit", total: .label("Compliance")) { $0.0 },
+            .text("on_time", "On time", role: .measure, total: .share(of: ["yes"], among: ["yes", "late"])) { $0.1 },
+        ]
+        var b = TableBuilder(name: "t", title: "T", columns: columns)
+        for r in [("A", "yes"), ("A", "late"), ("B", "not judged"), ("C", "yes"), ("C", "yes")] { b.add(r) }
+        XCTAssertEqual(b.table().totals, [.text("Compliance"), .percent(75)], "3 on time of 4 judged; the unjudged row is in neither count")
+        var counted = TableBuilder(name: "t", title: "T", columns: columns)
+        for r in [("A", "yes"), ("A", "late"), ("B", "not judged"), ("C", "yes"), ("C", "yes")] { counted.add(r, hold: false) }
+        XCTAssertEqual(counted.totals, b.totals, "a streamed table counts the same")
+        var unjudged = TableBuilder(name: "t", title: "T", columns: columns)
+        unjudged.add(("B", "not judged"))
+        XCTAssertEqual(unjudged.total("on_time"), .null, "nothing judged: unknown")
+        XCTAssertEqual(TableBuilder(name: "t", title: "T", columns: columns).table().totals, [.text("Compliance"), .null])
+    }
 }

@@ -68,13 +68,7 @@ public struct MaintenanceDueReport: Report {
         for r in dtcs { dtcTable.add(r) }
 
         let compliance = try PMCompliance.compute(db, request)
-        let complianceTable = ReportTable(
-            name: "pm_compliance", title: "PM compliance: services done in the period",
-            columns: [ReportColumn("unit", "Unit", .text), ReportColumn("service", "Service", .text), ReportColumn("performed", "Performed", .date),
-                      ReportColumn("was_due", "Was due", .text), ReportColumn("late_by", "Late by (share of interval)", .percent, unit: "%"),
-                      ReportColumn("on_time", "On time", .text)],
-            rows: compliance.rows, totals: [.text("Compliance"), .null, .null, .null, .null, compliance.percent.map { .percent($0) } ?? .null],
-            note: "A service is late when it was done more than 10 % of its interval past the due point of any of its meters.")
+        let complianceTable = compliance.table(note: "A service is late when it was done more than 10 % of its interval past the due point of any of its meters.")
 
         let overdue = dues.filter { $0.status == "overdue" }.count, soon = dues.filter { $0.status == "due_soon" }.count
         var quality = DataQuality()
@@ -105,7 +99,7 @@ public struct MaintenanceDueReport: Report {
                       "Forecast = the day the first meter is reached at the average use per day over the last 30 days (calendar due dates as they are).",
                       "Current meters are the latest telematics readings, else the latest odometer on a service, fuel or inspection record."],
             headlines: [.count("overdue", Double(overdue)), .count("due_soon", Double(soon)), .count("open_faults", Double(dtcs.count))]
-                + (compliance.percent.map { [ReportHeadline("pm_compliance", $0, .percent)] } ?? []),
+                + (compliance.total("on_time").number.map { [ReportHeadline("pm_compliance", $0, .percent)] } ?? []),
             generatedAt: request.generatedAt, sources: sources)
         return ReportOutput(metadata: metadata, tables: [dueTable.table(note: "As of \(asOf) (the end of the period). Negative values left are overdue. Never-done services count from the in-service date and a zero meter."),
                                                               dtcTable.table(), complianceTable], charts: chartDues.isEmpty ? [] : [chart], dataQuality: quality.table)

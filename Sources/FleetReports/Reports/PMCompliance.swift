@@ -7,12 +7,36 @@ import FleetCore
 /// date plus the interval, the previous odometer plus the distance interval, the previous hours
 /// plus the hours interval. It is late when it was done more than 10 % of an interval past that
 /// point on any meter. A service with no previous occurrence cannot be judged and is left out.
+///
+/// The table's "Compliance" total is declared on the On time column (`ColumnTotal.share`): the
+/// rows marked "yes" among those marked "yes" or "late", so it is counted from the rows shown.
 enum PMCompliance {
     static let lateShare = 0.10
 
-    static func compute(_ db: Database, _ request: ReportRequest) throws -> (rows: [[ReportValue]], percent: Double?) {
-        var rows: [[ReportValue]] = []
-        var onTime = 0, judged = 0
+    /// One service done in the period and its verdict.
+    struct Service {
+        var unit: String
+        var service: String
+        var performed: CivilDate
+        /// The due point(s) it was measured against, or why it could not be judged.
+        var wasDue: String
+        /// How far past the due point, as a share of the interval (0 when early); nil when not judged.
+        var lateBy: Double?
+        /// "yes", "late" or "not judged".
+        var onTime: String
+    }
+
+    static var columns: [TableColumn<Service>] { [
+        .text("unit", "Unit", total: .label("Compliance")) { $0.unit },
+        .text("service", "Service") { $0.service },
+        .date("performed", "Performed") { $0.performed },
+        .text("was_due", "Was due", role: .note) { $0.wasDue },
+        .percent("late_by", "Late by (share of interval)") { $0.lateBy },
+        .text("on_time", "On time", role: .measure, total: .share(of: ["yes"], among: ["yes", "late"])) { $0.onTime },
+    ] }
+
+    static func compute(_ db: Database, _ request: ReportRequest) throws -> TableBuilder<Service> {
+        var table = TableBuilder(name: "pm_compliance", title: "PM compliance: services done in the period", columns: columns)
         for asset in try AssetInfo.fetchAll(db, request) {
             let schedules = Dictionary(try MaintenanceDue.schedules(db, for: asset, assetGroup: asset.group).map { ($0.serviceType, $0) }) { a, _ in a }
             guard !schedules.isEmpty else { continue }
@@ -26,7 +50,7 @@ enum PMCompliance {
                 guard at >= request.start, let s = schedules[service] else { continue }
                 let day = request.zone.day(of: at)
                 guard let p = previous[service] else {
-                    rows.append([.text(asset.unit), .text(service), .date(day), .text("no earlier record"), .null, .text("not judged")])
+                    table.add(Service(unit: asset.unit, service: service, performed: day, wasDue: "no earlier record", lateBy: nil, onTime: "not judged"))
                     continue
                 }
                 var late = -Double.infinity
@@ -46,15 +70,13 @@ enum PMCompliance {
                     due.append("\(Int((ph + every) / 3600)) h")
                 }
                 guard late > -Double.infinity else {
-                    rows.append([.text(asset.unit), .text(service), .date(day), .text("meters not recorded"), .null, .text("not judged")])
+                    table.add(Service(unit: asset.unit, service: service, performed: day, wasDue: "meters not recorded", lateBy: nil, onTime: "not judged"))
                     continue
                 }
-                judged += 1
-                let ok = late <= lateShare
-                if ok { onTime += 1 }
-                rows.append([.text(asset.unit), .text(service), .date(day), .text(due.joined(separator: " or ")), .percent(max(late, 0) * 100), .text(ok ? "yes" : "late")])
+                table.add(Service(unit: asset.unit, service: service, performed: day, wasDue: due.joined(separator: " or "),
+                                  lateBy: max(late, 0) * 100, onTime: late <= lateShare ? "yes" : "late"))
             }
         }
-        return (rows, judged == 0 ? nil : Double(onTime) / Double(judged) * 100)
+        return table
     }
 }

@@ -15,6 +15,8 @@ public struct TableBuilder<Row> {
     private var sums: [Sum]
     private var ratios: [Int: (of: Sum, to: Sum)] = [:]
     private var conditional: [Int: (column: Int, sum: Sum)] = [:]
+    /// Per `.share` column: the rows whose cell is in `of`, and those whose cell is in `among`.
+    private var shares: [Int: (of: Int, among: Int)] = [:]
     private let index: [String: Int]
     /// The columns whose cells a total needs: all a row that is only counted has to compute.
     private var totalled: [Int] = []
@@ -34,12 +36,13 @@ public struct TableBuilder<Row> {
                 precondition(index[other] != nil, "\(name).\(c.name): sum where unknown column \(other) is known")
                 conditional[i] = (index[other]!, Sum())
             }
+            if case .share = c.total { shares[i] = (0, 0) }
         }
         var needed = Set<Int>()
         for (i, c) in columns.enumerated() {
             switch c.total {
             case .none, .label: break
-            case .sum, .sumOfKnown: needed.insert(i)
+            case .sum, .sumOfKnown, .share: needed.insert(i)
             case let .sumWhereKnown(other): needed.formUnion([i, index[other]!])
             case let .ratio(of, to, _): needed.formUnion([index[of]!, index[to]!])
             }
@@ -61,6 +64,10 @@ public struct TableBuilder<Row> {
         }
         rowCount += 1
         for i in totalled { sums[i].add(values[i]) }
+        for (i, n) in shares {
+            guard case let .share(of, among) = columns[i].total, case let .text(cell) = values[i] else { continue }
+            shares[i] = (n.of + (of.contains(cell) ? 1 : 0), n.among + (among.contains(cell) ? 1 : 0))
+        }
         for (i, pair) in ratios {
             guard case let .ratio(of, to, _) = columns[i].total else { continue }
             let a = values[index[of]!], b = values[index[to]!]
@@ -98,6 +105,9 @@ public struct TableBuilder<Row> {
             guard let p = ratios[i], let a = p.of.double, let b = p.to.double, b != 0 else { return .null }
             let v = a / b * scale
             return columns[i].column.type == .percent ? .percent(v) : .number(v)
+        case .share:
+            guard let n = shares[i], n.among > 0 else { return .null }
+            return .percent(Double(n.of) / Double(n.among) * 100)
         }
     }
 

@@ -25,6 +25,11 @@ public enum ColumnTotal: Sendable, Equatable {
     /// both are known (idle ratio = idle hours ÷ engine hours × 100): a ratio of sums, never a
     /// sum or average of ratios. Unknown when no row has both or the divisor is 0.
     case ratio(of: String, to: String, scale: Double)
+    /// The share, 0–100, of the rows whose cell in this column is one of `of` among the rows
+    /// whose cell is one of `among` (PM compliance = services done on time ÷ services judged):
+    /// a ratio of two row counts, for a verdict column that has no number to sum. Rows whose
+    /// cell is in neither (not judged) count in neither. Unknown when no row is among.
+    case share(of: [String], among: [String])
 }
 
 /// One column declared once: its name, title, type and unit (from `ReportRequest` for
