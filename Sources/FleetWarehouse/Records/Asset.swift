@@ -76,3 +76,54 @@ public struct Asset: Codable, Sendable, Equatable, FetchableRecord, MutablePersi
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
+
+/// One column the hand-written asset statements write, with the field it stores.
+struct AssetColumn: Sendable {
+    let name: String
+    let value: @Sendable (Asset) -> (any DatabaseValueConvertible)?
+}
+
+extension Asset {
+    /// Every `asset` column the sink's UPDATE and the resolver's INSERT write, spelled once.
+    ///
+    /// Why: those statements are cached SQL (GRDB's Codable `update`/`insert` build and
+    /// authorise their SQL on every call, about half of an assets import's time), and each
+    /// listed the columns by hand, so a column added to `asset` had to be added in several
+    /// places with nothing catching a miss. `RecordSchemaTests` checks this list against the
+    /// live schema: every column but `id` (the rowid) and `name_from_master` (named SQL only).
+    static let writtenColumns: [AssetColumn] = [
+        AssetColumn(name: "unit_number") { $0.unitNumber },
+        AssetColumn(name: "kind") { $0.kind },
+        AssetColumn(name: "name") { $0.name },
+        AssetColumn(name: "vin") { $0.vin },
+        AssetColumn(name: "pin") { $0.pin },
+        AssetColumn(name: "make") { $0.make },
+        AssetColumn(name: "model") { $0.model },
+        AssetColumn(name: "year") { $0.year },
+        AssetColumn(name: "fuel_type") { $0.fuelType },
+        AssetColumn(name: "license_plate") { $0.licensePlate },
+        AssetColumn(name: "cost_center") { $0.costCenter },
+        AssetColumn(name: "department") { $0.department },
+        AssetColumn(name: "asset_group") { $0.assetGroup },
+        AssetColumn(name: "in_service_date") { $0.inServiceDate },
+        AssetColumn(name: "retired_date") { $0.retiredDate },
+        AssetColumn(name: "acquisition_cost_minor") { $0.acquisitionCostMinor },
+        AssetColumn(name: "currency") { $0.currency },
+        AssetColumn(name: "target_hours_per_week") { $0.targetHoursPerWeek },
+        AssetColumn(name: "auto_created") { $0.autoCreated },
+        AssetColumn(name: "source_file_id") { $0.sourceFileID },
+    ]
+
+    /// `INSERT INTO asset (every written column) VALUES (?, …)`; the new id is the rowid.
+    static let insertSQL: String = {
+        let names = writtenColumns.map(\.name)
+        return "INSERT INTO asset (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+    }()
+
+    /// `UPDATE asset SET every written column = ? WHERE id = ?`: what GRDB's `update(db)` wrote.
+    static let updateSQL: String =
+        "UPDATE asset SET \(writtenColumns.map { "\($0.name) = ?" }.joined(separator: ", ")) WHERE id = ?"
+
+    /// The written columns' values, in `writtenColumns` order.
+    var writtenValues: [(any DatabaseValueConvertible)?] { Self.writtenColumns.map { $0.value(self) } }
+}
