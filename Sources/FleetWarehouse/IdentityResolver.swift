@@ -40,7 +40,7 @@ struct IdentityResolver {
             // SQL on every call); the columns the ref does not give are NULL, no source file.
             let created = Asset(unitNumber: ref.unitNumber, kind: (ref.kind ?? .vehicle).rawValue, name: ref.name, vin: ref.vin, pin: ref.pin,
                                 make: ref.make, model: ref.model, year: ref.year, autoCreated: true)
-            try db.cachedStatement(sql: Asset.insertSQL).execute(arguments: StatementArguments(created.writtenValues))
+            try CachedQuery.execute(db, Asset.insertSQL) { Asset.writtenColumns.bind(created, into: &$0) }
             id = db.lastInsertedRowID
         } else {
             let survivor = try Self.survivor(of: found, in: db)

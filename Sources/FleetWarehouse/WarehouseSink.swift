@@ -88,7 +88,7 @@ public struct WarehouseSink: RecordSink {
 
     /// Every written column (`Asset.writtenColumns`) but the id, as GRDB's `update(db)` wrote them.
     private static func updateAsset(_ a: Asset, id: Int64, in db: Database) throws {
-        try db.cachedStatement(sql: Asset.updateSQL).execute(arguments: StatementArguments(a.writtenValues + [id]))
+        try CachedQuery.execute(db, Asset.updateSQL) { Asset.writtenColumns.bind(a, into: &$0); $0.bind(id) }
     }
 
     // Lookups run once or more per row: cached statements, because compiling the SQL on every

@@ -118,8 +118,10 @@ final class RecordSchemaTests: XCTestCase {
     /// column only named SQL writes (see `writtenBySQL` above), each once.
     func testAssetWrittenColumnsNameExactlyTheAssetColumns() throws {
         let t = try TestWarehouse()
-        let names = Asset.writtenColumns.map(\.name)
+        let names = Asset.writtenColumns.names
         XCTAssertEqual(names.count, Set(names).count, "Asset.writtenColumns names a column twice")
+        XCTAssertEqual(Asset.writtenColumns.table, "asset")
+        XCTAssertEqual(Set(Asset.writtenColumns.notWritten.keys), ["id", "name_from_master"])
         XCTAssertEqual(Set(names), Set(try liveColumns(t, "asset")).subtracting(["id", "name_from_master"]))
     }
 
@@ -134,7 +136,7 @@ final class RecordSchemaTests: XCTestCase {
                           fuelType: "F1", licensePlate: "L1", costCenter: "C1", department: "E1", assetGroup: "G1",
                           inServiceDate: "2020-01-02", retiredDate: "2021-03-04", acquisitionCostMinor: 12345, currency: "EUR",
                           targetHoursPerWeek: 37.5, autoCreated: true, sourceFileID: file)
-            try db.execute(sql: Asset.insertSQL, arguments: StatementArguments(a.writtenValues))
+            try CachedQuery.execute(db, Asset.insertSQL) { Asset.writtenColumns.bind(a, into: &$0) }
             let id = db.lastInsertedRowID
             var expected = a
             expected.id = id
@@ -143,7 +145,7 @@ final class RecordSchemaTests: XCTestCase {
                           fuelType: "F2", licensePlate: "L2", costCenter: "C2", department: "E2", assetGroup: "G2",
                           inServiceDate: "2020-05-06", retiredDate: nil, acquisitionCostMinor: 678, currency: "USD",
                           targetHoursPerWeek: 40, autoCreated: false, sourceFileID: nil)
-            try db.execute(sql: Asset.updateSQL, arguments: StatementArguments(b.writtenValues + [id]))
+            try CachedQuery.execute(db, Asset.updateSQL) { Asset.writtenColumns.bind(b, into: &$0); $0.bind(id) }
             expected = b
             expected.id = id
             XCTAssertEqual(try Asset.fetchOne(db, key: id), expected)

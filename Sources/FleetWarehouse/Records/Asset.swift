@@ -77,53 +77,46 @@ public struct Asset: Codable, Sendable, Equatable, FetchableRecord, MutablePersi
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-/// One column the hand-written asset statements write, with the field it stores.
-struct AssetColumn: Sendable {
-    let name: String
-    let value: @Sendable (Asset) -> (any DatabaseValueConvertible)?
-}
-
 extension Asset {
     /// Every `asset` column the sink's UPDATE and the resolver's INSERT write, spelled once.
     ///
-    /// Why: those statements are cached SQL (GRDB's Codable `update`/`insert` build and
-    /// authorise their SQL on every call, about half of an assets import's time), and each
-    /// listed the columns by hand, so a column added to `asset` had to be added in several
-    /// places with nothing catching a miss. `RecordSchemaTests` checks this list against the
-    /// live schema: every column but `id` (the rowid) and `name_from_master` (named SQL only).
-    static let writtenColumns: [AssetColumn] = [
-        AssetColumn(name: "unit_number") { $0.unitNumber },
-        AssetColumn(name: "kind") { $0.kind },
-        AssetColumn(name: "name") { $0.name },
-        AssetColumn(name: "vin") { $0.vin },
-        AssetColumn(name: "pin") { $0.pin },
-        AssetColumn(name: "make") { $0.make },
-        AssetColumn(name: "model") { $0.model },
-        AssetColumn(name: "year") { $0.year },
-        AssetColumn(name: "fuel_type") { $0.fuelType },
-        AssetColumn(name: "license_plate") { $0.licensePlate },
-        AssetColumn(name: "cost_center") { $0.costCenter },
-        AssetColumn(name: "department") { $0.department },
-        AssetColumn(name: "asset_group") { $0.assetGroup },
-        AssetColumn(name: "in_service_date") { $0.inServiceDate },
-        AssetColumn(name: "retired_date") { $0.retiredDate },
-        AssetColumn(name: "acquisition_cost_minor") { $0.acquisitionCostMinor },
-        AssetColumn(name: "currency") { $0.currency },
-        AssetColumn(name: "target_hours_per_week") { $0.targetHoursPerWeek },
-        AssetColumn(name: "auto_created") { $0.autoCreated },
-        AssetColumn(name: "source_file_id") { $0.sourceFileID },
-    ]
+    /// Why: those statements are cached SQL bound through `Binder` (GRDB's Codable
+    /// `update`/`insert` build and authorise their SQL on every call, about half of an assets
+    /// import's time), and each listed the columns by hand, so a column added to `asset` had to
+    /// be added in several places with nothing catching a miss. `RecordSchemaTests` checks this
+    /// table against the live schema. Every column is a plain value: the asset's merge rules
+    /// (master data over feeds, absent keeps the stored value) live in `WarehouseSink.defineAsset`
+    /// and `IdentityResolver`, not in an upsert.
+    static let writtenColumns = ColumnTable<Asset>("asset", [
+        .value("unit_number") { $0.unitNumber },
+        .value("kind") { $0.kind },
+        .value("name") { $0.name },
+        .value("vin") { $0.vin },
+        .value("pin") { $0.pin },
+        .value("make") { $0.make },
+        .value("model") { $0.model },
+        .value("year") { $0.year },
+        .value("fuel_type") { $0.fuelType },
+        .value("license_plate") { $0.licensePlate },
+        .value("cost_center") { $0.costCenter },
+        .value("department") { $0.department },
+        .value("asset_group") { $0.assetGroup },
+        .value("in_service_date") { $0.inServiceDate },
+        .value("retired_date") { $0.retiredDate },
+        .value("acquisition_cost_minor") { $0.acquisitionCostMinor },
+        .value("currency") { $0.currency },
+        .value("target_hours_per_week") { $0.targetHoursPerWeek },
+        .value("auto_created") { $0.autoCreated },
+        .value("source_file_id") { $0.sourceFileID },
+    ], notWritten: [
+        "id": "the rowid: the INSERT's new id, the UPDATE's WHERE",
+        "name_from_master": "set only by named SQL (the sink when master data names the asset, the asset merger)",
+    ])
 
     /// `INSERT INTO asset (every written column) VALUES (?, …)`; the new id is the rowid.
-    static let insertSQL: String = {
-        let names = writtenColumns.map(\.name)
-        return "INSERT INTO asset (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
-    }()
+    static let insertSQL = writtenColumns.insertSQL()
 
     /// `UPDATE asset SET every written column = ? WHERE id = ?`: what GRDB's `update(db)` wrote.
-    static let updateSQL: String =
-        "UPDATE asset SET \(writtenColumns.map { "\($0.name) = ?" }.joined(separator: ", ")) WHERE id = ?"
-
-    /// The written columns' values, in `writtenColumns` order.
-    var writtenValues: [(any DatabaseValueConvertible)?] { Self.writtenColumns.map { $0.value(self) } }
+    static let updateSQL =
+        "UPDATE asset SET \(writtenColumns.valueColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
 }
