@@ -36,16 +36,11 @@ struct IdentityResolver {
 
         let id: Int64
         if found.isEmpty {
-            // The columns GRDB's Codable insert of `Asset(…, autoCreated: true)` wrote; the others
-            // were NULL, which is what omitting them stores (no column of theirs has a default).
-            try CachedQuery.execute(db, """
-                INSERT INTO asset (unit_number, kind, name, vin, pin, make, model, year, fuel_type, license_plate, cost_center, department,
-                    asset_group, in_service_date, retired_date, acquisition_cost_minor, currency, target_hours_per_week, auto_created, source_file_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1, NULL)
-                """) {
-                $0.bind(ref.unitNumber); $0.bind((ref.kind ?? .vehicle).rawValue); $0.bind(ref.name); $0.bind(ref.vin); $0.bind(ref.pin)
-                $0.bind(ref.make); $0.bind(ref.model); $0.bind(ref.year)
-            }
+            // Cached SQL from `Asset.writtenColumns`, not GRDB's Codable insert (which builds its
+            // SQL on every call); the columns the ref does not give are NULL, no source file.
+            let created = Asset(unitNumber: ref.unitNumber, kind: (ref.kind ?? .vehicle).rawValue, name: ref.name, vin: ref.vin, pin: ref.pin,
+                                make: ref.make, model: ref.model, year: ref.year, autoCreated: true)
+            try CachedQuery.execute(db, Asset.insertSQL) { Asset.writtenColumns.bind(created, into: &$0) }
             id = db.lastInsertedRowID
         } else {
             let survivor = try Self.survivor(of: found, in: db)

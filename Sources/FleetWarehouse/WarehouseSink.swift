@@ -86,16 +86,9 @@ public struct WarehouseSink: RecordSink {
         return outcome
     }
 
-    /// Every column but the id, as GRDB's `update(db)` wrote them.
+    /// Every written column (`Asset.writtenColumns`) but the id, as GRDB's `update(db)` wrote them.
     private static func updateAsset(_ a: Asset, id: Int64, in db: Database) throws {
-        try db.cachedStatement(sql: """
-            UPDATE asset SET unit_number = ?, kind = ?, name = ?, vin = ?, pin = ?, make = ?, model = ?, year = ?, fuel_type = ?,
-                license_plate = ?, cost_center = ?, department = ?, asset_group = ?, in_service_date = ?, retired_date = ?,
-                acquisition_cost_minor = ?, currency = ?, target_hours_per_week = ?, auto_created = ?, source_file_id = ?
-            WHERE id = ?
-            """).execute(arguments: [a.unitNumber, a.kind, a.name, a.vin, a.pin, a.make, a.model, a.year, a.fuelType,
-                                     a.licensePlate, a.costCenter, a.department, a.assetGroup, a.inServiceDate, a.retiredDate,
-                                     a.acquisitionCostMinor, a.currency, a.targetHoursPerWeek, a.autoCreated, a.sourceFileID, id])
+        try CachedQuery.execute(db, Asset.updateSQL) { Asset.writtenColumns.bind(a, into: &$0); $0.bind(id) }
     }
 
     // Lookups run once or more per row: cached statements, because compiling the SQL on every

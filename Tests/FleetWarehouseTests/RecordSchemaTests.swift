@@ -113,6 +113,45 @@ final class RecordSchemaTests: XCTestCase {
         }
     }
 
+    /// The hand-written asset statements (the sink's UPDATE, the resolver's INSERT) are generated
+    /// from `Asset.writtenColumns`: it names every live `asset` column but the rowid and the
+    /// column only named SQL writes (see `writtenBySQL` above), each once.
+    func testAssetWrittenColumnsNameExactlyTheAssetColumns() throws {
+        let t = try TestWarehouse()
+        let names = Asset.writtenColumns.names
+        XCTAssertEqual(names.count, Set(names).count, "Asset.writtenColumns names a column twice")
+        XCTAssertEqual(Asset.writtenColumns.table, "asset")
+        XCTAssertEqual(Set(Asset.writtenColumns.notWritten.keys), ["id", "name_from_master"])
+        XCTAssertEqual(Set(names), Set(try liveColumns(t, "asset")).subtracting(["id", "name_from_master"]))
+    }
+
+    /// A row inserted and updated through the generated asset SQL, with a distinct value in every
+    /// column, reads back through the Codable record unchanged: no two columns are swapped.
+    func testAssetWrittenColumnsRoundTrip() throws {
+        let t = try TestWarehouse()
+        try t.warehouse.pool.write { db in
+            try db.execute(sql: "INSERT INTO source_file (path, sha256, format, bytes, imported_at, status, loaded, updated, unchanged, rejected) VALUES ('p', 'h', 'f', 1, 0, 'imported', 0, 0, 0, 0)")
+            let file = db.lastInsertedRowID
+            let a = Asset(unitNumber: "U1", kind: "equipment", name: "N1", vin: "V1", pin: "P1", make: "M1", model: "D1", year: 2011,
+                          fuelType: "F1", licensePlate: "L1", costCenter: "C1", department: "E1", assetGroup: "G1",
+                          inServiceDate: "2020-01-02", retiredDate: "2021-03-04", acquisitionCostMinor: 12345, currency: "EUR",
+                          targetHoursPerWeek: 37.5, autoCreated: true, sourceFileID: file)
+            try CachedQuery.execute(db, Asset.insertSQL) { Asset.writtenColumns.bind(a, into: &$0) }
+            let id = db.lastInsertedRowID
+            var expected = a
+            expected.id = id
+            XCTAssertEqual(try Asset.fetchOne(db, key: id), expected)
+            let b = Asset(unitNumber: "U2", kind: "trailer", name: "N2", vin: "V2", pin: "P2", make: "M2", model: "D2", year: 2012,
+                          fuelType: "F2", licensePlate: "L2", costCenter: "C2", department: "E2", assetGroup: "G2",
+                          inServiceDate: "2020-05-06", retiredDate: nil, acquisitionCostMinor: 678, currency: "USD",
+                          targetHoursPerWeek: 40, autoCreated: false, sourceFileID: nil)
+            try CachedQuery.execute(db, Asset.updateSQL) { Asset.writtenColumns.bind(b, into: &$0); $0.bind(id) }
+            expected = b
+            expected.id = id
+            XCTAssertEqual(try Asset.fetchOne(db, key: id), expected)
+        }
+    }
+
     // MARK: - Round trips
 
     /// Distinct parent ids, so that a record swapping two id columns stores a wrong id.

@@ -76,3 +76,47 @@ public struct Asset: Codable, Sendable, Equatable, FetchableRecord, MutablePersi
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
+
+extension Asset {
+    /// Every `asset` column the sink's UPDATE and the resolver's INSERT write, spelled once.
+    ///
+    /// Why: those statements are cached SQL bound through `Binder` (GRDB's Codable
+    /// `update`/`insert` build and authorise their SQL on every call, about half of an assets
+    /// import's time), and each listed the columns by hand, so a column added to `asset` had to
+    /// be added in several places with nothing catching a miss. `RecordSchemaTests` checks this
+    /// table against the live schema. Every column is a plain value: the asset's merge rules
+    /// (master data over feeds, absent keeps the stored value) live in `WarehouseSink.defineAsset`
+    /// and `IdentityResolver`, not in an upsert.
+    static let writtenColumns = ColumnTable<Asset>("asset", [
+        .value("unit_number") { $0.unitNumber },
+        .value("kind") { $0.kind },
+        .value("name") { $0.name },
+        .value("vin") { $0.vin },
+        .value("pin") { $0.pin },
+        .value("make") { $0.make },
+        .value("model") { $0.model },
+        .value("year") { $0.year },
+        .value("fuel_type") { $0.fuelType },
+        .value("license_plate") { $0.licensePlate },
+        .value("cost_center") { $0.costCenter },
+        .value("department") { $0.department },
+        .value("asset_group") { $0.assetGroup },
+        .value("in_service_date") { $0.inServiceDate },
+        .value("retired_date") { $0.retiredDate },
+        .value("acquisition_cost_minor") { $0.acquisitionCostMinor },
+        .value("currency") { $0.currency },
+        .value("target_hours_per_week") { $0.targetHoursPerWeek },
+        .value("auto_created") { $0.autoCreated },
+        .value("source_file_id") { $0.sourceFileID },
+    ], notWritten: [
+        "id": "the rowid: the INSERT's new id, the UPDATE's WHERE",
+        "name_from_master": "set only by named SQL (the sink when master data names the asset, the asset merger)",
+    ])
+
+    /// `INSERT INTO asset (every written column) VALUES (?, …)`; the new id is the rowid.
+    static let insertSQL = writtenColumns.insertSQL()
+
+    /// `UPDATE asset SET every written column = ? WHERE id = ?`: what GRDB's `update(db)` wrote.
+    static let updateSQL =
+        "UPDATE asset SET \(writtenColumns.valueColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
+}
