@@ -43,8 +43,9 @@ final class ReportConformanceTests: XCTestCase {
                 let step = written.steps.first { $0.report == report.name && $0.format == format.name }
                 XCTAssertFalse(step?.files.isEmpty ?? true, "\(report.name) \(format.name): no file written")
                 for file in step?.files ?? [] {
-                    let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
-                    XCTAssertGreaterThan(size ?? 0, 0, file.lastPathComponent)
+                    // A file the step names but that cannot be read is an error with its path, not a size of 0.
+                    let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int
+                    XCTAssertGreaterThan(try XCTUnwrap(size, file.path), 0, file.lastPathComponent)
                 }
                 if format.name == "xlsx", let file = step?.files.first { try assertOpenpyxlReads(file.path, report: report.name) }
                 if format.name == "json", let file = step?.files.first {
