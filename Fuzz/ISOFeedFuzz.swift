@@ -1,8 +1,9 @@
 // libFuzzer harness for the ISO 15143-3 / AEMP 1.2 readers (Sources/FleetImport/Formats/iso15143/*
 // except ISOFeed.swift and ISOFeedLoader.swift, which need the warehouse's RecordSink and GRDB;
-// with the XML prolog guard and element reader from Parsers/XML and the JSON pull parser from Parsers/JSON).
+// with the XML prolog guard, transcoder, byte tokenizer and element driver from Parsers/XML and the JSON
+// pull parser from Parsers/JSON).
 //
-// Boundary: the real XML path (XMLPrologGuard, then XMLElementReader over XMLParser(stream:))
+// Boundary: the real XML path (XMLPrologGuard, then XMLElementDriver over the byte tokenizer)
 // and the real JSON path (FeedJSON over JSONPullParser, FeedNode.nodes) feed every collected element to
 // the real ISOElementMapper and, for headers, ISOIdentity, through a driver that collects what
 // ISOXMLDriver collects (depth > 2, and depth 2 except Fleet/Equipment). Tying facts to assets
@@ -59,10 +60,10 @@ private final class Driver: XMLElementConsumer {
         depth > 2 || (depth == 2 && !(root == "Fleet" && name == "Equipment"))
     }
 
-    func didStartContainer(name: String, namespace: String?, attributes: [String: String], path: FeedPath, depth: Int) throws {
+    func didStartContainer(name: String, attributes: [String: String], path: FeedPath, depth: Int) throws {
         guard depth == 1 else { return }
         root = name
-        if let s = attributes.first(where: { FeedNode.sameName(XMLElementReader.localName($0.key), "snapshotTime") })?.value,
+        if let s = attributes.first(where: { FeedNode.sameName($0.key, "snapshotTime") })?.value,
            case let .at(ms) = FeedValues.instant(s) { snapshot = ms }
     }
 
@@ -121,7 +122,7 @@ public func fuzzISOFeed(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard (try? bytes.write(to: url)) != nil else { return 0 }
     defer { try? FileManager.default.removeItem(at: url) }
     _ = ISOElementMapper.kind(of: String(decoding: bytes.prefix(64), as: UTF8.self))
-    do { try XMLElementReader(url: url, consumer: Driver()).run() } catch let e as FleetError {
+    do { try XMLElementDriver(url: url, consumer: Driver()).run() } catch let e as FleetError {
         precondition(!"\(e)".contains(sentinel), "an error message carries the sentinel")
     } catch let e as RowError {
         precondition(!e.message.isEmpty)

@@ -94,7 +94,7 @@ for t in FeedJSON FeedNode FeedTally FeedValues ISOElements ISOIdentity XSDurati
   telematics+=("Sources/FleetImport/Formats/iso15143/$t.swift")
 done
 for t in JSONNode JSONPullParser JSONPullParser+Scalars; do telematics+=("Sources/FleetImport/Parsers/JSON/$t.swift"); done
-for t in XMLByteEncoding XMLDoctypeRule XMLElementReader XMLGuardedStream XMLPrologGuard; do telematics+=("Sources/FleetImport/Parsers/XML/$t.swift"); done
+for t in XMLByteEncoding XMLDoctypeRule XMLElementDriver XMLTranscoder XMLBytes XMLTokenizer XMLPrologGuard; do telematics+=("Sources/FleetImport/Parsers/XML/$t.swift"); done
 # Byte (Byte.digits, the shared time-field reader) lives in Parsers/XML/XMLTypes.swift.
 wanted iso && run iso "${core[@]}" $(stage iso "${telematics[@]}" Sources/FleetImport/Parsers/XML/XMLTypes.swift) Fuzz/ISOFeedFuzz.swift
 

@@ -12,7 +12,7 @@ enum ISOFeed {
         if isJSON(input.head) {
             try ISOJSONDriver.run(input, loader: loader)
         } else {
-            try XMLElementReader(url: input.source, consumer: ISOXMLDriver(loader: loader, file: input.path)).run()
+            try XMLElementDriver(url: input.source, consumer: ISOXMLDriver(loader: loader, file: input.path)).run()
         }
         loader.finish()
     }
@@ -44,7 +44,7 @@ enum ISOFeed {
             guard let gt = rest.firstIndex(of: ">") else { return nil }
             let tag = String(rest[rest.index(after: lt)..<gt])
             let qname = tag.prefix { !" \t\r\n/".contains($0) }
-            return (XMLElementReader.localName(String(qname)), tag)
+            return (XMLElementDriver.localName(String(qname)), tag)
         }
         return nil
     }
@@ -72,14 +72,14 @@ final class ISOXMLDriver<S: RecordSink>: XMLElementConsumer {
         depth > 2 || (depth == 2 && !(root == "Fleet" && name == "Equipment"))
     }
 
-    func didStartContainer(name: String, namespace: String?, attributes: [String: String], path: FeedPath, depth: Int) throws {
+    func didStartContainer(name: String, attributes: [String: String], path: FeedPath, depth: Int) throws {
         if depth == 1 {
             guard ISOFeed.isKnownRoot(name) else {
                 throw FleetError.unreadable(file: file, location: nil, reason: "the root element <\(name)> is not an ISO 15143-3 or AEMP 1.2 document",
                                             hint: "Expected <Fleet> (a snapshot), <Equipment> or a time-series <…Messages> root; pass the right --format if this is another format.")
             }
             root = name
-            let snapshot = attributes.first { FeedNode.sameName(XMLElementReader.localName($0.key), "snapshotTime") }?.value
+            let snapshot = attributes.first { FeedNode.sameName($0.key, "snapshotTime") }?.value
             loader.beginPage(path, snapshotTime: snapshot)
         } else {
             loader.beginEquipment(path)

@@ -6,7 +6,7 @@ import FleetWarehouse
 /// drivers report pages, `Equipment` containers and whole data elements, and this class ties
 /// each element to its machine and loads its facts.
 ///
-/// A class holding the sink, because `XMLParser` calls back into a delegate object: the sink
+/// A class holding the sink, because the XML driver calls back into a consumer object: the sink
 /// is moved in by `ISOFeed.read` and moved back out when the file is done.
 ///
 /// Scopes: an `Equipment` (snapshot) or a page (time series, single-machine snapshot) has one
@@ -79,7 +79,7 @@ final class ISOFeedLoader<S: RecordSink> {
     func element(_ node: FeedNode, path: FeedPath) throws {
         if node.oversized {
             let limit = node.syntax == .json ? "\(FeedJSON.maxElementBytes >> 20) MiB of text"
-                : "\(XMLElementReader.maxNodes) elements or \(XMLElementReader.maxTextBytes / 1024) KiB of text"
+                : "\(XMLElementDriver.maxNodes) elements or \(XMLElementDriver.maxTextBytes / 1024) KiB of text"
             try sink.reject(Issue(.oversizedRecord, at: path.description, "the \(node.name) element is larger than FleetKit reads as one element (\(limit)); it was skipped", raw: node.render()))
             return
         }

@@ -11,6 +11,15 @@ final class XMLBytes {
     private let handle: FileHandle?
     @exclusivity(unchecked) private var memory: [UInt8]?
     @exclusivity(unchecked) private var memoryOffset = 0
+    private var transcoder: XMLTranscoder? = nil
+    /// Refuse control characters XML does not allow (below 0x20 but tab, LF and CR) as each
+    /// chunk arrives. The ISO 15143-3 / AEMP 1.2 reader sets it (a feed with one was always
+    /// refused, see FORMATS.md); the GPX scanner does not look at bytes it does not use.
+    var refusesControlCharacters = false
+    /// Newlines among the bytes read so far, while `refusesControlCharacters` (the line of a refusal).
+    private var readLines = 0
+    /// A control character found at the end of the bytes read: the next refill throws it.
+    private var refused: XMLFailure?
     let chunkSize: Int
     /// The largest token (tag, comment, DOCTYPE) the window grows to hold.
     static let tokenLimit = 16 << 20
@@ -40,6 +49,16 @@ final class XMLBytes {
         p = .allocate(capacity: capacity)
     }
 
+    /// Reads a UTF-16 or 8-bit file as UTF-8 through `transcoder` (which owns the file).
+    init(transcoder: XMLTranscoder, chunkSize: Int = 1 << 20) {
+        handle = nil
+        memory = nil
+        self.transcoder = transcoder
+        self.chunkSize = max(chunkSize, 1)
+        capacity = max(self.chunkSize * 2, 4096)
+        p = .allocate(capacity: capacity)
+    }
+
     /// Reads from bytes in memory, still `chunkSize` at a time (tests use tiny chunks to put a
     /// chunk boundary inside every token).
     init(bytes: [UInt8], chunkSize: Int = 1 << 20) {
@@ -62,6 +81,7 @@ final class XMLBytes {
     /// it. Returns how far the kept bytes moved left (callers subtract it from offsets they
     /// hold) and whether new bytes arrived (false at the end of the file).
     func refill(keeping keep: Int) throws -> (shift: Int, more: Bool) {
+        if let refused { throw refused }
         if eof { return (0, false) }
         if pin >= 0, keep - pin > Self.pinLimit {
             // A point this long keeps only the start of its raw text (rejects cap it anyway).
@@ -70,6 +90,7 @@ final class XMLBytes {
         }
         let from = pin >= 0 ? min(keep, pin) : keep
         let kept = end - from
+        if from > 0 { dropColumns(before: from) }
         if kept + chunkSize > capacity {
             guard kept <= Self.tokenLimit else {
                 throw XMLFailure("a single XML token is longer than \(Self.tokenLimit >> 20) MiB", offset: offset(from))
@@ -86,13 +107,50 @@ final class XMLBytes {
         end = kept
         pos -= from
         if pin >= 0 { pin -= from }
-        let n = try read(into: p + end, max: chunkSize)
+        var n = try read(into: p + end, max: chunkSize)
         if n == 0 { eof = true }
+        if refusesControlCharacters, let bad = checkCharacters(p + end, n) {
+            // Only the bytes before it are scanned, so a problem earlier in the document is
+            // still the one reported; asking for more then fails with this one.
+            refused = XMLFailure("a control character (byte \(p[end + bad])) that XML does not allow", offset: base + Int64(end + bad),
+                                 line: readLines + 1, kind: .invalidCharacter)
+            if bad == 0 { throw refused! }
+            n = bad
+        }
         end += n
         return (from, n > 0)
     }
 
+    /// Characters of the line that runs across `p[0]` which refills have moved out of the
+    /// window: a column counted back to the window's start adds them.
+    @exclusivity(unchecked) private(set) var droppedColumns = 0
+
+    private func dropColumns(before from: Int) {
+        var k = from, n = 0
+        while k > 0, p[k - 1] != Byte.newline {
+            k -= 1
+            if p[k] & 0xC0 != 0x80 { n += 1 }
+        }
+        droppedColumns = k > 0 ? n : droppedColumns + n
+    }
+
+    /// The first control character XML does not allow (below 0x20 but tab, LF and CR) among
+    /// `n` new bytes, counting the newlines before it.
+    private func checkCharacters(_ q: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int? {
+        var lines = readLines
+        defer { readLines = lines }
+        for k in 0..<n {
+            let c = q[k]
+            guard c < 0x20 else { continue }
+            if c == 10 { lines += 1; continue }
+            if c == 9 || c == 13 { continue }
+            return k
+        }
+        return nil
+    }
+
     private func read(into dst: UnsafeMutablePointer<UInt8>, max: Int) throws -> Int {
+        if let transcoder { return try transcoder.read(into: dst, max: max) }
         if let count = memory?.count {
             let n = min(max, count - memoryOffset)
             if n > 0 { memory!.withUnsafeBufferPointer { dst.update(from: $0.baseAddress! + memoryOffset, count: n) } }

@@ -50,6 +50,10 @@ final class XMLTokenizer {
     @exclusivity(unchecked) private var pendingEnd = false
     @exclusivity(unchecked) private var sawRoot = false
     @exclusivity(unchecked) private var started = false
+    /// Refuse a processing instruction without data (`<?name?>`) as not well-formed. The
+    /// ISO 15143-3 / AEMP 1.2 reader sets it: those feeds were always refused for one (see
+    /// FORMATS.md); GPX skips it like any other PI.
+    var refusesProcessingInstructionsWithoutData = false
 
     init(_ bytes: XMLBytes) { b = bytes }
 
@@ -117,7 +121,7 @@ final class XMLTokenizer {
                 line = savedLine
                 text.truncate(savedText)
                 let r = try b.refill(keeping: start)
-                guard r.more else { throw fail("the file ends inside a tag, comment or CDATA section (truncated?)", at: start - r.shift) }
+                guard r.more else { throw fail("the file ends inside a tag, comment or CDATA section (truncated?)", at: start - r.shift, .truncated, columnAt: b.end) }
                 b.pos = start - r.shift
             }
         }
@@ -129,20 +133,36 @@ final class XMLTokenizer {
         while b.end - b.pos < 4, try b.refill(keeping: b.pos).more {}
         let n = b.end - b.pos, p = b.p + b.pos
         if n >= 2, (p[0] == 0xFE && p[1] == 0xFF) || (p[0] == 0xFF && p[1] == 0xFE) || (n >= 4 && (p[0] == 0 || p[1] == 0)) {
-            throw fail("the file is UTF-16; FleetKit reads GPX in UTF-8 (re-save it as UTF-8)", at: b.pos)
+            throw fail("the file is UTF-16; FleetKit reads GPX in UTF-8 (re-save it as UTF-8)", at: b.pos, .invalidCharacter)
         }
         if n >= 3, p[0] == 0xEF, p[1] == 0xBB, p[2] == 0xBF { b.pos += 3 }
     }
 
     private func finish() throws -> XMLEvent {
         if let top = open.last {
-            throw XMLFailure("the file ends inside <\(name(top.nameStart))> opened at line \(top.line) (truncated?)", offset: b.offset(b.end), line: line)
+            throw XMLFailure("the file ends inside <\(name(top.nameStart))> opened at line \(top.line) (truncated?)", offset: b.offset(b.end), line: line,
+                             column: column(at: b.end), kind: .unclosed)
         }
-        guard sawRoot else { throw fail("no XML element found: this is not a GPX file", at: b.end) }
+        guard sawRoot else { throw fail("no XML element found: this is not a GPX file", at: b.end, .empty) }
         return .eof
     }
 
-    func fail(_ message: String, at i: Int) -> XMLFailure { XMLFailure(message, offset: b.offset(i), line: line) }
+    func fail(_ message: String, at i: Int, _ kind: XMLFailure.Kind = .other, columnAt c: Int? = nil) -> XMLFailure {
+        XMLFailure(message, offset: b.offset(i), line: line, column: column(at: c ?? i), kind: kind)
+    }
+
+    /// The column (1-based, in characters) of window position `i`: counted back to the last
+    /// newline, plus what refills dropped of a line that runs across the window's start. Only
+    /// failures ask, so the scanning loops never track columns.
+    func column(at i: Int) -> Int {
+        var k = min(max(i, 0), b.end)
+        var n = 1
+        while k > 0, b.p[k - 1] != Byte.newline {
+            k -= 1
+            if b.p[k] & 0xC0 != 0x80 { n += 1 }
+        }
+        return k == 0 ? n + b.droppedColumns : n
+    }
 
     private func name(_ start: Int) -> String { String(decoding: UnsafeBufferPointer(start: names.p + start, count: names.count - start), as: UTF8.self) }
 
@@ -162,7 +182,7 @@ final class XMLTokenizer {
                     // The reference runs past the window: refill and come back to the `&`.
                     b.pos = i
                     let r = try b.refill(keeping: i)
-                    guard r.more else { throw fail("the file ends inside an entity reference", at: i - r.shift) }
+                    guard r.more else { throw fail("the file ends inside an entity reference", at: i - r.shift, .truncated, columnAt: b.end) }
                     i = b.pos
                     return
                 }
@@ -170,7 +190,7 @@ final class XMLTokenizer {
                 runStart = i
                 continue
             } else if root, !isSpace(c) {
-                throw fail("text outside the root element", at: i)
+                throw fail("text outside the root element", at: i, sawRoot ? .extraContent : .empty)
             }
             i += 1
         }
@@ -183,7 +203,7 @@ final class XMLTokenizer {
         var j = i + 1
         while j < b.end, j - i < 12, p[j] == Byte.hash || (p[j] | 0x20 >= 0x61 && p[j] | 0x20 <= 0x7A) || (p[j] >= 0x30 && p[j] <= 0x39) { j += 1 }
         guard j < b.end else { return nil }
-        guard p[j] == Byte.semicolon else { throw fail("a bare '&' (write &amp;)", at: i) }
+        guard p[j] == Byte.semicolon else { throw fail("a bare '&' (write &amp;)", at: i, .bareAmpersand) }
         let body = UnsafeBufferPointer(start: p + i + 1, count: j - i - 1)
         var scalar: UInt32
         switch String(decoding: body, as: UTF8.self) {
@@ -194,9 +214,9 @@ final class XMLTokenizer {
         case "apos": scalar = 0x27
         case let s where s.hasPrefix("#x"): scalar = UInt32(s.dropFirst(2), radix: 16) ?? 0
         case let s where s.hasPrefix("#"): scalar = UInt32(s.dropFirst(), radix: 10) ?? 0
-        case let s: throw fail("undefined entity &\(s); (FleetKit expands no DTD entities)", at: i)
+        case let s: throw fail("undefined entity &\(s); (FleetKit expands no DTD entities)", at: i, .undeclaredEntity)
         }
-        guard scalar != 0, let u = Unicode.Scalar(scalar) else { throw fail("invalid character reference", at: i) }
+        guard scalar != 0, let u = Unicode.Scalar(scalar) else { throw fail("invalid character reference", at: i, .invalidCharacter) }
         if append { for byte in String(Character(u)).utf8 { text.push(byte) } }
         return j + 1
     }
@@ -212,7 +232,7 @@ final class XMLTokenizer {
         case Byte.bang:
             if matches(start, "<!--") { return try skip(start, until: "-->") }
             if matches(start, "<![CDATA[") {
-                guard !open.isEmpty else { throw fail("CDATA outside the root element", at: start) }
+                guard !open.isEmpty else { throw fail("CDATA outside the root element", at: start, sawRoot ? .extraContent : .empty) }
                 return try skip(start, until: "]]>", cdata: true)
             }
             if matches(start, "<!DOCTYPE") { return try doctype(start) }
@@ -239,6 +259,10 @@ final class XMLTokenizer {
             i += 1
         }
         if cdata, capturing { text.append(p + start + 9, i - start - 9) }
+        if processingInstruction, refusesProcessingInstructionsWithoutData,
+           !UnsafeBufferPointer(start: p + start + 2, count: i - start - 2).contains(where: Byte.isSpace) {
+            throw fail("a processing instruction without data (<?name?>)", at: start, .processingInstructionWithoutData)
+        }
         if processingInstruction, matches(start, "<?xml"), start + 5 < end, Byte.isSpace(p[start + 5]) {
             // The declaration is read by the same code as the ISO/AEMP prolog guard's, and the
             // names by the same table (XMLByteEncoding), so both readers agree on what a
@@ -258,7 +282,7 @@ final class XMLTokenizer {
     /// A DOCTYPE is tolerated only without entity declarations (`XMLDoctypeRule.allowWithoutEntities`,
     /// the rule set shared with the ISO/AEMP prolog guard); it is never read otherwise.
     private func doctype(_ start: Int) throws -> Step {
-        guard !sawRoot else { throw fail("DOCTYPE after the root element", at: start) }
+        guard !sawRoot else { throw fail("DOCTYPE after the root element", at: start, .extraContent) }
         switch XMLDoctypeRule.allowWithoutEntities.judge(b.p, from: start, end: b.end) {
         case .needMore: return .needMore
         case let .skip(to, newlines):
@@ -288,11 +312,11 @@ final class XMLTokenizer {
         while i < end, isSpace(p[i]) { if p[i] == Byte.newline { line += 1 }; i += 1 }
         guard i < end else { return .needMore }
         var closing: String { b.string(start + 2, nameEnd) }
-        guard p[i] == Byte.gt else { throw fail("malformed closing tag </\(closing)", at: start) }
-        guard let top = open.last else { throw fail("closing tag </\(closing)> without an open element", at: start) }
+        guard p[i] == Byte.gt else { throw fail("malformed closing tag </\(closing)", at: start, .tagNotClosed) }
+        guard let top = open.last else { throw fail("closing tag </\(closing)> without an open element", at: start, .extraContent) }
         let length = names.count - top.nameStart
         guard length == nameEnd - start - 2, memcmp(names.p + top.nameStart, p + start + 2, length) == 0 else {
-            throw fail("closing tag </\(closing)> does not match <\(name(top.nameStart))> opened at line \(top.line)", at: start)
+            throw fail("closing tag </\(closing)> does not match <\(name(top.nameStart))> opened at line \(top.line)", at: start, .endTagMismatch, columnAt: i + 1)
         }
         b.pos = i + 1
         pop()
@@ -313,7 +337,7 @@ final class XMLTokenizer {
         while i < end, cls[Int(p[i])] & XMLClass.endsName == 0 { i += 1 }
         guard i < end else { return .needMore }
         let nameEnd = i
-        guard nameEnd > start + 1 else { throw fail("'<' not followed by an element name (write &lt;)", at: start) }
+        guard nameEnd > start + 1 else { throw fail("'<' not followed by an element name (write &lt;)", at: start, .nameRequired) }
         attributes.truncate(0)
         var selfClosing = false
         while true {
@@ -323,7 +347,7 @@ final class XMLTokenizer {
             if c == Byte.gt { i += 1; break }
             if c == Byte.slash {
                 guard i + 1 < end else { return .needMore }
-                guard p[i + 1] == Byte.gt else { throw fail("'/' inside a tag", at: i) }
+                guard p[i + 1] == Byte.gt else { throw fail("'/' inside a tag", at: i, .tagNotClosed) }
                 selfClosing = true
                 i += 2
                 break
@@ -331,19 +355,19 @@ final class XMLTokenizer {
             let an = i
             while i < end, !endsName(p[i]) { i += 1 }
             let anEnd = i
-            guard anEnd > an else { throw fail("malformed attribute in <\(b.string(start + 1, nameEnd))>", at: i) }
+            guard anEnd > an else { throw fail("malformed attribute in <\(b.string(start + 1, nameEnd))>", at: i, .badAttribute) }
             while i < end, isSpace(p[i]) { if p[i] == Byte.newline { lines += 1 }; i += 1 }
             guard i + 1 < end else { return .needMore }
-            guard p[i] == Byte.eq else { throw fail("attribute \(b.string(an, anEnd)) has no value", at: i) }
+            guard p[i] == Byte.eq else { throw fail("attribute \(b.string(an, anEnd)) has no value", at: i, .badAttribute) }
             i += 1
             while i < end, isSpace(p[i]) { if p[i] == Byte.newline { lines += 1 }; i += 1 }
             guard i < end else { return .needMore }
             let q = p[i]
-            guard q == Byte.quote || q == Byte.apos else { throw fail("attribute \(b.string(an, anEnd)) value is not quoted", at: i) }
+            guard q == Byte.quote || q == Byte.apos else { throw fail("attribute \(b.string(an, anEnd)) value is not quoted", at: i, .badAttribute) }
             i += 1
             let vs = i
             while i < end, p[i] != q {
-                if p[i] == Byte.lt { throw fail("'<' inside an attribute value", at: i) }
+                if p[i] == Byte.lt { throw fail("'<' inside an attribute value", at: i, .badAttribute) }
                 if p[i] == Byte.newline { lines += 1 }
                 i += 1
             }
@@ -351,11 +375,11 @@ final class XMLTokenizer {
             attributes.push(XMLAttribute(nameStart: an, nameEnd: anEnd, valueStart: vs, valueEnd: i))
             i += 1
             guard i < end else { return .needMore }
-            guard isSpace(p[i]) || p[i] == Byte.gt || p[i] == Byte.slash else { throw fail("attributes must be separated by spaces", at: i) }
+            guard isSpace(p[i]) || p[i] == Byte.gt || p[i] == Byte.slash else { throw fail("attributes must be separated by spaces", at: i, .badAttribute) }
         }
         // The whole tag is in the window: now change state.
         if open.isEmpty {
-            if sawRoot { throw fail("a second root element <\(b.string(start + 1, nameEnd))>", at: start) }
+            if sawRoot { throw fail("a second root element <\(b.string(start + 1, nameEnd))>", at: start, .extraContent) }
             sawRoot = true
         }
         let startLine = line
@@ -393,7 +417,7 @@ final class XMLTokenizer {
         while i < r.upperBound {
             if p[i] == Byte.amp {
                 text.append(p + run, i - run)
-                guard let after = try entity(at: i, into: true), after <= r.upperBound else { throw fail("bad entity reference in an attribute", at: i) }
+                guard let after = try entity(at: i, into: true), after <= r.upperBound else { throw fail("bad entity reference in an attribute", at: i, .bareAmpersand) }
                 i = after
                 run = i
             } else { i += 1 }

@@ -45,14 +45,27 @@ enum XMLEvent {
 }
 
 /// A well-formedness or safety problem that makes the whole file unreadable.
+///
+/// `message` is the tokenizer's own wording (what GPX shows); `kind` lets a reader with its
+/// own wording (the ISO 15143-3 / AEMP 1.2 element driver) say the same thing its way, and
+/// `column` is where the problem was found on its line, in characters, 1-based (0: unknown).
 struct XMLFailure: Error, Equatable {
+    enum Kind: Equatable, Sendable {
+        case other, empty, extraContent, unclosed, truncated, invalidCharacter, bareAmpersand, undeclaredEntity
+        case badAttribute, duplicateAttribute, nameRequired, tagNotClosed, endTagMismatch, undeclaredPrefix
+        case processingInstructionWithoutData
+    }
     var message: String
     var offset: Int64
     var line = 0
-    init(_ message: String, offset: Int64, line: Int = 0) {
+    var column = 0
+    var kind = Kind.other
+    init(_ message: String, offset: Int64, line: Int = 0, column: Int = 0, kind: Kind = .other) {
         self.message = message
         self.offset = offset
         self.line = line
+        self.column = column
+        self.kind = kind
     }
 }
 
