@@ -33,11 +33,8 @@ stage() {
     echo "$dir/$(echo "$f" | tr / _)"
   done
 }
-# FLAGS_<harness> adds libFuzzer options and ASAN_<harness> sets ASAN_OPTIONS for one harness.
-# FoundationXML leaks one CFString per libxml2 error (_CFErrorCreateFromXMLInterface), not FleetKit
-# code, so leak checks are off for the XML harness only.
-FLAGS_iso="-detect_leaks=0"
-ASAN_iso="detect_leaks=0"
+# FLAGS_<harness> adds libFuzzer options and ASAN_<harness> sets ASAN_OPTIONS for one harness
+# (none needs any now: leak checks were off for iso while it read through FoundationXML).
 # Each harness's dictionary (libFuzzer -dict=): the tokens of its format, so mutations reach
 # what a byte flip rarely does (an encoding name, "\n" after "<?xml", "<!ENTITY", an AT command).
 declare -A DICT=([csv]=csv [values]=values [gpx]=gpx [iso]=xml [samsara]=json [receipt]=receipt [elm]=elm)
@@ -85,7 +82,7 @@ gpx_sources=()
 for f in Sources/FleetImport/Formats/gpx/*.swift Sources/FleetImport/Parsers/XML/{XMLBytes,XMLTokenizer,XMLTypes,XMLByteEncoding,XMLPrologGuard,XMLDoctypeRule}.swift; do grep -q '^import FleetWarehouse' "$f" || gpx_sources+=("$f"); done
 wanted gpx && run gpx "${core[@]}" $(stage gpx "${gpx_sources[@]}") Fuzz/GPXScannerFuzz.swift
 
-# ISO 15143-3 / AEMP 1.2, XML and JSON: prolog guard, element reader, the JSON pull parser,
+# ISO 15143-3 / AEMP 1.2, XML and JSON: prolog guard, transcoder, tokenizer and element driver, the JSON pull parser,
 # element mapping and identity (not ISOFeed/ISOFeedLoader, which need the warehouse).
 seed iso Tests/FleetImportTests/Fixtures/iso15143/*.xml Tests/FleetImportTests/Fixtures/iso15143/*.json \
   Tests/FleetImportTests/Fixtures/aemp12/*.xml Fuzz/seeds/iso/*

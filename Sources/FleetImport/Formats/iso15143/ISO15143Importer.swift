@@ -8,7 +8,7 @@ import FleetWarehouse
 /// One parser serves every OEM feed built on the standard (JDLink, KOMTRAX, CAT, Takeuchi,
 /// Trackunit, Bosch, Samsara's equipment feed): it matches local element names under the ISO
 /// namespace, the JCMA namespace or none, and reads each element at its own `datetime`.
-/// Streaming: XML through `XMLParser(stream:)`, JSON through a pull parser, so memory is
+/// Streaming: XML through `XMLElementDriver` on the byte tokenizer, JSON through a pull parser, so memory is
 /// bounded by one element. docs/FORMATS.md lists what goes where.
 public struct ISO15143Importer: Importer {
     public static let format = "iso15143"

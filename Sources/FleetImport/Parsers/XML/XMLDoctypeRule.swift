@@ -12,8 +12,9 @@ import Foundation
 ///
 /// WHY two policies: GPX exports (some older Garmin and converter tools) carry a bare
 /// `<!DOCTYPE gpx>`; with no DTD ever read it cannot change a byte, so GPX skips a DOCTYPE
-/// without entities. ISO/AEMP XML is read by libxml2, which expands entities before its
-/// delegate sees them, so any DOCTYPE refuses the file there (the words only choose the message).
+/// without entities. ISO/AEMP XML refused any DOCTYPE while libxml2 read it (it expanded
+/// entities before its delegate saw them) and still does: no feed needs one, and the refusal
+/// is a promise (the words only choose the message).
 enum XMLDoctypeRule {
     /// GPX: a DOCTYPE without entity declarations is skipped; one with them refuses the file.
     case allowWithoutEntities

@@ -1,10 +1,12 @@
 import Foundation
 import FleetCore
 
-/// Refuses, before libxml2 sees a byte of it, XML that FleetKit cannot read safely: any
-/// DOCTYPE, and any encoding outside the families `XMLByteEncoding` lets through.
+/// Refuses, before any element is read, ISO 15143-3 / AEMP 1.2 XML that FleetKit does not
+/// read: any DOCTYPE, and any encoding outside the families `XMLByteEncoding` lets through.
+/// These rules were written while libxml2 read these feeds (the history below); the byte
+/// tokenizer reads them now, and the rules are kept as promises.
 ///
-/// WHY a DOCTYPE is refused whole: Foundation's `XMLParser` on Linux runs libxml2 with entity
+/// WHY a DOCTYPE is refused whole: Foundation's `XMLParser` on Linux ran libxml2 with entity
 /// substitution on and does not pass entity declarations to its delegate, so the delegate
 /// cannot see an entity-expansion bomb or an external entity coming; with external entities
 /// off, libxml2 silently drops an external entity's text instead of failing, which would load a
@@ -25,7 +27,7 @@ enum XMLPrologGuard {
     static let hint = "Nothing of this file was imported; re-export the file as UTF-8."
 
     /// Returns the file's encoding family and the encoding its XML declaration names (nil
-    /// without one), which `XMLGuardedStream` needs to hand libxml2 UTF-8.
+    /// without one), which `XMLTranscoder.source` needs to hand the tokenizer UTF-8.
     @discardableResult
     static func check(_ url: URL) throws -> (family: XMLByteEncoding, declared: String?) {
         let handle: FileHandle
