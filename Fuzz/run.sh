@@ -79,7 +79,7 @@ run values "${core[@]}" Fuzz/ValuesFuzz.swift
 seed gpx Tests/FleetImportTests/Fixtures/gpx/*.gpx
 # The files that need the warehouse (GPXPipeline: `import FleetWarehouse`) are left out.
 gpx_sources=()
-for f in Sources/FleetImport/Formats/gpx/*.swift Sources/FleetImport/Parsers/XML/{XMLBytes,XMLTokenizer,XMLTypes,XMLByteEncoding,XMLPrologGuard,XMLDoctypeRule}.swift; do grep -q '^import FleetWarehouse' "$f" || gpx_sources+=("$f"); done
+for f in Sources/FleetImport/Formats/gpx/*.swift Sources/FleetImport/Parsers/XML/{XMLBytes,XMLTranscoder,XMLTokenizer,XMLTypes,XMLByteEncoding,XMLPrologGuard,XMLDoctypeRule}.swift; do grep -q '^import FleetWarehouse' "$f" || gpx_sources+=("$f"); done
 wanted gpx && run gpx "${core[@]}" $(stage gpx "${gpx_sources[@]}") Fuzz/GPXScannerFuzz.swift
 
 # ISO 15143-3 / AEMP 1.2, XML and JSON: prolog guard, transcoder, tokenizer and element driver, the JSON pull parser,
