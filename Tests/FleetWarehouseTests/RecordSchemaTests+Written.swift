@@ -29,6 +29,22 @@ extension RecordSchemaTests {
         }
     }
 
+    /// An identifier inserted through its generated SQL is stored as `expected`; the same key
+    /// again for another owner (`moved`) leaves it with its first owner, which the generated
+    /// lookup finds by the key alone; it reads back through its Codable decoding unchanged.
+    private func assertIdentifier<R: FetchableRecord & Equatable>(_ table: ColumnTable<R>, _ tag: R, moved: (inout R) -> Void,
+                                                                  insertSQL: String, ownerSQL: String,
+                                                                  _ expected: [String: (any DatabaseValueConvertible)?], owner: Int64,
+                                                                  _ db: Database, file: StaticString = #filePath, line: UInt = #line) throws {
+        let value = expected["id_value"]!!
+        try assertInserted(table, tag, sql: insertSQL, where: "id_value = '\(value)'", expected, db, file: file, line: line)
+        var other = tag
+        moved(&other)
+        try CachedQuery.execute(db, insertSQL) { table.bind(other, into: &$0) }
+        XCTAssertEqual(try CachedQuery.int64(db, ownerSQL) { table.bindKey(other, into: &$0) }, owner, file: file, line: line)
+        XCTAssertEqual(try R.fetchOne(db, sql: "SELECT * FROM \(table.table) WHERE id_value = '\(value)'"), tag, file: file, line: line)
+    }
+
     func testWrittenRecordsRoundTripWithEachValueInItsColumn() throws {
         let t = try TestWarehouse()
         try t.warehouse.pool.write { db in
@@ -82,23 +98,12 @@ extension RecordSchemaTests {
 
             // Identifiers: the generated INSERT leaves one already attached where it is, and the
             // generated lookup finds its owner by the key alone.
-            let assetTag = AssetIdentifier(assetID: p.asset, source: "samsara", idType: "vehicle_id", idValue: "281")
-            try assertInserted(AssetIdentifier.columnTable, assetTag, sql: AssetIdentifier.insertSQL, where: "id_value = '281'",
-                               ["asset_id": p.asset, "source": "samsara", "id_type": "vehicle_id", "id_value": "281"], db)
-            var moved = assetTag
-            moved.assetID = 1
-            try CachedQuery.execute(db, AssetIdentifier.insertSQL) { AssetIdentifier.columnTable.bind(moved, into: &$0) }
-            XCTAssertEqual(try CachedQuery.int64(db, AssetIdentifier.assetSQL) { AssetIdentifier.columnTable.bindKey(moved, into: &$0) }, p.asset)
-            XCTAssertEqual(try AssetIdentifier.fetchOne(db, sql: "SELECT * FROM asset_identifier WHERE id_value = '281'"), assetTag)
-
-            let driverTag = DriverIdentifier(driverID: p.driver, source: "samsara", idType: "driver_id", idValue: "77")
-            try assertInserted(DriverIdentifier.columnTable, driverTag, sql: DriverIdentifier.insertSQL, where: "id_value = '77'",
-                               ["driver_id": p.driver, "source": "samsara", "id_type": "driver_id", "id_value": "77"], db)
-            var other = driverTag
-            other.driverID = 1
-            try CachedQuery.execute(db, DriverIdentifier.insertSQL) { DriverIdentifier.columnTable.bind(other, into: &$0) }
-            XCTAssertEqual(try CachedQuery.int64(db, DriverIdentifier.driverSQL) { DriverIdentifier.columnTable.bindKey(other, into: &$0) }, p.driver)
-            XCTAssertEqual(try DriverIdentifier.fetchOne(db, sql: "SELECT * FROM driver_identifier WHERE id_value = '77'"), driverTag)
+            try assertIdentifier(AssetIdentifier.columnTable, AssetIdentifier(assetID: p.asset, source: "samsara", idType: "vehicle_id", idValue: "281"),
+                                 moved: { $0.assetID = 1 }, insertSQL: AssetIdentifier.insertSQL, ownerSQL: AssetIdentifier.assetSQL,
+                                 ["asset_id": p.asset, "source": "samsara", "id_type": "vehicle_id", "id_value": "281"], owner: p.asset, db)
+            try assertIdentifier(DriverIdentifier.columnTable, DriverIdentifier(driverID: p.driver, source: "samsara", idType: "driver_id", idValue: "77"),
+                                 moved: { $0.driverID = 1 }, insertSQL: DriverIdentifier.insertSQL, ownerSQL: DriverIdentifier.driverSQL,
+                                 ["driver_id": p.driver, "source": "samsara", "id_type": "driver_id", "id_value": "77"], owner: p.driver, db)
         }
         // Every written table is exercised here or in the asset tests (a new one must be added).
         XCTAssertEqual(Self.written.count, 7)
