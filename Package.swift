@@ -45,9 +45,9 @@ let package = Package(
         // Fixtures are read by path (#filePath), never as bundle resources: excluded, so the
         // build does not warn about hundreds of "unhandled" files.
         .target(name: "FleetTestSupport", dependencies: ["FleetKit", .product(name: "GRDB", package: "GRDB.swift")], path: "Tests/FleetTestSupport"),
-        .testTarget(name: "FleetCoreTests", dependencies: ["FleetCore", "FleetTestSupport"]),
-        .testTarget(name: "FleetWarehouseTests", dependencies: ["FleetWarehouse", "FleetTestSupport"]),
-        .testTarget(name: "FleetImportTests", dependencies: ["FleetImport", "FleetTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "FleetCoreTests", dependencies: ["FleetCore", "FleetSample", "FleetTestSupport"]),
+        .testTarget(name: "FleetWarehouseTests", dependencies: ["FleetWarehouse", "FleetSample", "FleetTestSupport"]),
+        .testTarget(name: "FleetImportTests", dependencies: ["FleetImport", "FleetSample", "FleetTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "FleetOCRTests", dependencies: ["FleetOCR", "FleetTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "FleetReportsTests", dependencies: ["FleetReports", "FleetSample", "FleetTestSupport"], exclude: ["Golden", "Fixtures"]),
         .testTarget(name: "FleetNightlyTests", dependencies: ["FleetNightly", "FleetTestSupport"]),

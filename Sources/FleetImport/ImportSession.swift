@@ -135,9 +135,7 @@ public struct ImportSession {
                 // Immediate: no other run can insert its row between the check and this insert.
                 try db.inTransaction(.immediate) {
                     try RunLock.markInterrupted(db, warehouse: warehouse.path, foundBy: command)
-                    var run = ImportRun(startedAt: Timestamp.now(), command: command, status: "running")
-                    try run.insert(db)
-                    id = run.id!
+                    id = try ImportRun.columnTable.insert(ImportRun(startedAt: Timestamp.now(), command: command, status: "running"), in: db)
                     try RunLock.acquire(warehouse: warehouse.path, runID: id)
                     return .commit
                 }
@@ -265,8 +263,8 @@ public struct ImportSession {
                     var file = SourceFile(path: url.path, sha256: "pending:\(UUID().uuidString)", format: importerType.format, bytes: bytes,
                                           importedAt: Timestamp.now(), importRunID: runID, status: "importing",
                                           loaded: 0, updated: 0, unchanged: 0, rejected: 0)
-                    try file.insert(db)
-                    var sink = WarehouseSink(db: db, sourceFileID: file.id!)
+                    let fileID = try SourceFile.columnTable.insert(file, in: db)
+                    var sink = WarehouseSink(db: db, sourceFileID: fileID)
                     let derive = DeriveSettings(zone: options.zone, trips: options.trips)
                     sink.derive = derive
                     sink.streamTrips = options.streamTrips
@@ -288,11 +286,11 @@ public struct ImportSession {
                     let c = sink.counts
                     file.status = c.rejected > 0 ? "partial" : "imported"
                     (file.loaded, file.updated, file.unchanged, file.rejected) = (c.loaded, c.updated, c.unchanged, c.rejected)
-                    try file.update(db)
+                    try SourceFile.columnTable.update(file, id: fileID, in: db)
                     outcome.status = .imported
                     (outcome.loaded, outcome.updated, outcome.unchanged, outcome.rejected) = (c.loaded, c.updated, c.unchanged, c.rejected)
                     outcome.notes = sink.notes.isEmpty ? nil : sink.notes
-                    outcome.sourceFileID = options.dryRun ? nil : file.id
+                    outcome.sourceFileID = options.dryRun ? nil : fileID
                     return options.dryRun ? .rollback : .commit
                 }
             }

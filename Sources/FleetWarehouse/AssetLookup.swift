@@ -47,8 +47,8 @@ public struct AssetLookup {
         }
         if let pin = ref.pin, add(try CachedQuery.int64(db, "SELECT id FROM asset WHERE pin = ?") { $0.bind(pin) }) { return found }
         for i in ref.identifiers {
-            if add(try CachedQuery.int64(db, "SELECT asset_id FROM asset_identifier WHERE source = ? AND id_type = ? AND id_value = ?") {
-                $0.bind(i.source); $0.bind(i.type); $0.bind(i.value)
+            if add(try CachedQuery.int64(db, AssetIdentifier.assetSQL) {
+                AssetIdentifier.columnTable.bindKey(AssetIdentifier(assetID: 0, source: i.source, idType: i.type, idValue: i.value), into: &$0)
             }) { return found }
             if labelsAsVIN, Self.isVINLabel(i), add(try CachedQuery.int64(db, "SELECT id FROM asset WHERE vin = ?") { $0.bind(i.value) }) {
                 return found

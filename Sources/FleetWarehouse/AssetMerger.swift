@@ -50,7 +50,7 @@ enum AssetMerger {
         merged.targetHoursPerWeek = a.targetHoursPerWeek ?? b.targetHoursPerWeek
         merged.autoCreated = a.autoCreated && b.autoCreated
         if a.autoCreated, !b.autoCreated { merged.kind = b.kind }
-        try merged.update(db)
+        try Asset.writtenColumns.update(merged, id: survivor, in: db)
         if aMaster || bMaster {
             try db.execute(sql: "UPDATE asset SET name_from_master = 1 WHERE id = ?", arguments: [survivor])
         }

@@ -54,8 +54,8 @@ struct IdentityResolver {
             try attach(ref, to: id, in: db)
         }
         for i in ref.identifiers {
-            try CachedQuery.execute(db, "INSERT INTO asset_identifier(asset_id, source, id_type, id_value) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING") {
-                $0.bind(id); $0.bind(i.source); $0.bind(i.type); $0.bind(i.value)
+            try CachedQuery.execute(db, AssetIdentifier.insertSQL) {
+                AssetIdentifier.columnTable.bind(AssetIdentifier(assetID: id, source: i.source, idType: i.type, idValue: i.value), into: &$0)
             }
         }
         if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }

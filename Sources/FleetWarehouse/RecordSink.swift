@@ -6,6 +6,12 @@ import FleetCore
 /// Row-level problems (an identity conflict, say) are thrown as `RowError`; the importer adds the
 /// row's location and raw text and calls `reject`.
 ///
+/// The requirements are loading, identity, rejects, notes and savepoints; what a receipt keeps for
+/// review and defects waiting for their DVIR are loaded as records (`ReceiptRead`,
+/// `ReceiptField`, `PendingDVIRDefect`). Two more stay, for reasons docs/ARCHITECTURE.md gives:
+/// the review corrections of an image (a read the importer needs before it loads), and the
+/// move of waiting defects at the point in a DVIR's load that keeps tie order and counts.
+///
 /// What follows from the rows is the warehouse's work, not the importer's: trip detection fed
 /// while positions load (`WarehouseSink.load(contentsOf:)`), fuel purchase links and the other
 /// derivations (`WarehouseSink.deriveAfterLoad`). No requirement has a default: a sink that
@@ -40,8 +46,6 @@ public protocol RecordSink {
     /// The latest accepted or fixed value of each field of the receipt image with this content
     /// hash (`fleetkit review`): the importer applies them, so a correction outlives re-imports.
     func receiptCorrections(sha256: String) throws -> [String: String]
-    /// Keeps what was read from a receipt, field by field with its OCR line, for `fleetkit review`.
-    mutating func recordReceipt(_ reading: ReceiptReading) throws
     /// Moves the defects waiting for this DVIR (`PendingDVIRDefect`: those naming `dvirKey`, and
     /// those naming no DVIR whose key the DVIR already stores) into `dvir_defect` on `dvirID`,
     /// with the same precedence as a load; they keep their own source file and are not counted

@@ -5,11 +5,6 @@ extension WarehouseSink {
     public func receiptCorrections(sha256: String) throws -> [String: String] {
         try ReceiptReviewStore.corrections(db, sha256: sha256)
     }
-
-    /// Replaces what is kept for review of this file's receipt.
-    public mutating func recordReceipt(_ reading: ReceiptReading) throws {
-        try ReceiptReviewStore.save(reading, sourceFileID: sourceFileID, in: db)
-    }
 }
 
 /// The SQL of the review tables (migration v9-receipt-review), shared by the import sink and
@@ -38,19 +33,6 @@ public enum ReceiptReviewStore {
             INSERT INTO receipt_correction(content_sha256, field, action, old_value, new_value, corrected_by, corrected_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """, arguments: [sha256, c.field, c.action, c.oldValue, c.newValue, c.correctedBy, c.correctedAt])
-    }
-
-    public static func save(_ r: ReceiptReading, sourceFileID: Int64, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM receipt_field WHERE source_file_id = ?", arguments: [sourceFileID])
-        try db.execute(sql: """
-            INSERT OR REPLACE INTO receipt_read(source_file_id, content_sha256, image_path, is_fuel, category, spend_kind, asset_unit,
-                currency_source, total_check, masked_text, needs_review) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [sourceFileID, r.contentSHA256, r.imagePath, r.isFuel, r.category, r.spendKind, r.assetUnit,
-                             r.currencySource, r.totalCheck, r.maskedText, r.needsReview])
-        for f in r.fields {
-            try db.execute(sql: "INSERT INTO receipt_field(source_file_id, field, value, confidence, line, line_text) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [sourceFileID, f.field, f.value, f.confidence, f.line, f.lineText])
-        }
     }
 
     /// The stored reading of one receipt, by its source file id.

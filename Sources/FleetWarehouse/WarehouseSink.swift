@@ -99,16 +99,16 @@ public struct WarehouseSink: RecordSink {
         if let problem = ref.identifierProblem { throw problem }
         if let id = try findDriver(ref) { return id }
         guard ref.isResolvable else { throw RowError(.unknownDriver, "the row names no driver (no employee id, licence number or vendor id)") }
-        var driver = Driver(employeeID: ref.employeeID, name: ref.name, licenseNumber: ref.licenseNumber, autoCreated: true)
-        try driver.insert(db)
-        try linkDriverIdentifiers(ref, to: driver.id!)
-        return driver.id!
+        let id = try Driver.columnTable.insert(Driver(employeeID: ref.employeeID, name: ref.name, licenseNumber: ref.licenseNumber, autoCreated: true), in: db)
+        try linkDriverIdentifiers(ref, to: id)
+        return id
     }
 
     public mutating func defineDriver(_ ref: DriverRef, fields: Driver) throws -> LoadOutcome {
         if let problem = ref.identifierProblem { throw problem }
         let existing = try findDriver(ref)
-        let before = try existing.flatMap { try Driver.fetchOne(db, key: $0) } ?? Driver(employeeID: ref.employeeID, autoCreated: false)
+        let before = try existing.flatMap { try Driver.fetchOne(db.cachedStatement(sql: "SELECT * FROM driver WHERE id = ?"), arguments: [$0]) }
+            ?? Driver(employeeID: ref.employeeID, autoCreated: false)
         var after = before
         after.employeeID = fields.employeeID ?? before.employeeID
         after.name = fields.name ?? before.name
@@ -123,11 +123,12 @@ public struct WarehouseSink: RecordSink {
         a.sourceFileID = nil
         b.sourceFileID = nil
         let outcome: LoadOutcome = existing == nil ? .inserted : (a == b ? .unchanged : .updated)
+        var id = existing
         if outcome != .unchanged {
             after.sourceFileID = sourceFileID
-            try after.save(db)
+            if let existing { try Driver.columnTable.update(after, id: existing, in: db) } else { id = try Driver.columnTable.insert(after, in: db) }
         }
-        try linkDriverIdentifiers(ref, to: after.id!)
+        try linkDriverIdentifiers(ref, to: id!)
         counts.count(outcome)
         return outcome
     }
@@ -140,8 +141,9 @@ public struct WarehouseSink: RecordSink {
             try String.fetchOne(db.cachedStatement(sql: "SELECT employee_id FROM driver WHERE id = ?"), arguments: [id])
         }
         for i in ref.identifiers {
-            guard let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT driver_id FROM driver_identifier WHERE source = ? AND id_type = ? AND id_value = ?"),
-                                              arguments: [i.source, i.type, i.value]) else { continue }
+            guard let id = try CachedQuery.int64(db, DriverIdentifier.driverSQL, bind: {
+                DriverIdentifier.columnTable.bindKey(DriverIdentifier(driverID: 0, source: i.source, idType: i.type, idValue: i.value), into: &$0)
+            }) else { continue }
             if let mine = ref.employeeID, let theirs = try employee(of: id), mine != theirs {
                 throw RowError(.identityConflict, "\(i.source) \(i.type) \(i.value) already belongs to employee \(theirs), not \(mine); fix the id mapping")
             }
@@ -156,8 +158,9 @@ public struct WarehouseSink: RecordSink {
 
     private func linkDriverIdentifiers(_ ref: DriverRef, to id: Int64) throws {
         for i in ref.identifiers {
-            try db.cachedStatement(sql: "INSERT INTO driver_identifier(driver_id, source, id_type, id_value) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
-                .execute(arguments: [id, i.source, i.type, i.value])
+            try CachedQuery.execute(db, DriverIdentifier.insertSQL) {
+                DriverIdentifier.columnTable.bind(DriverIdentifier(driverID: id, source: i.source, idType: i.type, idValue: i.value), into: &$0)
+            }
         }
     }
 
@@ -171,7 +174,7 @@ public struct WarehouseSink: RecordSink {
 
     private mutating func upsert<R: LoadableRecord>(_ record: R) throws -> LoadOutcome {
         let outcome = try loader.upsert(record)
-        counts.count(outcome)
+        if R.isFact { counts.count(outcome) }
         if outcome != .unchanged {
             if let t = record as? TimelineRecord { touched.touch(t.timelineAsset, t.timelineAt) }
             if R.self == FuelPurchase.self { touched.touchFuelPurchase(at: (record as! FuelPurchase).at) }
@@ -203,7 +206,7 @@ public struct WarehouseSink: RecordSink {
                 i += n
                 if n == Loader.batchRows, rowByRowBatches == 0 {
                     if try loader.insertAll(chunk) {
-                        counts.loaded += n
+                        if R.isFact { counts.loaded += n }
                         touch(inserted: chunk)
                         continue
                     }
@@ -346,8 +349,8 @@ public struct WarehouseSink: RecordSink {
     public mutating func note(_ kind: String, example: String) { noteLedger.add(kind, example: example) }
 
     public mutating func reject(_ issue: Issue) throws {
-        try db.cachedStatement(sql: "INSERT INTO reject(source_file_id, location, reason, message, raw) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [sourceFileID, issue.location, issue.reason.rawValue, issue.message, issue.raw])
+        try Reject.columnTable.insert(Reject(sourceFileID: sourceFileID, location: issue.location, reason: issue.reason.rawValue,
+                                             message: issue.message, raw: issue.raw), in: db)
         counts.rejected += 1
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import FleetCore
 import FleetTestSupport
+import FleetSample
 
 final class CSVReaderTests: XCTestCase {
     /// Chunk sizes that put chunk boundaries inside every construct (CRLF, `""`, multi-byte
@@ -310,7 +311,7 @@ final class CSVReaderTests: XCTestCase {
     /// size and for UTF-16. Seeded, so a failure reproduces.
     func testAgainstReferenceParser() throws {
         let atoms = ["a", "é", "🚚", ",", ",", ";", "\"", "\"", "\r", "\n", "\r\n", " "].map { Array($0.utf8) }
-        var rng = SplitMix64(seed: 4180)
+        var rng = SeededRandom(seed: 4180)
         for iteration in 0..<1500 {
             var bytes: [UInt8] = []
             for _ in 0..<Int.random(in: 0...40, using: &rng) { bytes += atoms.randomElement(using: &rng)! }

@@ -38,7 +38,6 @@ private struct RecordingSink: RecordSink {
     mutating func note(_ message: String) { notes.append(message) }
     mutating func note(_ kind: String, example: String) { notes.append("\(kind): \(example)") }
     func receiptCorrections(sha256: String) throws -> [String: String] { [:] }
-    mutating func recordReceipt(_ reading: ReceiptReading) throws { log.append("receipt") }
     mutating func attachPendingDefects(dvirKey: String?, dvirID: Int64) throws -> Int { 0 }
 }
 

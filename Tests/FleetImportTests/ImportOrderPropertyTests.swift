@@ -3,6 +3,7 @@ import GRDB
 import FleetCore
 import FleetTestSupport
 @testable import FleetKit
+import FleetSample
 
 /// The warehouse is a function of the set of imported files, not of their order
 /// (docs/METRICS.md, "Import order"): random seeded permutations of a mixed set — master data,
@@ -93,7 +94,7 @@ final class ImportOrderPropertyTests: XCTestCase {
         XCTAssertGreaterThan(expected.filter { $0.hasPrefix("trip|") }.count, 10)
         XCTAssertGreaterThan(expected.filter { $0.hasPrefix("asset_day|") }.count, 10)
         for seed in [UInt64(1), 2, 3] {
-            var rng = SplitMix64(seed: seed)
+            var rng = SeededRandom(seed: seed)
             let order = inputs.shuffled(using: &rng)
             let t = try TestWarehouse()
             _ = try t.warehouse.apply(setting: [.timezone]) { $0.zone = zone }

@@ -10,17 +10,6 @@ import FleetTestSupport
 /// fixes the total with `fleetkit review`. A receipt whose total is confirmed but whose volume
 /// is doubtful is counted: the money is right.
 final class ReceiptPendingCostTests: XCTestCase {
-    func load(_ lines: [(String, Double)], into t: TestWarehouse) throws {
-        let fields = ReceiptExtractor(defaultCurrency: "USD").extract(lines: lines)
-        try t.warehouse.pool.write { db in
-            var file = SourceFile(path: "/in/slip.png", sha256: "0f", format: "receipt", bytes: 1, importedAt: 0, importRunID: nil,
-                                  status: "imported", loaded: 0, updated: 0, unchanged: 0, rejected: 0)
-            try file.insert(db)
-            var sink = WarehouseSink(db: db, sourceFileID: file.id!)
-            try ReceiptImporter.loadReviewed(fields, sha256: "0f", input: InputFile(url: URL(fileURLWithPath: "/in/slip.png"), head: Data()), into: &sink)
-        }
-    }
-
     func costReport(_ t: TestWarehouse) throws -> ReportOutput {
         try t.warehouse.pool.read { db in
             try CostReport().run(db, ReportRequest(period: .month(2025, 3), zone: .utc, currency: "USD", generatedAt: 0))
@@ -37,7 +26,7 @@ final class ReceiptPendingCostTests: XCTestCase {
     func testAnUnconfirmedReceiptTotalIsNotCountedUntilReviewed() throws {
         let t = try TestWarehouse()
         // A fuel slip whose total line nothing confirms: no payment line, no unit price.
-        try load([("SHELL", 95), ("03/14/2025 07:42", 95), ("UNLEADED REGULAR", 95), ("GALLONS 12.345", 95), ("TOTAL $ 42.70", 95)], into: t)
+        try t.loadReceipt([("SHELL", 95), ("03/14/2025 07:42", 95), ("UNLEADED REGULAR", 95), ("GALLONS 12.345", 95), ("TOTAL $ 42.70", 95)])
         let stored = try XCTUnwrap(t.rows("SELECT needs_review, total_minor FROM fuel_purchase").first)
         XCTAssertEqual(stored["needs_review"] as Bool, true)
         XCTAssertEqual(stored["total_minor"] as Int64, 4270, "kept as read, for the reviewer")
@@ -74,7 +63,7 @@ final class ReceiptPendingCostTests: XCTestCase {
     /// fleet's currency: it is not counted at all.
     func testAPendingReceiptIsNotListedAsCountedInTheFleetCurrency() throws {
         let t = try TestWarehouse()
-        try load([("SHELL", 95), ("03/14/2025 07:42", 95), ("UNLEADED REGULAR", 95), ("GALLONS 12.345", 95), ("TOTAL 42.70", 95)], into: t)
+        try t.loadReceipt([("SHELL", 95), ("03/14/2025 07:42", 95), ("UNLEADED REGULAR", 95), ("GALLONS 12.345", 95), ("TOTAL 42.70", 95)])
         let out = try costReport(t)
         XCTAssertEqual(quality(out, Self.pendingCheck)?[1], .integer(1))
         XCTAssertEqual(quality(out, "Receipts with no currency printed (counted in the fleet's currency)")?[1], .integer(0))
@@ -82,8 +71,8 @@ final class ReceiptPendingCostTests: XCTestCase {
 
     func testAConfirmedTotalWithADoubtfulVolumeIsCounted() throws {
         let t = try TestWarehouse()
-        try load([("SHELL", 95), ("03/14/2025 07:42", 95), ("UNLEADED REGULAR", 95), ("GALLONS 12.345", 95), ("TOTAL $ 42.70", 95),
-                  ("VISA $ 42.70", 95)], into: t)
+        try t.loadReceipt([("SHELL", 95), ("03/14/2025 07:42", 95), ("UNLEADED REGULAR", 95), ("GALLONS 12.345", 95), ("TOTAL $ 42.70", 95),
+                           ("VISA $ 42.70", 95)])
         XCTAssertEqual(try t.rows("SELECT needs_review FROM fuel_purchase").first?["needs_review"] as Bool?, true, "the volume is unconfirmed")
         let out = try costReport(t)
         XCTAssertEqual(out.metadata.totals.first { $0.0 == "total" }?.1 ?? 0, 42.70, accuracy: 1e-9)

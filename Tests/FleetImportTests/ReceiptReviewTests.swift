@@ -107,24 +107,12 @@ final class ReceiptReviewTests: XCTestCase {
         }
     }
 
-    /// Loads receipt text through the importer's review step into a real warehouse sink.
-    func load(_ lines: [(String, Double)], into t: TestWarehouse) throws {
-        let fields = ReceiptExtractor(defaultCurrency: "USD").extract(lines: lines)
-        try t.warehouse.pool.write { db in
-            var file = SourceFile(path: "/in/slip.png", sha256: "0f", format: "receipt", bytes: 1, importedAt: 0, importRunID: nil,
-                                  status: "imported", loaded: 0, updated: 0, unchanged: 0, rejected: 0)
-            try file.insert(db)
-            var sink = WarehouseSink(db: db, sourceFileID: file.id!)
-            try ReceiptImporter.loadReviewed(fields, sha256: "0f", input: InputFile(url: URL(fileURLWithPath: "/in/slip.png"), head: Data()), into: &sink)
-        }
-    }
-
     /// A currency only assumed from the fleet is listed (not required), and leaves the list once
     /// a person accepts it.
     func testACurrencyNotPrintedIsListedUntilAccepted() throws {
         let t = try TestWarehouse()
-        try load([("SHELL", 95), ("03/14/2025 07:42", 95), ("GALLONS 12.345", 95), ("PRICE/GAL 3.459", 95), ("TOTAL 42.70", 95),
-                  ("VISA 42.70", 95)], into: t)
+        try t.loadReceipt([("SHELL", 95), ("03/14/2025 07:42", 95), ("GALLONS 12.345", 95), ("PRICE/GAL 3.459", 95), ("TOTAL 42.70", 95),
+                           ("VISA 42.70", 95)])
         let review = ReceiptReview(warehouse: t.warehouse)
         let listed = try XCTUnwrap(review.list().first)
         let currency = try XCTUnwrap(listed.fields.first { $0.field == "currency" })
@@ -146,16 +134,8 @@ final class ReceiptReviewTests: XCTestCase {
     /// four digits, in every column and in the database file's bytes.
     func testTheReviewTablesKeepNoFullCardNumber() throws {
         let t = try TestWarehouse()
-        let fields = ReceiptExtractor(defaultCurrency: "USD").extract(lines: [
-            ("SHELL 5454 5454 5454 1234", 95), ("03/14/2025 07:42", 95), ("GALLONS 12.345", 95), ("TOTAL $ 42.70", 35),
-            ("MASTERCARD 5454 5454 5454 1234", 90)])
-        try t.warehouse.pool.write { db in
-            var file = SourceFile(path: "slip.png", sha256: "0f", format: "receipt", bytes: 1, importedAt: 0, importRunID: nil,
-                                  status: "imported", loaded: 0, updated: 0, unchanged: 0, rejected: 0)
-            try file.insert(db)
-            var sink = WarehouseSink(db: db, sourceFileID: file.id!)
-            try ReceiptImporter.loadReviewed(fields, sha256: "0f", input: InputFile(url: URL(fileURLWithPath: "/in/slip.png"), head: Data()), into: &sink)
-        }
+        try t.loadReceipt([("SHELL 5454 5454 5454 1234", 95), ("03/14/2025 07:42", 95), ("GALLONS 12.345", 95), ("TOTAL $ 42.70", 35),
+                           ("MASTERCARD 5454 5454 5454 1234", 90)])
         XCTAssertGreaterThan(try t.count("receipt_field"), 3)
         let kept = try t.rows("SELECT value || ' ' || COALESCE(line_text, '') AS text FROM receipt_field UNION ALL SELECT masked_text FROM receipt_read")
         XCTAssertTrue(kept.contains { ($0["text"] as String).contains("1234") }, "the last four stay")

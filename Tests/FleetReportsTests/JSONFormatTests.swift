@@ -1,4 +1,5 @@
 import XCTest
+import FleetCore
 @testable import FleetReports
 
 final class JSONFormatTests: XCTestCase {
@@ -57,6 +58,8 @@ final class JSONFormatTests: XCTestCase {
     func testNonFiniteNumbersAreNull() {
         XCTAssertEqual(JSONFormat.value(.number(.nan), zone: .current), .null)
         XCTAssertEqual(JSONFormat.value(.number(-0.0000001), zone: .current), .number("0"))
-        XCTAssertEqual(JSONValue.quote("a\"b\\c\n\u{1}"), "\"a\\\"b\\\\c\\n\\u0001\"")
+        XCTAssertEqual(JSONText.quoted("a\"b\\c\n\u{1}"), "\"a\\\"b\\\\c\\n\\u0001\"")
+        // JavaScript reads U+2028/U+2029 as line ends: escaped, as the other separators are.
+        XCTAssertEqual(JSONText.quoted("x\u{2028}y\u{2029}\tz\u{1F}é"), "\"x\\u2028y\\u2029\\tz\\u001fé\"")
     }
 }

@@ -48,8 +48,10 @@ public enum Fleetkit {
         return (p, out, err)
     }
 
-    /// What a started command has written to `file` so far.
-    public static func text(of file: URL) -> String { (try? String(contentsOf: file, encoding: .utf8)) ?? "" }
+    /// What a started command has written to `file` so far. Throws when the file cannot be read
+    /// (`start` creates it, so a missing one is a failure, never "printed nothing"); a character
+    /// cut in half by a write still in progress reads as U+FFFD.
+    public static func text(of file: URL) throws -> String { String(decoding: try Data(contentsOf: file), as: UTF8.self) }
 
     /// Runs `fleetkit arguments` under `/usr/bin/time` and returns what it did with its peak
     /// resident memory, as the kernel measured it for that child alone (KB). `make deps`
@@ -96,7 +98,7 @@ public enum Tool {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         try errHandle.close()
-        let errData = (try? Data(contentsOf: errURL)) ?? Data()
+        let errData = try Data(contentsOf: errURL)
         return CommandResult(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                              stderr: String(decoding: errData, as: UTF8.self))
     }
@@ -118,11 +120,11 @@ public enum Tool {
 
 /// Polls `condition` every `micros` until it holds or `seconds` pass; whether it held (checked
 /// once more at the deadline). For tests that wait on another process.
-public func waitFor(_ seconds: Double, every micros: UInt32 = 20_000, _ condition: () -> Bool) -> Bool {
+public func waitFor(_ seconds: Double, every micros: UInt32 = 20_000, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
-        if condition() { return true }
+        if try condition() { return true }
         usleep(micros)
     }
-    return condition()
+    return try condition()
 }

@@ -3,6 +3,7 @@ import GRDB
 import FleetCore
 import FleetTestSupport
 @testable import FleetWarehouse
+import FleetSample
 
 /// The daily rollup on meters as they really are: quantised (a reading is the true value
 /// truncated to the meter's resolution) and polled every few minutes with jitter. Each case
@@ -66,7 +67,7 @@ final class MeterResolutionTests: XCTestCase {
         try t.warehouse.pool.write { db in
             let f = try SourceFile.insertedForTest(db)
             var sink = WarehouseSink(db: db, sourceFileID: f.id!)
-            var rng = SplitMix64(seed: 15)
+            var rng = SeededRandom(seed: 15)
             for c in cases {
                 let a = try sink.asset(AssetRef(unitNumber: "\(c.machine)-\(c.polling)-\(c.hours)"))
                 assets.append(a)

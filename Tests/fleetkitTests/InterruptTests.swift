@@ -21,7 +21,7 @@ final class InterruptTests: XCTestCase {
 
     private func start(_ arguments: [String]) throws -> (Process, out: URL, err: URL) { try Fleetkit.start(arguments, outputIn: root) }
 
-    private func text(_ url: URL) -> String { Fleetkit.text(of: url) }
+    private func text(_ url: URL) throws -> String { try Fleetkit.text(of: url) }
 
     func testSIGINTDuringImportKeepsCommittedFilesAndSaysHowToResume() throws {
         let folder = root.appendingPathComponent("gpx")
@@ -30,7 +30,9 @@ final class InterruptTests: XCTestCase {
         let db = root.appendingPathComponent("fleet.sqlite").path
         let (p, out, err) = try start(["import", "--db", db, "--create", "--asset", "T-01", folder.path])
         // The small file's line is printed (and flushed) as soon as it is committed.
-        XCTAssertTrue(waitFor(120) { text(out).contains("a-small.gpx") }, "the first file's line never appeared: \(text(out)) \(text(err))")
+        let appeared = try waitFor(120) { try text(out).contains("a-small.gpx") }
+        let (printed, said) = (try text(out), try text(err))
+        XCTAssertTrue(appeared, "the first file's line never appeared: \(printed) \(said)")
         usleep(300_000)
         XCTAssertTrue(p.isRunning, "the big file was imported too quickly to be interrupted")
         kill(p.processIdentifier, SIGINT)
@@ -38,7 +40,7 @@ final class InterruptTests: XCTestCase {
 
         XCTAssertEqual(p.terminationReason, .exit)
         XCTAssertEqual(p.terminationStatus, 130)
-        let message = text(err)
+        let message = try text(err)
         XCTAssertTrue(message.contains("interrupted by SIGINT: 1 file committed ("), message)
         XCTAssertTrue(message.contains("\(folder.path)/b-big.gpx was in progress and was rolled back, nothing of it kept"), message)
         XCTAssertTrue(message.contains("Run the same command again to resume"), message)
@@ -67,14 +69,16 @@ final class InterruptTests: XCTestCase {
         try NightlySetup.writeConfig(in: root)
         let (p, _, err) = try start(["nightly", "--config", root.appendingPathComponent("fleetkit.yml").path, "--as-of", "2026-11-02"])
         var worker: Int32?
-        XCTAssertTrue(waitFor(120) { worker = ChildProcessFinder.child(of: p.processIdentifier, holdingOpen: "big.gpx"); return worker != nil }, text(err))
+        let started = waitFor(120) { worker = ChildProcessFinder.child(of: p.processIdentifier, holdingOpen: "big.gpx"); return worker != nil }
+        let said = try text(err)
+        XCTAssertTrue(started, said)
         usleep(200_000)
         kill(p.processIdentifier, SIGTERM)
         p.waitUntilExit()
 
         XCTAssertEqual(p.terminationReason, .exit)
         XCTAssertEqual(p.terminationStatus, 143)
-        let message = text(err)
+        let message = try text(err)
         XCTAssertTrue(message.contains("interrupted by SIGTERM: 1 file imported and committed in this run (2 rows); "), message)
         XCTAssertTrue(message.contains("\(big.path) (it stays in the inbox) was in progress and was rolled back"), message)
         XCTAssertTrue(message.contains("Run the same nightly command again to finish"), message)
@@ -105,16 +109,18 @@ final class InterruptTests: XCTestCase {
         let (p, out, err) = try start(["nightly", "--config", root.appendingPathComponent("fleetkit.yml").path, "--as-of", "2026-11-02"])
         let assets = "imported    \(root.path)/inbox/master/assets.csv [assets]: 2 loaded"
         var seenWhileRunning = false
-        XCTAssertTrue(waitFor(120) {
-            if text(out).contains(assets) { seenWhileRunning = p.isRunning && !text(out).contains("big.gpx"); return true }
+        let appeared = try waitFor(120) {
+            if try text(out).contains(assets) { seenWhileRunning = try p.isRunning && !text(out).contains("big.gpx"); return true }
             return false
-        }, text(err))
+        }
         p.waitUntilExit()
-        XCTAssertTrue(seenWhileRunning, "the first file's line must appear before the run ends: \(text(out))")
-        XCTAssertEqual(p.terminationStatus, 0, text(err))
-        let lines = text(out).split(separator: "\n")
-        XCTAssertTrue(lines[0].hasPrefix(assets), text(out))
-        XCTAssertTrue(lines[1].hasPrefix("imported    \(big.path) [gpx]: 1500000 loaded"), text(out))
-        XCTAssertTrue(lines[2].hasPrefix("run #1 as of 2026-11-02: 2 files (2 imported"), text(out))
+        let (printed, said) = (try text(out), try text(err))
+        XCTAssertTrue(appeared, said)
+        XCTAssertTrue(seenWhileRunning, "the first file's line must appear before the run ends: \(printed)")
+        XCTAssertEqual(p.terminationStatus, 0, said)
+        let lines = printed.split(separator: "\n")
+        XCTAssertTrue(lines[0].hasPrefix(assets), printed)
+        XCTAssertTrue(lines[1].hasPrefix("imported    \(big.path) [gpx]: 1500000 loaded"), printed)
+        XCTAssertTrue(lines[2].hasPrefix("run #1 as of 2026-11-02: 2 files (2 imported"), printed)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FleetCore
 
 /// A JSON document with a fixed layout, for output that diffs cleanly between runs.
 ///
@@ -60,7 +61,7 @@ enum JSONValue: Equatable {
         switch self {
         case .null: out += "null"
         case let .bool(b): out += b ? "true" : "false"
-        case let .string(s): out += Self.quote(s)
+        case let .string(s): out += JSONText.quoted(s)
         case let .number(n): out += n
         case let .rows(rows):
             var first = true
@@ -99,7 +100,7 @@ enum JSONValue: Equatable {
                 out += "{"
                 for (i, key) in keys.enumerated() {
                     if i > 0 { out += ", " }
-                    out += Self.quote(key) + ": "
+                    out += JSONText.quoted(key) + ": "
                     try members[key]!.write(to: &out, indent: indent, flush: flush)
                 }
                 out += "}"
@@ -108,35 +109,12 @@ enum JSONValue: Equatable {
             let pad = String(repeating: " ", count: indent + 2)
             out += "{\n"
             for (i, key) in keys.enumerated() {
-                out += pad + Self.quote(key) + ": "
+                out += pad + JSONText.quoted(key) + ": "
                 try members[key]!.write(to: &out, indent: indent + 2, flush: flush)
                 out += i == keys.count - 1 ? "\n" : ",\n"
             }
             out += String(repeating: " ", count: indent) + "}"
         }
-    }
-
-    /// RFC 8259 string escaping; non-ASCII text stays UTF-8.
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{2028}", "\u{2029}": out += "\\u" + hex4(scalar.value)
-            default:
-                if scalar.value < 0x20 { out += "\\u" + hex4(scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
-    }
-
-    private static func hex4(_ v: UInt32) -> String {
-        let h = String(v, radix: 16)
-        return String(repeating: "0", count: 4 - h.count) + h
     }
 }
 

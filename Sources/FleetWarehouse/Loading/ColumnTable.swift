@@ -1,3 +1,5 @@
+import GRDB
+
 /// What a column is to the loader's upsert.
 ///
 /// Why roles and not separate lists: before, each record listed its key columns, its value
@@ -82,12 +84,17 @@ public struct ColumnTable<Record>: Sendable {
 
     /// The columns in binding order (key columns first), fixed once: the table is a `static let`.
     private let bound: [RecordColumn<Record>]
+    /// `insertSQL()` and `updateByIDSQL`, built once: `insert` and `update` run once per row.
+    private let plainInsert: String, plainUpdate: String
 
     public init(_ table: String, _ columns: [RecordColumn<Record>], notWritten: [String: String] = [:]) {
         self.table = table
         self.columns = columns
         self.notWritten = notWritten
         bound = columns.filter { $0.role == .key } + columns.filter { $0.role != .key }
+        let names = bound.map(\.name), values = bound.filter { $0.role != .key }.map(\.name)
+        plainInsert = "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+        plainUpdate = "UPDATE \(table) SET \(values.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
     }
 
     public var names: [String] { columns.map(\.name) }
@@ -105,10 +112,43 @@ public struct ColumnTable<Record>: Sendable {
         for c in bound { c.bind(record, &binder) }
     }
 
+    /// Binds the key columns only, in declared order: the placeholders of `lookupSQL`.
+    public func bindKey(_ record: Record, into binder: inout Binder) {
+        for c in bound where c.role == .key { c.bind(record, &binder) }
+    }
+
     /// `INSERT INTO table (key columns, value columns, extra) VALUES (?, …)`: a plain insert in
-    /// binding order, for writers that append columns of their own after the record's.
-    public func insertSQL(extra: [String] = []) -> String {
+    /// binding order, for writers that append columns of their own after the record's. With
+    /// `ignoringConflicts`, a row whose key is already stored is left as it is (`ON CONFLICT DO
+    /// NOTHING`: an identifier, once attached, stays with its asset or driver).
+    public func insertSQL(extra: [String] = [], ignoringConflicts: Bool = false) -> String {
+        if extra.isEmpty, !ignoringConflicts { return plainInsert }
         let all = keyColumns + valueColumns + extra
         return "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: all.count).joined(separator: ", ")))"
+            + (ignoringConflicts ? " ON CONFLICT DO NOTHING" : "")
+    }
+
+    /// `UPDATE table SET every written column = ? WHERE id = ?`, for tables whose rows are found
+    /// by their rowid `id` (which the table lists as not written): bind the record, then the id.
+    public var updateByIDSQL: String { plainUpdate }
+
+    /// `SELECT column FROM table WHERE key = ? AND …`: the stored `column` of the row with a
+    /// record's key (bound by `bindKey`).
+    public func lookupSQL(_ column: String) -> String {
+        "SELECT \(column) FROM \(table) WHERE " + keyColumns.map { "\($0) = ?" }.joined(separator: " AND ")
+    }
+}
+
+extension ColumnTable {
+    /// Inserts `record` (`insertSQL()`) on a cached statement; returns the new rowid.
+    @discardableResult
+    public func insert(_ record: Record, in db: Database) throws -> Int64 {
+        try CachedQuery.execute(db, insertSQL()) { bind(record, into: &$0) }
+        return db.lastInsertedRowID
+    }
+
+    /// Writes every written column of `record` to the row with rowid `id` (`updateByIDSQL`).
+    public func update(_ record: Record, id: Int64, in db: Database) throws {
+        try CachedQuery.execute(db, updateByIDSQL) { bind(record, into: &$0); $0.bind(id) }
     }
 }

@@ -25,6 +25,9 @@ public protocol LoadableRecord {
     /// the same row from another file is unchanged.
     static var comparedColumns: [String] { get }
     func bind(into binder: inout Binder)
+    /// Whether a stored row counts in the file's loaded/updated/unchanged (`LoadCounts`): false
+    /// for what a file keeps beside its facts (a receipt's review state, `ReceiptRead`).
+    static var isFact: Bool { get }
     /// The asset and instant this row sits at on the asset's timeline (`TimelineRecord`), or
     /// nil. A requirement so that high-volume records answer without a dynamic cast per row.
     var timelinePoint: (asset: Int64, at: Int64)? { get }
@@ -32,6 +35,7 @@ public protocol LoadableRecord {
 
 extension LoadableRecord {
     public static var precedence: String? { nil }
+    public static var isFact: Bool { true }
     public static var keepWhenAbsent: Set<String> { [] }
     public static var comparedColumns: [String] { valueColumns.filter { $0 != "source_file_id" } }
 

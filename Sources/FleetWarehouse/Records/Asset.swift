@@ -117,6 +117,5 @@ extension Asset {
     static let insertSQL = writtenColumns.insertSQL()
 
     /// `UPDATE asset SET every written column = ? WHERE id = ?`: what GRDB's `update(db)` wrote.
-    static let updateSQL =
-        "UPDATE asset SET \(writtenColumns.valueColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
+    static let updateSQL = writtenColumns.updateByIDSQL
 }

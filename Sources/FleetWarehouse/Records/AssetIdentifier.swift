@@ -23,3 +23,17 @@ public struct AssetIdentifier: Codable, Sendable, Equatable, FetchableRecord, Mu
         case idValue = "id_value"
     }
 }
+
+extension AssetIdentifier {
+    /// The `asset_identifier` columns, spelled once: the resolver's INSERT (which leaves an
+    /// identifier already attached where it is) and the lookup of the asset an identifier names
+    /// are generated from it.
+    public static let columnTable = ColumnTable<AssetIdentifier>("asset_identifier", [
+        .key("source") { $0.source },
+        .key("id_type") { $0.idType },
+        .key("id_value") { $0.idValue },
+        .value("asset_id") { $0.assetID },
+    ])
+    static let insertSQL = columnTable.insertSQL(ignoringConflicts: true)
+    static let assetSQL = columnTable.lookupSQL("asset_id")
+}

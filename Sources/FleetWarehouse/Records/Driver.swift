@@ -46,3 +46,22 @@ public struct Driver: Codable, Sendable, Equatable, FetchableRecord, MutablePers
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
+
+extension Driver {
+    /// Every `driver` column the sink writes, spelled once: its INSERT (an auto-created driver)
+    /// and its UPDATE (master data) are generated from it, and `RecordSchemaTests` checks it
+    /// against the live schema. Every column is a plain value: the merge rules (master data
+    /// over placeholders, absent keeps the stored value) live in `WarehouseSink.defineDriver`.
+    public static let columnTable = ColumnTable<Driver>("driver", [
+        .value("employee_id") { $0.employeeID },
+        .value("name") { $0.name },
+        .value("license_number") { $0.licenseNumber },
+        .value("license_state") { $0.licenseState },
+        .value("license_expiry") { $0.licenseExpiry },
+        .value("status") { $0.status },
+        .value("phone") { $0.phone },
+        .value("email") { $0.email },
+        .value("auto_created") { $0.autoCreated },
+        .value("source_file_id") { $0.sourceFileID },
+    ], notWritten: ["id": "the rowid: the INSERT's new id, the UPDATE's WHERE"])
+}

@@ -23,3 +23,17 @@ public struct DriverIdentifier: Codable, Sendable, Equatable, FetchableRecord, M
         case idValue = "id_value"
     }
 }
+
+extension DriverIdentifier {
+    /// The `driver_identifier` columns, spelled once: the sink's INSERT (which leaves an
+    /// identifier already attached where it is) and the lookup of the driver an identifier
+    /// names are generated from it.
+    public static let columnTable = ColumnTable<DriverIdentifier>("driver_identifier", [
+        .key("source") { $0.source },
+        .key("id_type") { $0.idType },
+        .key("id_value") { $0.idValue },
+        .value("driver_id") { $0.driverID },
+    ])
+    static let insertSQL = columnTable.insertSQL(ignoringConflicts: true)
+    static let driverSQL = columnTable.lookupSQL("driver_id")
+}

@@ -31,3 +31,14 @@ public struct ImportRun: Codable, Sendable, Equatable, FetchableRecord, MutableP
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
+
+extension ImportRun {
+    /// Every `import_run` column, spelled once: the run's INSERT is generated from it.
+    public static let columnTable = ColumnTable<ImportRun>("import_run", [
+        .value("started_at") { $0.startedAt },
+        .value("finished_at") { $0.finishedAt },
+        .value("command") { $0.command },
+        .value("status") { $0.status },
+        .value("summary_json") { $0.summaryJson },
+    ], notWritten: ["id": "the rowid: the INSERT's new id"])
+}

@@ -31,3 +31,14 @@ public struct Reject: Codable, Sendable, Equatable, FetchableRecord, MutablePers
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
+
+extension Reject {
+    /// Every `reject` column, spelled once: the sink's INSERT is generated from it.
+    public static let columnTable = ColumnTable<Reject>("reject", [
+        .value("source_file_id") { $0.sourceFileID },
+        .value("location") { $0.location },
+        .value("reason") { $0.reason },
+        .value("message") { $0.message },
+        .value("raw") { $0.raw },
+    ], notWritten: ["id": "the rowid"])
+}

@@ -52,3 +52,22 @@ public struct SourceFile: Codable, Sendable, Equatable, FetchableRecord, Mutable
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
+
+extension SourceFile {
+    /// Every `source_file` column, spelled once: the import's INSERT (before the file is read)
+    /// and UPDATE (its digest, status and counts once it is) are generated from it.
+    public static let columnTable = ColumnTable<SourceFile>("source_file", [
+        .value("path") { $0.path },
+        .value("sha256") { $0.sha256 },
+        .value("format") { $0.format },
+        .value("bytes") { $0.bytes },
+        .value("imported_at") { $0.importedAt },
+        .value("exported_at") { $0.exportedAt },
+        .value("import_run_id") { $0.importRunID },
+        .value("status") { $0.status },
+        .value("loaded") { $0.loaded },
+        .value("updated") { $0.updated },
+        .value("unchanged") { $0.unchanged },
+        .value("rejected") { $0.rejected },
+    ], notWritten: ["id": "the rowid: the INSERT's new id, the UPDATE's WHERE"])
+}

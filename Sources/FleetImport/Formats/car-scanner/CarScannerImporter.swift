@@ -30,17 +30,11 @@ public struct CarScannerImporter: Importer {
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
         try Self.refuseUndated(input)
         let asset = try OBDAttribution.asset(input, vin: nil, format: Self.format, into: &sink)
-        var reader: CSVReader
+        var rows = try OBDLogRows(input, app: "Car Scanner")
         var columns: [String: Int] = [:]
-        do {
-            reader = try CSVReader(url: input.source)
-            guard let first = try reader.next() else { throw FleetError.emptyFile(file: input.path) }
-            for (i, f) in first.fields.enumerated() {
-                let k = OBDChannels.key(f)
-                if k.hasPrefix("long") { columns["longitude"] = i } else if !k.isEmpty, columns[k] == nil { columns[k] = i }
-            }
-        } catch let e as CSVError {
-            throw FleetError.unreadable(file: input.path, location: nil, reason: e.description, hint: "Re-export the log from Car Scanner.")
+        for (i, f) in rows.header.fields.enumerated() {
+            let k = OBDChannels.key(f)
+            if k.hasPrefix("long") { columns["longitude"] = i } else if !k.isEmpty, columns[k] == nil { columns[k] = i }
         }
         guard let cSeconds = columns["seconds"], let cPID = columns["pid"], let cValue = columns["value"] else {
             throw FleetError.unreadable(file: input.path, location: "line 1", reason: "the header lacks SECONDS, PID or VALUE, so this is not a Car Scanner log", hint: OBDLayouts.supported)
@@ -51,24 +45,12 @@ public struct CarScannerImporter: Importer {
         var lastPosition: Int64?
         var unknown: [String: Int] = [:], otherUnknown = 0
         var empty = 0
-        while true {
-            let record: CSVRecord
-            do {
-                guard let r = try reader.next() else { break }
-                record = r
-            } catch let e as CSVError {
-                throw FleetError.unreadable(file: input.path, location: nil, reason: e.description, hint: "Nothing of this file was imported; re-export it completely.")
-            }
+        while let record = try rows.next(into: &sink) {
             let location = "line \(record.line)"
-            if record.oversized || record.hadInvalidUTF8 {
-                try sink.reject(Issue(record.oversized ? .oversizedRecord : .invalidText, at: location, "the row is too long or not UTF-8 text", raw: record.raw))
-                continue
-            }
             func field(_ i: Int?) -> String {
                 guard let i, i < record.fields.count else { return "" }
                 return record.fields[i].trimmingCharacters(in: .whitespaces)
             }
-            if record.fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
             do {
                 guard let secs = Double(field(cSeconds)), secs.isFinite, secs >= 0 else {
                     throw RowError(.badNumber, "SECONDS is '\(field(cSeconds))', not a number of seconds")

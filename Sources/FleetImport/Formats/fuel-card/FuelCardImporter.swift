@@ -320,7 +320,6 @@ public struct FuelCardImporter: Importer {
         }
         mutating func load<R: LoadableRecord>(contentsOf records: [R]) throws { try base.load(contentsOf: records) }
         func receiptCorrections(sha256: String) throws -> [String: String] { try base.receiptCorrections(sha256: sha256) }
-        mutating func recordReceipt(_ reading: ReceiptReading) throws { try base.recordReceipt(reading) }
         @discardableResult
         mutating func attachPendingDefects(dvirKey: String?, dvirID: Int64) throws -> Int {
             try base.attachPendingDefects(dvirKey: dvirKey, dvirID: dvirID)

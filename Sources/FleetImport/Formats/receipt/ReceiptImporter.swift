@@ -85,11 +85,13 @@ public struct ReceiptImporter: Importer {
             fields.total?.confidence = 0
             fields.notes.append("total \(total.value) has more decimals than \(fields.currency?.value ?? input.currency)")
         }
-        try sink.recordReceipt(ReceiptReading(
+        let kept = ReceiptRead.rows(of: ReceiptReading(
             contentSHA256: sha256, imagePath: input.path, isFuel: fields.isFuel, category: fields.category, spendKind: fields.spendKind,
             assetUnit: input.asset?.unitNumber, currencySource: corrections["currency"] != nil ? "review" : fields.currencySource?.rawValue,
             totalCheck: fields.totalCheck?.rawValue, maskedText: fields.maskedText, needsReview: !fields.doubtful.isEmpty,
-            fields: ReceiptFieldText.values(of: fields)))
+            fields: ReceiptFieldText.values(of: fields)), sourceFileID: sink.sourceFileID)
+        try sink.load(kept.read)
+        for field in kept.fields { try sink.load(field) }
         try load(fields, key: "receipt:" + sha256, input: input, into: &sink)
     }
 

@@ -47,7 +47,7 @@ struct Fields {
     var path: String { index < 0 ? base : "\(base)[\(index)]" }
 
     func at(_ key: String) -> String {
-        JSONPullParser.isPlainKey(key) ? (path.isEmpty ? key : path + "." + key) : path + "[\(JSONPullParser.quoted(key))]"
+        JSONPullParser.isPlainKey(key) ? (path.isEmpty ? key : path + "." + key) : path + "[\(JSONText.quoted(key))]"
     }
 
     func has(_ key: String) -> Bool { node[key].map { !$0.isNull } ?? false }

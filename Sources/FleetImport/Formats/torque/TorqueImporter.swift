@@ -83,39 +83,18 @@ public struct TorqueImporter: Importer {
             throw FleetError.unreadable(file: input.path, location: "line 1", reason: reason, hint: hint)
         }
         let asset = try OBDAttribution.asset(input, vin: nil, format: Self.format, into: &sink)
-        var reader: CSVReader
-        var layout: Layout
-        var headerKey: String
-        do {
-            reader = try CSVReader(url: input.source, delimiter: UInt8(ascii: ","))
-            guard let first = try reader.next() else { throw FleetError.emptyFile(file: input.path) }
-            guard let l = Layout(first.fields) else {
-                let (reason, hint) = OBDLayouts.refusal(input.head)
-                throw FleetError.unreadable(file: input.path, location: "line 1", reason: reason, hint: hint)
-            }
-            layout = l
-            headerKey = OBDChannels.key(first.fields.first ?? "")
-        } catch let e as CSVError {
-            throw FleetError.unreadable(file: input.path, location: nil, reason: e.description, hint: "Re-export the log from Torque Pro.")
+        var rows = try OBDLogRows(input, delimiter: UInt8(ascii: ","), app: "Torque Pro")
+        guard var layout = Layout(rows.header.fields) else {
+            let (reason, hint) = OBDLayouts.refusal(input.head)
+            throw FleetError.unreadable(file: input.path, location: "line 1", reason: reason, hint: hint)
         }
+        let headerKey = OBDChannels.key(rows.header.fields.first ?? "")
         var recorder = OBDRecorder(asset: asset, file: sink.sourceFileID)
         var clock = OBDLocalClock(zone: input.zone.timeZone)
         var ignored = Set(layout.ignored), unconvertible = Set(layout.unconvertible)
         var zones = TorqueZoneTally()
-        while true {
-            let record: CSVRecord
-            do {
-                guard let r = try reader.next() else { break }
-                record = r
-            } catch let e as CSVError {
-                throw FleetError.unreadable(file: input.path, location: nil, reason: e.description, hint: "Nothing of this file was imported; re-export it completely.")
-            }
+        while let record = try rows.next(into: &sink) {
             let location = "line \(record.line)"
-            if record.oversized || record.hadInvalidUTF8 {
-                try sink.reject(Issue(record.oversized ? .oversizedRecord : .invalidText, at: location, "the row is too long or not UTF-8 text", raw: record.raw))
-                continue
-            }
-            if record.fields.allSatisfy(OBDText.isBlank) { continue }
             if OBDChannels.key(record.fields[0]) == headerKey, let l = Layout(record.fields) {
                 layout = l
                 ignored.formUnion(l.ignored); unconvertible.formUnion(l.unconvertible)

@@ -1,4 +1,5 @@
 import Foundation
+import FleetCore
 
 /// A small JSON subtree held in memory: one vehicle, one DVIR, one stat point.
 ///
@@ -62,7 +63,7 @@ enum JSONNode: Equatable, Sendable {
             out += "{"
             for (i, m) in members.enumerated() {
                 if i > 0 { out += "," }
-                out += JSONPullParser.quoted(m.key) + ":"
+                out += JSONText.quoted(m.key) + ":"
                 m.value.render(into: &out, limit: limit)
                 if out.utf8.count > limit { return }
             }
@@ -75,7 +76,7 @@ enum JSONNode: Equatable, Sendable {
                 if out.utf8.count > limit { return }
             }
             out += "]"
-        case let .string(s): out += JSONPullParser.quoted(s)
+        case let .string(s): out += JSONText.quoted(s)
         case let .number(n): out += n
         case let .bool(b): out += b ? "true" : "false"
         case .null: out += "null"

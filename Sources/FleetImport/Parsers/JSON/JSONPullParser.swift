@@ -1,4 +1,5 @@
 import Foundation
+import FleetCore
 
 /// One lexical unit of a JSON document, in document order.
 ///
@@ -127,7 +128,7 @@ struct JSONPullParser {
         for f in frames.prefix(depth) {
             if f.isObject {
                 guard let k = f.key else { continue }
-                if Self.isPlainKey(k) { out += out.isEmpty ? k : "." + k } else { out += "[\(Self.quoted(k))]" }
+                if Self.isPlainKey(k) { out += out.isEmpty ? k : "." + k } else { out += "[\(JSONText.quoted(k))]" }
             } else if f.index >= 0 {
                 out += "[\(f.index)]"
             }
@@ -141,22 +142,6 @@ struct JSONPullParser {
     static func isPlainKey(_ k: String) -> Bool {
         guard let first = k.utf8.first, !(first >= 48 && first <= 57) else { return false }
         return k.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) || $0 == 95 || $0 == 45 }
-    }
-
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
     }
 
     func fail(_ message: String, at offset: Int64? = nil) -> JSONReadError {
