@@ -109,3 +109,24 @@ final class ReceiptTotalRecoveryTests: XCTestCase {
         XCTAssertFalse(ReceiptPatterns.resembles("XSUMME", "SUMME"))
     }
 }
+
+/// Categories from the words a country's slips print for the same things.
+final class ReceiptCategoryWordsTests: XCTestCase {
+    func testGermanPartsCompoundsMakeAPartsSlip() {
+        let f = ReceiptExtractor(defaultCurrency: "EUR").extract(text: """
+            Werkstattbedarf Meyer
+            Datum 11.03.2026 10:53
+            Ölfilter 14,90 A
+            Bremsbeläge 59,90 A
+            SUMME EUR 74,80
+            """)
+        XCTAssertEqual(f.category, "parts")
+        let food = ReceiptExtractor(defaultCurrency: "EUR").extract(text: """
+            Cafe Meyer
+            Datum 11.03.2026 10:53
+            Kaffee 2,90 A
+            SUMME EUR 2,90
+            """)
+        XCTAssertEqual(food.category, "other")
+    }
+}
