@@ -100,6 +100,11 @@ public struct ReceiptExtractor: Sendable {
             f.total = t
             f.totalCheck = .lineItems
         }
+        if f.total == nil, let t = totals.fromSubtotalAndChange() {
+            // No total keyword; a subtotal is what cash tendered minus change says was paid.
+            f.total = t
+            f.totalCheck = .tenderedMinusChange
+        }
         FuelLines.checkPlausible(&f)
         if f.volume != nil, f.totalCheck != .priceTimesVolume, !f.notes.contains(where: { $0.hasPrefix("volume") }) {
             f.notes.append("volume not confirmed by unit price × volume = total")

@@ -89,6 +89,10 @@ public struct ReceiptFields: Sendable, Equatable {
         case secondTotalLine = "second total line"
         /// The line items above the total add up to it (`ReceiptTotals.itemSum`).
         case lineItems = "line items"
+        /// The total line lost its decimal mark or last digits (`TOTAL £1910`, `TOTAL $ 99.8)`)
+        /// and another line prints an amount with the same digits (`£19.10`; for lost digits, a
+        /// payment line: `VISA … $ 99.81`): two lines agree on every digit the total line shows.
+        case sameDigits = "same digits on another line"
     }
 
     /// Below this a field is doubtful: a receipt whose total, date or volume (fuel) is doubtful

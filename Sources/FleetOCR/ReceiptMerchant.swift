@@ -108,7 +108,12 @@ struct ReceiptMerchant {
         ("tolls", ["TOLL", "TOLLWAY", "TURNPIKE", "E-ZPASS", "EZPASS", "PEAGE", "MAUT", "AUTOPISTA", "TOLLS"], []),
         ("repair", ["REPAIR", "REPAIRS", "REPARATUR", "COLLISION", "BODY SHOP"], ["WERKSTATT", "MECHANIC", "GARAGE", "LABOR", "LABOUR"]),
         ("maintenance", ["OIL CHANGE", "LUBE", "JIFFY LUBE", "WARTUNG", "ENTRETIEN", "VIDANGE", "INSPEKTION"], ["INSPECTION", "SERVICE"]),
-        ("parts", ["AUTOZONE", "O'REILLY", "NAPA", "ADVANCE AUTO", "ERSATZTEIL", "MOTOR OIL", "WIPER", "WIPER BLADE"], ["PARTS", "FILTER", "BATTERY", "BRAKE", "BULB"]),
+        // German names are compounds (`Ölfilter`, `Bremsbeläge`), matched whole, folded; French
+        // ones phrases (`huile moteur`).
+        ("parts", ["AUTOZONE", "O'REILLY", "NAPA", "ADVANCE AUTO", "ERSATZTEIL", "ERSATZTEILE", "AUTOTEILE", "AUTO-TEILE", "MOTOR OIL", "WIPER",
+                   "WIPER BLADE", "OLFILTER", "OELFILTER", "LUFTFILTER", "SCHEIBENWISCHER", "MOTOROL", "MOTOROEL", "BREMSBELAGE", "BREMSBELAEGE",
+                   "BREMSSCHEIBEN", "ZUNDKERZEN", "ZUENDKERZEN", "PIECES AUTO", "HUILE MOTEUR", "ESSUIE-GLACE", "PLAQUETTES DE FREIN", "FILTRE A HUILE"],
+         ["PARTS", "FILTER", "BATTERY", "BRAKE", "BULB", "BATTERIE", "FILTRE"]),
         ("registration", ["DMV", "REGISTRATION", "ZULASSUNG", "LICENSE PLATE"], []),
         ("insurance", ["INSURANCE", "VERSICHERUNG", "ASSURANCE"], []),
     ]

@@ -138,11 +138,19 @@ enum ReceiptPatterns {
         return set
     }()
 
-    /// One of `tokens` is `word` with at most one wrong letter and at most two look-alikes.
+    /// One of `tokens` is `word` with at most one wrong letter and at most two look-alikes, or
+    /// `word` with one letter inserted (`SUMMWE`: a stroke of the M read as a letter of its own).
     static func resembles(_ tokens: [[UInt8]], _ word: String) -> Bool {
         let target = Array(word.utf8)
         guard target.count >= 5 else { return false }
         return tokens.contains { t in
+            if t.count == target.count + 1 {
+                // The first difference is the inserted letter, inside the word (not `SUMMER`
+                // for `SUMME`); the rest must then be equal.
+                var k = 0
+                while k < target.count, t[k] == target[k] { k += 1 }
+                return k > 0 && k < target.count && t[(k + 1)...].elementsEqual(target[k...])
+            }
             guard t.count == target.count, t.contains(where: { $0 >= 65 && $0 <= 90 }) else { return false }
             var wrong = 0, alike = 0
             for (a, b) in zip(t, target) where a != b {

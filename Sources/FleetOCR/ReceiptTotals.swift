@@ -119,6 +119,58 @@ struct ReceiptTotals {
                 return .netPlusTax
             } }
         }
+        // A tax table row whose gross OCR misread (`1=19,00 505 4,92 0,93` under `MwSt-Satz
+        // Brutto Netto MwSt`): its net and tax, printed side by side, add up to the total. Only
+        // on a row that names tax or sits right under a tax header, and only neighbours, so
+        // that two amounts of an item list do not meet the total by chance.
+        for (i, line) in lines.enumerated() where i != at {
+            let m = Array(money(line).prefix(12))
+            guard m.count >= 3, has(line, Self.taxTableWords) || (i > 0 && has(lines[i - 1], Self.taxTableWords) && money(lines[i - 1]).isEmpty) else { continue }
+            for (a, b) in zip(m, m.dropFirst()) where a.double > 0 && b.double > 0 && b.double < a.double && same(a, value - b.double, within: 1) && !same(a, value) {
+                return .netPlusTax
+            }
+        }
+        return nil
+    }
+
+    /// Words of a tax table's header or rows (`Steuer % Netto Steuer Brutto`, `MwSt-Satz`).
+    static let taxTableWords = taxWords + ["STEUER", "NETTO", "BRUTTO", "NET", "GROSS"]
+
+    /// The amount a total line shows without its decimal mark or last digits (`TOTAL £1910`,
+    /// `TOTAL $ 99.8)`): an amount of another line with the currency's minor digits whose digits
+    /// are the same (any line but a change or tax line), or continue them (a payment line
+    /// only). Nil when no such amount, or more than one, is printed.
+    func sameDigits(as total: DecimalNumber, at: Int) -> (amount: DecimalNumber, line: Int)? {
+        guard minorDigits > 0, total.scale < minorDigits, total.mantissa > 0 else { return nil }
+        let digits = String(total.mantissa)
+        var found: [(amount: DecimalNumber, line: Int)] = []
+        for (i, line) in lines.enumerated() where i != at && !has(line, Self.changeWords) && !has(line, Self.taxWords) {
+            let payment = has(line, Self.paymentWords)
+            for a in money(line) where a.scale == minorDigits && a.double > 0 {
+                let other = String(a.mantissa)
+                let equal = total.scale == 0 && other == digits
+                let continued = payment && other.count == digits.count + minorDigits - total.scale && other.hasPrefix(digits)
+                if equal || continued, !found.contains(where: { $0.amount == a }) { found.append((a, i)) }
+            }
+        }
+        return found.count == 1 ? found[0] : nil
+    }
+
+    /// The amount paid when no total keyword was read: a subtotal (`Zwischensumme EUR 15,95`, on
+    /// a German slip the gross) that cash tendered minus change gives (`20,00` − `Rückgeld
+    /// 4,05`). Three printed lines agree, so it is sure at 0.8. Nil otherwise.
+    func fromSubtotalAndChange() -> ReceiptFields.Field<DecimalNumber>? {
+        let change = lines.indices.filter { hasMisread($0, Self.changeWords) }.flatMap { c in money(lines[c]).map { (c, $0) } }
+            .filter { $0.1.double > 0 }.prefix(8)
+        guard !change.isEmpty else { return nil }
+        for (i, line) in lines.enumerated() where has(line, Self.subtotalWords) && !has(line, Self.taxWords) {
+            guard let s = money(line).last, s.scale == minorDigits, s.double > 0 else { continue }
+            for (c, amount) in change where c > i {
+                // The cash given: an amount on a line between the subtotal and the change.
+                let given = lines[(i + 1)..<c].flatMap { money($0) }
+                if given.contains(where: { same($0, s.double + amount.double) }) { return .init(s, confidence: 0.8, line: i) }
+            }
+        }
         return nil
     }
 
@@ -200,6 +252,12 @@ struct ReceiptTotals {
                 if let p = f.unitPrice { f.unitPrice?.confidence = min(p.confidence, 0.5) }
                 f.notes.append("volume × unit price does not give the confirmed total: one of them is misread")
             }
+            return
+        }
+        if f.computedTotal == nil, let other = sameDigits(as: t.value, at: t.line) {
+            f.total = .init(other.amount, confidence: max(min(t.confidence, 1), 0.8), line: t.line)
+            f.totalCheck = .sameDigits
+            f.notes.append("total line read \(t.value) without all its digits; \(other.amount) on line \(other.line + 1) shows them")
             return
         }
         let bare = minorDigits > 0 && t.value.scale == 0
