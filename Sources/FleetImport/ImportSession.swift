@@ -111,12 +111,17 @@ public struct ImportSession {
         let runID = options.dryRun ? nil : try begin(command: command)
         var outcomes: [FileOutcome] = []
         let files = ordered(FileWalker.files(under: paths, excluding: warehouse.path), options: options)
+        // Receipt images are read (OCR) several at a time ahead of their turn; each file is still
+        // written in its own transaction, in this order (`ImportPrefetch`).
+        let prefetch = prefetch(files, options: options)
+        defer { prefetch?.stop() }
         for (index, (url, problem)) in files.enumerated() {
             progress?(.started(url, index: index, of: files.count, runID: runID))
+            let preread = prefetch?.take(index)
             if let problem {
                 outcomes.append(FileOutcome(path: url.path, status: .failed, error: problem))
             } else {
-                do { outcomes.append(try importFile(url, options: options, runID: runID)) } catch {
+                do { outcomes.append(try importFile(url, options: options, runID: runID, preread: preread)) } catch {
                     if let runID { abandon(runID, because: error) }
                     throw error
                 }
@@ -205,18 +210,24 @@ public struct ImportSession {
     /// its listing); a file that changes while it is read is rolled back, `changedWhileRead`.
     public func importFile(_ url: URL, options: ImportOptions, runID: Int64?, importer forced: (any Importer.Type)? = nil,
                            expect: ((OpenedFile) -> String?)? = nil) throws -> FileOutcome {
+        try importFile(url, options: options, runID: runID, importer: forced, expect: expect, preread: nil)
+    }
+
+    /// `preread`: the file as `ImportPrefetch` opened and read it ahead of this transaction.
+    func importFile(_ url: URL, options: ImportOptions, runID: Int64?, importer forced: (any Importer.Type)? = nil,
+                    expect: ((OpenedFile) -> String?)? = nil, preread: PrereadFile?) throws -> FileOutcome {
         var outcome = FileOutcome(path: url.path, status: .failed)
         let head: Data
         let bytes: Int64
         let opened: OpenedFile
         do {
-            opened = try OpenedFile(path: url.path)
+            opened = try preread?.opened ?? OpenedFile(path: url.path)
             if let expect, let difference = expect(opened) {
                 outcome.error = "\(url.path): \(difference) since the inbox was listed; still being written? Nothing was read; it is tried again next run"
                 outcome.changedWhileRead = true
                 return outcome
             }
-            head = try opened.head()
+            head = try preread?.head ?? opened.head()
             bytes = opened.size
             guard bytes > 0 else { throw FleetError.emptyFile(file: url.path) }
         } catch {
@@ -228,9 +239,9 @@ public struct ImportSession {
             return outcome
         }
         let importerType: any Importer.Type
-        if let forced { importerType = forced } else if let name = options.format, let t = importers.first(where: { $0.format == name }) {
+        if let t = preread?.importer ?? forced {
             importerType = t
-        } else if let t = ImporterRegistry.detect(head, filename: url.lastPathComponent, among: importers) {
+        } else if let t = Self.importerType(head: head, url: url, options: options, importers: importers) {
             importerType = t
         } else {
             outcome.error = FleetError.unknownFormat(file: url.path,
@@ -268,7 +279,7 @@ public struct ImportSession {
                     let derive = DeriveSettings(zone: options.zone, trips: options.trips)
                     sink.derive = derive
                     sink.streamTrips = options.streamTrips
-                    try importerType.init().read(input, into: &sink)
+                    if let preread { try preread.reader(input, &sink) } else { try importerType.init().read(input, into: &sink) }
                     try sink.deriveAfterLoad()
                     file.sha256 = try digest.value()
                     // Read in part while it grew, shrank or was rewritten: keep none of it.

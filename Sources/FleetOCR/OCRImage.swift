@@ -172,6 +172,17 @@ public final class OCRImage {
         return nil
     }
 
+    /// The middle `fraction` of the image across and down (0.5: the central quarter of its
+    /// area), as a new image; the image itself (a clone) when `fraction` is 1 or more.
+    public func middle(_ fraction: Double) -> OCRImage {
+        let w = Int((Double(width) * fraction).rounded()), h = Int((Double(height) * fraction).rounded())
+        guard fraction < 1, w > 0, h > 0 else { return OCRImage(owning: pixClone(pix)) }
+        var box = boxCreate(Int32((width - w) / 2), Int32((height - h) / 2), Int32(w), Int32(h))
+        defer { boxDestroy(&box) }
+        guard let box, let p = pixClipRectangle(pix, box, nil) else { return OCRImage(owning: pixClone(pix)) }
+        return OCRImage(owning: p)
+    }
+
     public var width: Int { Int(pixGetWidth(pix)) }
     public var height: Int { Int(pixGetHeight(pix)) }
     public var depth: Int { Int(pixGetDepth(pix)) }

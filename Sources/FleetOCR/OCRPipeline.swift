@@ -37,6 +37,18 @@ public struct OCRPipeline: Sendable {
         public var osdPixels = 4_000_000
         /// A trial turn must beat the current one's mean word confidence by this much.
         public var turnMargin = 10.0
+        /// The trial readings of `betterTurn` read the middle of the image, this fraction across
+        /// and down (1: all of it). Measured and not switched on (docs/FORMATS.md, "Speed"): at
+        /// 0.5 the trials cost a quarter as much, but chose another turn on 3 of 10 distorted
+        /// photos, whose full readings in that turn ate the saving (one of them, upside down, was
+        /// then read right where it had not been).
+        public var trialArea = 1.0
+        /// The text height and the line direction are estimated on a copy of at most this many
+        /// pixels, which OSD then looks at too (Int.max: at full size). Measured and not switched
+        /// on at 4 MP (docs/FORMATS.md, "Speed"): the estimates moved enough to change which
+        /// photos were scaled and read confidently, 14 of 20 photos read other fields, and the
+        /// CPU saved was within the noise of the shared machine.
+        public var estimatePixels = Int.max
         /// nil: Tesseract gets the normalised grey image and binarises it itself (Otsu), which
         /// read the fixtures best; a Leptonica binarisation can be chosen instead.
         public var binarize: OCRPreprocess.Binarization? = nil
@@ -103,7 +115,10 @@ public struct OCRPipeline: Sendable {
         if shrink != 1 { gray = OCRPreprocess.scale(gray, by: shrink) }
         if options.cropPaper { gray = OCRPreprocess.paperCrop(gray) }
         if options.normalizeBackground { gray = OCRPreprocess.normalizeBackground(gray) }
-        let height = OCRPreprocess.textHeight(gray)
+        // The copy the estimates are made on, `reduction` of the size of `gray` (1: `gray` itself).
+        let reduction = OCRMemoryBudget.cappedScale(1, width: gray.width, height: gray.height, maxPixels: options.estimatePixels)
+        let estimate = reduction < 1 ? OCRPreprocess.scale(gray, by: reduction) : gray
+        let height = OCRPreprocess.textHeight(estimate).map { $0 / reduction }
         var textHeight = height
         // Scaled to the text height, never past `maxWorkPixels` (and down to it when bigger):
         // a 1-bit bomb of 7 px specks was once scaled up 4× to 634 MP here.
@@ -129,7 +144,9 @@ public struct OCRPipeline: Sendable {
         }
         /// OSD's turn when it is sure, on a copy of at most `osdPixels`.
         func osd() -> Int? {
-            let small = OCRPreprocess.scale(unturned, by: OCRMemoryBudget.cappedScale(1, width: unturned.width, height: unturned.height, maxPixels: options.osdPixels))
+            // The estimates' copy when it is of the image as read (not scaled since) and small enough.
+            let small = factor == 1 && reduction < 1 && estimate.width * estimate.height <= options.osdPixels ? estimate
+                : OCRPreprocess.scale(unturned, by: OCRMemoryBudget.cappedScale(1, width: unturned.width, height: unturned.height, maxPixels: options.osdPixels))
             let found = engine.detectOrientation(small)
             if unturned.width * unturned.height > OCRMemoryBudget.maxPixelsBesideOSD { engine.releaseOrientationModel() }
             osdConfidence = found?.confidence
@@ -142,7 +159,9 @@ public struct OCRPipeline: Sendable {
         case .osd:
             if let q = osd() { first = q; how = .osd }
         case .lineDirection, .lineDirectionThenOSD:
-            if let ratio = OCRPreprocess.lineDirectionRatio(unturned, textHeight: textHeight), ratio > 1 { first = 1 }
+            // On the estimates' copy when there is one, with the text height as it is there: a ratio of counts.
+            let lines = reduction < 1 ? (image: estimate, height: height.map { $0 * reduction }) : (image: unturned, height: textHeight)
+            if let ratio = OCRPreprocess.lineDirectionRatio(lines.image, textHeight: lines.height), ratio > 1 { first = 1 }
         }
         var best = readTurned(first, how)
         guard !best.refused, best.meanConfidence < options.uprightConfidence else { return best }
@@ -186,7 +205,7 @@ public struct OCRPipeline: Sendable {
     func betterTurn(_ unturned: OCRImage, current: Int, candidates: [Int], textHeight: Double?, engine: OCREngine) -> Int? {
         guard !candidates.isEmpty else { return nil }
         let factor = min(0.5, 10 / (textHeight ?? 20))
-        let small = OCRPreprocess.scale(unturned, by: max(factor, 0.1))
+        let small = OCRPreprocess.scale(unturned.middle(options.trialArea), by: max(factor, 0.1))
         let now = engine.recognize(OCRPreprocess.rotate(small, quarterTurns: current), mode: options.mode).meanConfidence
         var best: (turn: Int, confidence: Double)? = nil
         for q in candidates {

@@ -18,8 +18,13 @@ public final class OCRPool: @unchecked Sendable {
     /// The process-wide pool the importer uses, so an import of many receipts loads the model once.
     public static let shared = OCRPool()
 
-    /// One worker per core.
-    public static var defaultWorkers: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    /// One worker per core, as many as half the machine's memory holds at the per-receipt budget
+    /// (`OCRMemoryBudget.processBytes`): each worker holds one image being read, so a folder import
+    /// peaks at about that budget times the workers (on a 2-core machine with 1 GB: one worker).
+    public static var defaultWorkers: Int {
+        let memory = Int(min(ProcessInfo.processInfo.physicalMemory / 2, UInt64(Int.max)))
+        return max(1, min(ProcessInfo.processInfo.activeProcessorCount, memory / OCRMemoryBudget.processBytes))
+    }
 
     public init(workers: Int = OCRPool.defaultWorkers, language: String = "eng", dataPath: String? = nil) {
         self.workers = max(1, workers)

@@ -17,7 +17,8 @@ printed last digit, per litre), merchant (at least half the words of the printed
 the real scans the name's own word, in the stored name),
 category (fuel purchase for a fuel slip, else the expense category). Volume and unit price are
 scored only where the slip prints them. With --peer the plain `tesseract` command reads each
-image too (one at a time, as `fleetkit import` reads receipts one after another) and is scored for date and total
+image too (one at a time, one after another, as a user would script it; `fleetkit import` reads
+one receipt per core at once) and is scored for date and total
 *presence*: the printed date anywhere in its text, the printed total on a line with a total word.
 It extracts no fields, so it is never "wrong"; absent means "empty".
 Prints a JSON summary on stdout; writes NAME.md (tables) in --work. `score.py --self-test` checks
@@ -132,8 +133,8 @@ def applies(field, t):
 
 
 def peer(files, work):
-    """The `tesseract` command once per image, one after another, as `fleetkit import` reads its
-    receipts one at a time; returns (wall seconds, texts)."""
+    """The `tesseract` command once per image, one after another, as a user would script it;
+    returns (wall seconds, CPU seconds, texts)."""
     outdir = os.path.join(work, "tesseract-out")
     os.makedirs(outdir, exist_ok=True)
     env = dict(os.environ, OMP_THREAD_LIMIT="1")

@@ -21,7 +21,7 @@ import FleetOCR
 /// - **Card numbers** are kept as their last four digits; OCR text is stored masked.
 /// - **Links.** `FuelPurchaseLinker` links a receipt to the card transaction or the earlier image
 ///   of the same purchase.
-public struct ReceiptImporter: Importer {
+public struct ReceiptImporter: PrereadingImporter {
     public static let format = "receipt"
     public static let summary = "Receipt photos and scans (PNG, JPEG, TIFF) read by OCR: fuel receipts become fuel purchases, others expenses; doubtful ones go to review"
     public static let example = "receipt-2026-10-14-shell.jpg"
@@ -38,7 +38,18 @@ public struct ReceiptImporter: Importer {
         return .no
     }
 
-    public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
+    /// Receipts are read by as many threads as `OCRPool.shared` has engines (one per core, within memory).
+    public static var prereadWorkers: Int { OCRPool.shared.workers }
+
+    /// What OCR read of one image and its content hash: the costly part (0.3–3 s of CPU for a
+    /// photo), done without the warehouse so a folder's receipts are read several at a time
+    /// (`PrereadingImporter`).
+    public struct Reading: Sendable {
+        public var fields: ReceiptFields
+        public var sha256: String
+    }
+
+    public static func preread(_ input: InputFile) throws -> Reading {
         let result: OCRResult
         do {
             result = try OCRPool.shared.withEngine { try OCRPipeline().read(contentsOf: input.source.path, engine: $0) }
@@ -57,9 +68,13 @@ public struct ReceiptImporter: Importer {
                                         hint: "Rescan or photograph the receipt on its own, without a patterned background.")
         }
         let fields = ReceiptExtractor(defaultCurrency: input.currency).extract(result)
-        let sha = try SHA256.hex(ofFile: input.source)
+        return Reading(fields: fields, sha256: try SHA256.hex(ofFile: input.source))
+    }
+
+    public func read(_ input: InputFile, reading: Reading, into sink: inout some RecordSink) throws {
+        let fields = reading.fields
         do {
-            try sink.atomically { sink in try Self.loadReviewed(fields, sha256: sha, input: input, into: &sink) }
+            try sink.atomically { sink in try Self.loadReviewed(fields, sha256: reading.sha256, input: input, into: &sink) }
         } catch let error as RowError {
             // An identity conflict of --asset, say: the receipt is kept as a reject, not lost.
             try sink.reject(error.issue(at: "image", raw: String(fields.maskedText.prefix(Issue.rawLimit))))

@@ -1,0 +1,47 @@
+import XCTest
+import FleetCore
+@testable import FleetOCR
+
+/// Measures the CPU time of reading each image of a folder (the benchmark's realistic set,
+/// `scripts/receipts/realistic.py`) per pipeline variant, and whether a variant reads the same
+/// receipt fields as the default. A measurement, not a test: it runs only with
+/// FLEETKIT_OCR_SPEED=DIR (FLEETKIT_OCR_SPEED_VARIANTS=a,b to choose variants).
+final class OCRSpeedMeasurement: XCTestCase {
+    func testMeasureSpeed() throws {
+        guard let dir = ProcessInfo.processInfo.environment["FLEETKIT_OCR_SPEED"] else { throw XCTSkip("set FLEETKIT_OCR_SPEED=DIR") }
+        let engine = try OCREngine()
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { name in [".jpg", ".png", ".tif"].contains { name.hasSuffix($0) } }.sorted()
+        let only = ProcessInfo.processInfo.environment["FLEETKIT_OCR_SPEED_VARIANTS"].map { Set($0.split(separator: ",").map(String.init)) }
+        var reference: [String: ReceiptFields] = [:]
+        for (variant, options) in Self.variants() where variant == "default" || only == nil || only!.contains(variant) {
+            var bySplit: [String: (n: Int, cpu: Double, same: Int)] = [:]
+            for file in files {
+                let start = clock()
+                let r = try OCRPipeline(options: options).read(contentsOf: dir + "/" + file, engine: engine)
+                let cpu = Double(clock() - start) / Double(CLOCKS_PER_SEC)
+                let f = ReceiptExtractor(defaultCurrency: "USD").extract(r)
+                if variant == "default" { reference[file] = f }
+                var same = false
+                if let g = reference[file] { same = g.date == f.date && g.total == f.total && g.volume == f.volume && g.merchant == f.merchant }
+                let split: String = file.split(separator: "-").prefix(2).joined(separator: "-")
+                let s = bySplit[split, default: (0, 0, 0)]
+                bySplit[split] = (s.n + 1, s.cpu + cpu, s.same + (same ? 1 : 0))
+                print(String(format: "IMG | %@ | %@ | %.2f s | q=%d %@ osd=%@ conf=%d | date=%@ total=%@ | same=%@", variant, file, cpu, r.quarterTurns,
+                             r.orientation.rawValue, r.orientationConfidence.map { String(format: "%.1f", $0) } ?? "-", Int(r.meanConfidence),
+                             f.date.map { "\($0.value)" } ?? "-", f.total.map { "\($0.value)" } ?? "-", same ? "yes" : "NO"))
+            }
+            for (split, s) in bySplit.sorted(by: { $0.key < $1.key }) {
+                print(String(format: "SPEED | %@ | %@ | %.2f CPU s for %d | same fields %d/%d", variant, split, s.cpu, s.n, s.same, s.n))
+            }
+        }
+    }
+
+    static func variants() -> [(String, OCRPipeline.Options)] {
+        var out: [(String, OCRPipeline.Options)] = [("default", OCRPipeline.Options())]
+        var o = OCRPipeline.Options(); o.trialArea = 0.5; out.append(("trial-middle-half", o))
+        o = OCRPipeline.Options(); o.estimatePixels = 4_000_000; out.append(("estimate-4MP", o))
+        o = OCRPipeline.Options(); o.estimatePixels = 4_000_000; o.trialArea = 0.5; out.append(("estimate-4MP+trial-middle-half", o))
+        o = OCRPipeline.Options(); o.trialArea = 1.0; o.estimatePixels = Int.max; out.append(("before", o))
+        return out
+    }
+}
