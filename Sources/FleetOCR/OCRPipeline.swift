@@ -10,8 +10,9 @@ import Foundation
 /// 2. otherwise Tesseract's orientation detection (OSD, osd.traineddata) on a copy of at most
 ///    4 MP; when its confidence is at least `osdConfidence`, its turn is read if not read yet,
 ///    and the first reading is the answer if it was (a poor reading OSD confirms upright);
-/// 3. still not confident: a reduced copy is read in each turn not read yet, and one whose mean
-///    word confidence beats the best so far by `turnMargin` is deskewed and read in full.
+/// 3. still not confident: a reduced copy is read in the best turn so far and in its half turn
+///    (upside down; every turn not read yet with `sidewaysTrials`), and one whose mean word
+///    confidence beats the best so far by `turnMargin` is deskewed and read in full.
 /// Why OSD is not first: it costs 0.1–0.6 s of CPU an image (it doubled the CPU per receipt on
 /// the fixtures and real scans) and was unsure (< 2) on a third of the measured images, while
 /// the geometry guess is right on every measured one and a wrong guess reads poorly, which sends
@@ -42,6 +43,12 @@ public struct OCRPipeline: Sendable {
         public var osdPixels = 4_000_000
         /// A trial turn must beat the current one's mean word confidence by this much.
         public var turnMargin = 10.0
+        /// Whether the trial readings also read the two sideways turns, or only the half turn of
+        /// the best reading so far (is the slip upside down?). Off: on the benchmark's 20 photos
+        /// and 28 turned copies the sideways trials cost over half of all trial CPU (a noisy photo
+        /// read across its lines is the dearest reading) and never chose a right turn the half
+        /// turn, OSD or the line direction had not (docs/FORMATS.md, "Speed").
+        public var sidewaysTrials = false
         /// The trial readings of `betterTurn` read the middle of the image, this fraction across
         /// and down (1: all of it). Measured and not switched on (docs/FORMATS.md, "Speed"): at
         /// 0.5 the trials cost a quarter as much, but chose another turn on 3 of 10 distorted
@@ -54,6 +61,14 @@ public struct OCRPipeline: Sendable {
         /// photos were scaled and read confidently, 14 of 20 photos read other fields, and the
         /// CPU saved was within the noise of the shared machine.
         public var estimatePixels = Int.max
+        /// On an image of over 6 MP, the text height is estimated on a quarter-size copy too, and
+        /// that estimate is taken when it is over 1.5× the full-size one: the table's noise specks
+        /// on a distorted photo make the full-size estimate small (16–34 px for capitals of about
+        /// 55), so such a photo is read unscaled at 12 MP, where averaging to a quarter leaves the
+        /// letters. Measured and not switched on (docs/FORMATS.md, "Speed"): 20 % less CPU on the
+        /// benchmark's set and one more distorted photo read, but that photo's merchant read wrong
+        /// and not flagged.
+        public var quarterSizeHeight = false
         /// nil: Tesseract gets the normalised grey image and binarises it itself (Otsu), which
         /// read the fixtures best; a Leptonica binarisation can be chosen instead.
         public var binarize: OCRPreprocess.Binarization? = nil
@@ -124,7 +139,11 @@ public struct OCRPipeline: Sendable {
         // The copy the estimates are made on, `reduction` of the size of `gray` (1: `gray` itself).
         let reduction = OCRMemoryBudget.cappedScale(1, width: gray.width, height: gray.height, maxPixels: options.estimatePixels)
         let estimate = reduction < 1 ? OCRPreprocess.scale(gray, by: reduction) : gray
-        let height = OCRPreprocess.textHeight(estimate).map { $0 / reduction }
+        var height = OCRPreprocess.textHeight(estimate).map { $0 / reduction }
+        if options.quarterSizeHeight, gray.width * gray.height > 6_000_000, let h = height,
+           let quarter = OCRPreprocess.textHeight(OCRPreprocess.scale(gray, by: 0.25)).map({ $0 * 4 }), quarter > 1.5 * h {
+            height = quarter
+        }
         var textHeight = height
         // Scaled to the text height, never past `maxWorkPixels` (and down to it when bigger):
         // a 1-bit bomb of 7 px specks was once scaled up 4× to 634 MP here.
@@ -187,7 +206,7 @@ public struct OCRPipeline: Sendable {
             if r.meanConfidence > best.meanConfidence { best = r }
             guard best.meanConfidence < options.uprightConfidence else { return best }
         }
-        let candidates = options.orientation == .lineDirection ? [(first + 2) % 4] : (0..<4).filter { !tried.contains($0) }
+        let candidates = Self.trialTurns(first: first, best: best.quarterTurns, tried: tried, options: options)
         guard let q = betterTurn(unturned, current: best.quarterTurns, candidates: candidates, textHeight: textHeight, engine: engine) else {
             if options.orientation != .lineDirection { best.orientation = .wordConfidence }
             return best
@@ -196,6 +215,15 @@ public struct OCRPipeline: Sendable {
         if turned.meanConfidence > best.meanConfidence { return turned }
         if options.orientation != .lineDirection { best.orientation = .wordConfidence }
         return best
+    }
+
+    /// The turns the trial readings read besides `best`, none read in full yet: the half turn of
+    /// `best`, or with `sidewaysTrials` every turn not `tried` (the line-direction-only method:
+    /// the half turn of its one guess).
+    static func trialTurns(first: Int, best: Int, tried: Set<Int>, options: Options) -> [Int] {
+        if options.orientation == .lineDirection { return [(first + 2) % 4] }
+        let untried = (0..<4).filter { !tried.contains($0) }
+        return options.sidewaysTrials ? untried : untried.filter { $0 == (best + 2) % 4 }
     }
 
     private func recognize(_ gray: OCRImage, textHeight: Double?, engine: OCREngine) -> OCRResult {

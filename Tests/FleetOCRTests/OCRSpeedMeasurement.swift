@@ -42,6 +42,8 @@ final class OCRSpeedMeasurement: XCTestCase {
         o = OCRPipeline.Options(); o.estimatePixels = 4_000_000; out.append(("estimate-4MP", o))
         o = OCRPipeline.Options(); o.estimatePixels = 4_000_000; o.trialArea = 0.5; out.append(("estimate-4MP+trial-middle-half", o))
         o = OCRPipeline.Options(); o.trialArea = 1.0; o.estimatePixels = Int.max; out.append(("before", o))
+        o = OCRPipeline.Options(); o.sidewaysTrials = true; out.append(("sideways-trials", o))
+        o = OCRPipeline.Options(); o.quarterSizeHeight = true; out.append(("quarter-size-height", o))
         return out
     }
 }
