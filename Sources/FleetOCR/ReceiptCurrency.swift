@@ -68,7 +68,13 @@ struct ReceiptCurrency {
                 votes[c] = (v.count + 1, v.line, max(v.factor, line.factor))
             }
         }
-        if let best = votes.max(by: { ($0.value.count, -$0.value.line) < ($1.value.count, -$1.value.line) }) {
+        // Marks printed equally often (`TOTAL S$ 73-58` over `VISA … $ 73.58`: OCR doubled the
+        // dollar sign into `S$`) are settled by the merchant's country when it names one of
+        // them, else by the first line.
+        let most = votes.values.map(\.count).max() ?? 0
+        let tied = votes.filter { $0.value.count == most }
+        let settled = tied.count > 1 ? tied.first(where: { $0.key == country?.code }) : nil
+        if let best = settled ?? votes.max(by: { ($0.value.count, -$0.value.line) < ($1.value.count, -$1.value.line) }) {
             let contested = votes.count > 1
             return Decision(field: .init(best.key, confidence: (best.value.count > 1 ? 0.95 : 0.85) * (contested ? 0.8 : 1) * max(best.value.factor, 0.7),
                                          line: best.value.line), source: .printed)

@@ -79,11 +79,19 @@ struct ReceiptDates {
         var dateField: ReceiptFields.Field<CivilDate>? = nil
         if let best = found.max(by: { score($0, found) < score($1, found) }) {
             let agreeing = found.filter { $0.date == best.date }.count
-            let conf = best.confidence * (agreeing == found.count ? 1 : 0.8) + (agreeing > 1 ? 0.05 : 0)
+            var conf = best.confidence * (agreeing == found.count ? 1 : 0.8) + (agreeing > 1 ? 0.05 : 0)
+            // Printed twice (the dm slip's head and foot): two lines OCR read apart agree on
+            // every digit, and no other date on the slip disagrees. However faint each word, a
+            // misreading does not repeat itself on another line. Printed once at a low word
+            // confidence (`06.06.2015` under 20) it stays doubtful: nothing else confirms it.
+            if agreeing == found.count, Set(found.map(\.line)).count >= 2 { conf = max(conf, Self.printedTwice) }
             dateField = .init(best.date, confidence: conf, line: best.line)
         }
         return Outcome(date: dateField, time: Self.time(lines, dateLine: dateField?.line), ignored: ignored)
     }
+
+    /// The confidence of a date two lines print alike (and no line contradicts).
+    static let printedTwice = 0.8
 
     /// Labelled dates first, then the one most other dates agree with, then the earliest line.
     private func score(_ c: Candidate, _ all: [Candidate]) -> Double {

@@ -14,7 +14,7 @@ import FleetCore
 ///   labelled as expiry/validity or outside the possible window are never taken (`notes`).
 /// - `currency`: 0.5 when it is only the fleet's (`currencySource == .fleet`).
 /// - `merchant`: the header line's quality (letters, words, no symbol noise); a known brand
-///   0.9; nil with a note when no line reads as a name.
+///   0.9; nil with a note when no line reads as a name at the review threshold.
 public struct ReceiptFields: Sendable, Equatable {
     public struct Field<Value: Sendable & Equatable>: Sendable, Equatable {
         public var value: Value

@@ -121,6 +121,17 @@ struct FuelLines {
                 used.insert(n.range)
             }
         }
+        // `57,45 1X 1,725 EUR/L`: the litre sign read as `1` (or `I`, `|`) and glued to the
+        // multiplication sign, on a line whose price is printed per litre. Only a reading: the
+        // cross-check with the total decides whether it is the volume.
+        if prices.contains(where: { $0.line == i && $0.unit == .litre }) {
+            for n in nums where !used.contains(n.range) && n.value.scale >= 2 {
+                let rest = text[n.range.upperBound...].drop(while: { $0 == " " })
+                guard let sign = rest.first, "1lI|".contains(sign), let times = rest.dropFirst().first, "xX×".contains(times) else { continue }
+                volumes.append(Reading(amount: n.value, unit: .litre, line: i, range: n.range, weight: 0.9 * line.factor))
+                used.insert(n.range)
+            }
+        }
         // Price and volume on one line, joined by X or @.
         for (a, b) in zip(nums, nums.dropFirst()) where !used.contains(a.range) && !used.contains(b.range) {
             let op = Self.operatorBetween(text[a.range.upperBound..<b.range.lowerBound])

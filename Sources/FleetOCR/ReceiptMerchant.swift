@@ -8,7 +8,14 @@ import FleetCore
 /// merchants were such noise. Each header line gets a quality score (letters against symbols,
 /// words with vowels, no letter-spaced runs, not an address, phone or tax line); a known brand
 /// is a strong hint. The first line scoring at least the review threshold is the merchant;
-/// otherwise the best one is kept below it, or none is, and a note says so.
+/// otherwise none is, and a note names the best line for the reviewer: a name below the
+/// threshold is more often noise or a wrong line than the name, and stored it would count as
+/// read.
+///
+/// **Header.** The lines above the first item: a line with an amount (a number with a decimal
+/// mark, `2,1` or `0,518` too: OCR drops digits of item prices) or a date ends it. Without the
+/// date as an end the search ran into the items of a slip whose item amounts OCR lost their
+/// cents (`essence colour&go nailpol. 189 le55e"1` under `11.12.2014 11:05`, the dm slip).
 ///
 /// **Category.** Decided by the line items and the merchant's name, never by one word anywhere
 /// on the slip: `Service` in a supermarket's footer is not maintenance. A category needs a
@@ -27,6 +34,7 @@ struct ReceiptMerchant {
                          "SUNOCO", "VALERO", "CITGO", "PHILLIPS 66", "SINCLAIR", "SPEEDWAY", "WAWA", "SHEETZ", "PILOT", "FLYING J", "LOVE'S",
                          "QUIKTRIP", "RACETRAC", "7-ELEVEN", "STATOIL", "VIADA", "AUTOZONE", "NAPA", "O'REILLY", "ADVANCE AUTO", "DISCOUNT TIRE",
                          "JIFFY LUBE", "VALVOLINE", "MIDAS", "PEP BOYS", "HALFORDS", "NORAUTO", "EUROMASTER"]
+    static let legalForms = ["GMBH", "MBH", "LTD", "BHD", "SDN", "PLC", "LLC"]
     static let notNames = ["WELCOME", "RECEIPT", "TAX INVOICE", "INVOICE", "CUSTOMER COPY", "MERCHANT COPY", "COPY", "ORIGINAL", "KASSENBON",
                            "BELEG", "QUITTUNG", "TICKET", "RECU", "KVITAS", "DUPLICATE", "SALE", "THANK YOU", "EUR", "USD"]
     /// Words of address, contact and registration lines.
@@ -34,9 +42,8 @@ struct ReceiptMerchant {
                                "JALAN", "JLN", "GATVE", "TEL", "PHONE", "FAX", "UID", "VAT", "GST", "SIRET", "STEUER", "NR", "REG", "WWW", "HTTP"]
 
     static func merchant(_ lines: [Line], notes: inout [String]) -> ReceiptFields.Field<String>? {
-        let firstAmount = lines.firstIndex { l in l.numbers.contains { $0.value.scale == 2 } } ?? lines.count
         var header: [(line: Int, name: String, quality: Double)] = []
-        for (i, line) in lines.enumerated() where i < firstAmount {
+        for (i, line) in lines.prefix(headerEnd(lines)).enumerated() {
             let name = cleaned(line.text)
             guard !name.isEmpty else { continue }
             header.append((i, name, quality(name) * max(line.factor, 0.3)))
@@ -55,15 +62,26 @@ struct ReceiptMerchant {
             notes.append("merchant not found: no header line reads as a name")
             return nil
         }
-        notes.append("merchant unsure: '\(best.name)' may be logo noise")
-        return .init(best.name, confidence: best.quality, line: best.line)
+        notes.append("merchant not stored: '\(best.name)' (line \(best.line + 1)) may be logo noise")
+        return nil
+    }
+
+    /// The first line that is no longer the header: one holding an amount (a number with a
+    /// decimal mark) or a date.
+    static func headerEnd(_ lines: [Line]) -> Int {
+        lines.firstIndex { l in
+            l.numbers.contains { $0.value.scale > 0 && !ReceiptExtractor.isPercent($0, in: l.text) } || !ReceiptDates.numericDates(in: l.text).isEmpty
+        } ?? lines.count
     }
 
     /// The line without edge noise and short logo fragments, spaces collapsed; empty when it is
     /// no name at all (a number, an address or contact line, a document title).
     static func cleaned(_ text: String) -> String {
         let edge = CharacterSet(charactersIn: " ~|_=*-.,:;'\"`!&»«„“”‘’<>[]{}()#\\/^°")
-        var tokens = text.trimmingCharacters(in: edge).split(separator: " ").map(String.init)
+        // A bracket or bar glued to a word is a stroke OCR split off a letter or the paper's edge
+        // (`VINCI] AUTOROUTES`): trimmed from each word, not only from the line's ends.
+        let glued = CharacterSet(charactersIn: "|[]{}()")
+        var tokens = text.trimmingCharacters(in: edge).split(separator: " ").map { String($0).trimmingCharacters(in: glued) }.filter { !$0.isEmpty }
         func longWords() -> Int { tokens.filter { $0.filter(\.isLetter).count >= 3 }.count }
         // A logo read as one or two lower-case letters at either end (`am dm-drogerie markt`).
         while tokens.count > 2, tokens[0].count <= 2, !tokens[0].allSatisfy(\.isUppercase), longWords() >= 2 { tokens.removeFirst() }
@@ -86,7 +104,8 @@ struct ReceiptMerchant {
         let tokens = name.split(separator: " ")
         let spaced = tokens.filter { $0.count == 1 && $0.first!.isLetter }.count
         let words = tokens.filter { $0.filter(\.isLetter).count >= 3 }
-        let vowelless = words.filter { w in !w.uppercased().contains { "AEIOUYÄÖÜÉÈÀ".contains($0) } }.count
+        // Legal forms are written without vowels (`GmbH`).
+        let vowelless = words.filter { w in !w.uppercased().contains { "AEIOUYÄÖÜÉÈÀ".contains($0) } && !legalForms.contains(w.uppercased()) }.count
         var q = 0.92
         q -= 0.25 * Double(noise)
         if Double(letters) < 0.7 * Double(visible.count) { q -= 0.3 }
@@ -98,6 +117,9 @@ struct ReceiptMerchant {
         q -= 0.2 * Double(tokens.filter { t in t.contains(where: \.isLetter) && t.contains(where: \.isNumber) }.count)
         // A house number ending the line: an address (`Bilker Allee 30`).
         if tokens.count >= 2, let last = tokens.last, last.count <= 3, last.allSatisfy(\.isNumber) { q -= 0.3 }
+        // A run of four or more digits: a postcode, phone or tax number (`a 40219 Disseldorf`,
+        // `0211/3398863`), not a name; store numbers have fewer digits (`#318`).
+        q -= 0.3 * Double(tokens.filter { t in t.filter(\.isNumber).count >= 4 && t.allSatisfy { $0.isNumber || "/-.".contains($0) } }.count)
         return max(0, min(1, q))
     }
 

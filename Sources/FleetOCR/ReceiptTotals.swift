@@ -156,6 +156,18 @@ struct ReceiptTotals {
         return found.count == 1 ? found[0] : nil
     }
 
+    /// The last amount of line `at` whose decimal mark OCR read as `-`, `:` or `;` (`TOTAL S$
+    /// 73-58` for `$ 73.58`): digits, the mark, exactly the currency's minor digits, no digit
+    /// after. Only a candidate: `settle` takes it when a second source confirms it.
+    func markMisread(on at: Int) -> DecimalNumber? {
+        guard minorDigits > 0, at >= 0, at < lines.count else { return nil }
+        let pattern = #"(?<![\d.,:;-])(\d{1,6})[-:;](\d{"# + String(minorDigits) + #"})(?![\d]|[.,:;-]\d)"#
+        guard let m = ReceiptPatterns.matches(pattern, in: lines[at].text).last,
+              let whole = Int64(m.groups[1]!), let minor = Int64(m.groups[2]!) else { return nil }
+        let scale = Int64(pow(10, Double(minorDigits)))
+        return DecimalNumber(mantissa: whole * scale + minor, scale: minorDigits)
+    }
+
     /// The amount paid when no total keyword was read: a subtotal (`Zwischensumme EUR 15,95`, on
     /// a German slip the gross) that cash tendered minus change gives (`20,00` − `Rückgeld
     /// 4,05`). Three printed lines agree, so it is sure at 0.8. Nil otherwise.
@@ -258,6 +270,13 @@ struct ReceiptTotals {
             f.total = .init(other.amount, confidence: max(min(t.confidence, 1), 0.8), line: t.line)
             f.totalCheck = .sameDigits
             f.notes.append("total line read \(t.value) without all its digits; \(other.amount) on line \(other.line + 1) shows them")
+            return
+        }
+        if f.computedTotal == nil, let mended = markMisread(on: t.line), mended != t.value,
+           let check = confirmation(of: mended, at: t.line, keywordTotals: keywordTotals) {
+            f.total = .init(mended, confidence: max(min(t.confidence, 1), 0.8), line: t.line)
+            f.totalCheck = check
+            f.notes.append("total line read \(mended) with its decimal mark misread; \(check.rawValue) confirms it")
             return
         }
         let bare = minorDigits > 0 && t.value.scale == 0

@@ -2,7 +2,7 @@
 """A realistic receipt set for the accuracy benchmark: what phones and scanners produce, not
 clean renderings (the unit-test set of generate.py stays as it is).
 
-    realistic.py --out DIR [--per-split N] [--seed 11]
+    realistic.py --out DIR [--per-split N] [--seed 11] [--scan-dpi 200|300]
 
 Three splits, N receipts each, cycling through the country layouts of layouts.py (LT, DE, FR,
 UK, US, MY fuel; parts, tolls, food):
@@ -12,8 +12,10 @@ UK, US, MY fuel; parts, tolls, food):
                and uneven light, blur, faded thermal paper, sensor noise, stronger JPEG
                compression, and any of the four orientations (a phone held sideways or upside
                down stores the pixels turned)
-  scan         a flatbed scan at 300 dpi: flat, greyish paper, a skew of up to 2 degrees, one in
-               four stored sideways (as the real scans of ../shared/realdata are)
+  scan         a flatbed scan at 200 or 300 dpi (drawn per slip: office scanners default to
+               either; 80 mm paper is about 630 or 940 px wide), flat, greyish paper, a skew of
+               up to 2 degrees, one in four stored sideways (as the real scans of
+               ../shared/realdata are, about 285 dpi)
 truth.json beside the images: per receipt the values printed on the slip (see layouts.py) and
 the split and distortions. Deterministic for a seed. Pillow and numpy come from the bench venv.
 """
@@ -151,13 +153,14 @@ def photo(slip, rng, hard):
     return img, quality, distortions
 
 
-def scan(slip, rng):
-    """A 300 dpi flatbed scan: greyish paper, a small skew, sometimes stored sideways."""
+def scan(slip, rng, dpi):
+    """A flatbed scan at `dpi`: greyish paper, a small skew, sometimes stored sideways. The
+    scanner's blur is optical, so its radius in pixels grows with the resolution."""
     angle = rng.uniform(-2, 2)
     img = slip.rotate(angle, resample=Image.BICUBIC, expand=True, fillcolor=236)
     a = np.asarray(img, np.float32) * 0.93 + np.random.default_rng(rng.randint(0, 2**31)).normal(0, 4, (img.height, img.width))
-    img = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.5))
-    distortions = [f"skew {angle:+.1f}"]
+    img = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.5 * dpi / 200))
+    distortions = [f"{dpi} dpi", f"skew {angle:+.1f}"]
     if rng.random() < 0.25:
         img = img.rotate(90, expand=True)
         distortions.append("stored sideways")
@@ -169,6 +172,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--per-split", type=int, default=10)
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--scan-dpi", type=int, choices=(200, 300), help="every scan at this resolution (default: drawn per scan)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     layouts_all = layouts.FUEL + layouts.OTHER
@@ -180,9 +184,13 @@ def main():
             lines, t = fn(rng)
             face = FONTS[n % len(FONTS)]
             if split == "scan":
-                # 80 mm paper at 300 dpi is 945 px wide: 34 characters of about 2.3 mm.
-                slip = render(lines, face, 27, ink=rng.randint(0, 40), paper=rng.randint(238, 250))
-                img, dist = scan(slip, rng)
+                # 34 characters of about 2.1 mm and the margins on 80 mm paper: a 27 px font makes
+                # it 605-632 px wide (200 dpi), a 40 px one 898-938 px (300 dpi). The resolution
+                # is drawn from its own stream, so every other draw, and each 200 dpi scan, is
+                # the same as in sets made before it was (all at 200 dpi, then called 300).
+                dpi = args.scan_dpi or random.Random(f"{args.seed}-{split}-{n}-dpi").choice((200, 300))
+                slip = render(lines, face, round(27 * dpi / 200), ink=rng.randint(0, 40), paper=rng.randint(238, 250))
+                img, dist = scan(slip, rng, dpi)
                 name = f"{split}-{n:03d}-{t['layout']}.png"
                 img.save(os.path.join(args.out, name), optimize=True)
             else:
