@@ -162,10 +162,10 @@ struct ReceiptTotals {
     func markMisread(on at: Int) -> DecimalNumber? {
         guard minorDigits > 0, at >= 0, at < lines.count else { return nil }
         let pattern = #"(?<![\d.,:;-])(\d{1,6})[-:;](\d{"# + String(minorDigits) + #"})(?![\d]|[.,:;-]\d)"#
+        // The digits either side of the misread mark are the amount's digits in minor units.
         guard let m = ReceiptPatterns.matches(pattern, in: lines[at].text).last,
-              let whole = Int64(m.groups[1]!), let minor = Int64(m.groups[2]!) else { return nil }
-        let scale = Int64(pow(10, Double(minorDigits)))
-        return DecimalNumber(mantissa: whole * scale + minor, scale: minorDigits)
+              let minor = Int64(m.groups[1]! + m.groups[2]!) else { return nil }
+        return DecimalNumber(mantissa: minor, scale: minorDigits)
     }
 
     /// The amount paid when no total keyword was read: a subtotal (`Zwischensumme EUR 15,95`, on
