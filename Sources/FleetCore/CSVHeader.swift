@@ -20,10 +20,13 @@ public struct CSVHeader: Sendable {
     public init(_ fields: [String], aliases: [String: [String]]) {
         let canonicals = aliases.keys.sorted()
         var lookup: [String: String] = [:]
-        for name in canonicals { lookup[Self.normalise(name)] = lookup[Self.normalise(name)] ?? name }
+        // Each spelling normalised once: every file is sniffed by every CSV format, so this runs
+        // for every file a folder import meets, photos included.
+        for name in canonicals { let k = Self.normalise(name); lookup[k] = lookup[k] ?? name }
         for name in canonicals {
-            for alias in aliases[name] ?? [] where !Self.normalise(alias).isEmpty {
-                lookup[Self.normalise(alias)] = lookup[Self.normalise(alias)] ?? name
+            for alias in aliases[name] ?? [] {
+                let k = Self.normalise(alias)
+                if !k.isEmpty, lookup[k] == nil { lookup[k] = name }
             }
         }
         var byCanonical = Dictionary(uniqueKeysWithValues: canonicals.map { ($0, -1) })

@@ -84,6 +84,24 @@ public struct OCRPipeline: Sendable {
         /// 20 MP: a 12 MP phone photo is read at full size (on the benchmark's flat phone photos
         /// that read 2 more of 10 than at 3 MP, within 0.5 s and 110 MB), a 48 MP one reduced.
         public var photoPixels = 20_000_000
+        /// Text measured under this height (px, after scaling) is read a second time scaled to
+        /// `OCRPreprocess.targetTextHeight` when a judge (`read(_:engine:judge:)`) finds the
+        /// reading unsettled, and the judge keeps the better of the two (0: never). Small print
+        /// read as it is and read scaled lose different digits: on the 200 dpi scans of the
+        /// benchmark (capitals 19–21 px) the scaled reading mends a fuel line the first lost,
+        /// while three real scans of 15–22 px read worse scaled (docs/FORMATS.md, "Small print").
+        public var smallPrintHeight = 24.0
+        /// Check a text height under `OCRPreprocess.textHeightRange` or `smallPrintHeight` on an
+        /// image of 2 MP or more on a half-size copy too, and take that one when it is over 1.5×
+        /// as tall or finds no letters (noise specks were measured, not letters: the image would
+        /// be scaled up or read twice for nothing).
+        public var checkSmallTextHeight = true
+        /// A line-direction ratio (`OCRPreprocess.lineDirectionRatio`) in this range, or none,
+        /// does not tell sideways from upright, and OSD guesses the first turn instead (with
+        /// `OrientationGuess.lineDirectionThenOSD`). Scans and flat photos cut to their paper
+        /// measure under 0.5 or over 2 on the benchmark's set; three distorted photos 1.02–1.06.
+        /// Nil: the line direction's guess is always read first.
+        public var unsureLineRatio: ClosedRange<Double>? = 0.8...1.25
 
         public init() {}
     }
@@ -106,8 +124,12 @@ public struct OCRPipeline: Sendable {
 
     /// Decodes and reads the image file at `path`. Throws `OCRImage.Error` for files that are
     /// not a readable PNG, JPEG or TIFF within the pixel and memory budget.
-    public func read(contentsOf path: String, engine: OCREngine) throws -> OCRResult {
-        read(try Self.decode(path, options: options), engine: engine)
+    /// With a `judge`, a reading that settles what the caller needs ends the search (no OSD, no
+    /// trial turns, whatever its mean word confidence), and an unsettled reading of small print is
+    /// read again scaled (`Options.smallPrintHeight`); without one, readings are judged by their
+    /// mean word confidence alone.
+    public func read(contentsOf path: String, engine: OCREngine, judge: (any OCRReadingJudge)? = nil) throws -> OCRResult {
+        read(try Self.decode(path, options: options), engine: engine, judge: judge)
     }
 
     /// The file as 8-bit grey of at most `maxWorkPixels`: grey at once, so the colour pixels
@@ -127,7 +149,7 @@ public struct OCRPipeline: Sendable {
         return OCRPreprocess.scale(gray, by: factor)
     }
 
-    public func read(_ image: OCRImage, engine: OCREngine) -> OCRResult {
+    public func read(_ image: OCRImage, engine: OCREngine, judge: (any OCRReadingJudge)? = nil) -> OCRResult {
         var gray = OCRPreprocess.grayscale(image)
         // An image handed in bigger than the cap (not through `decode`, which already did this)
         // is scaled down before any step makes a copy of it.
@@ -144,6 +166,17 @@ public struct OCRPipeline: Sendable {
            let quarter = OCRPreprocess.textHeight(OCRPreprocess.scale(gray, by: 0.25)).map({ $0 * 4 }), quarter > 1.5 * h {
             height = quarter
         }
+        // Small text measured on a photo is more often the noise specks of a blurred or grainy
+        // photo than print that small. A half-size copy averages the specks away: it measures the
+        // letters (phone-hard-007 of the benchmark: 13 px at full size, 26 at half), or finds no
+        // letter shapes at all in a heavy blur (phone-hard-001: 7 px, then none; read as it is
+        // rather than scaled up 2.5× to 23 MP), while print really that small measures about the
+        // same on it (phone-hard-002: 20 and 28 px).
+        if options.checkSmallTextHeight, let h = height, h < max(OCRPreprocess.textHeightRange.lowerBound, options.smallPrintHeight),
+           gray.width * gray.height >= 2_000_000 {
+            let half = OCRPreprocess.textHeight(OCRPreprocess.scale(gray, by: 0.5)).map { $0 * 2 }
+            if half.map({ $0 > 1.5 * h }) ?? true { height = half }
+        }
         var textHeight = height
         // Scaled to the text height, never past `maxWorkPixels` (and down to it when bigger):
         // a 1-bit bomb of 7 px specks was once scaled up 4× to 634 MP here.
@@ -157,8 +190,8 @@ public struct OCRPipeline: Sendable {
         // found with the text lines across the image).
         let unturned = gray
         var osdConfidence: Double? = nil
-        func readTurned(_ q: Int, _ how: OCRResult.Orientation) -> OCRResult {
-            var g = OCRPreprocess.rotate(unturned, quarterTurns: q), skew = 0.0
+        func readTurned(_ q: Int, _ how: OCRResult.Orientation, of source: OCRImage? = nil) -> OCRResult {
+            var g = OCRPreprocess.rotate(source ?? unturned, quarterTurns: q), skew = 0.0
             if options.deskew { (g, skew) = OCRPreprocess.deskew(g) }
             var r = recognize(g, textHeight: textHeight, engine: engine)
             r.quarterTurns = q
@@ -167,8 +200,15 @@ public struct OCRPipeline: Sendable {
             r.orientationConfidence = osdConfidence
             return r
         }
-        /// OSD's turn when it is sure, on a copy of at most `osdPixels`.
+        /// OSD's turn when it is sure, on a copy of at most `osdPixels`; run once.
+        var osdRun: Int?? = nil
         func osd() -> Int? {
+            if let done = osdRun { return done }
+            let q = detectOrientation()
+            osdRun = .some(q)
+            return q
+        }
+        func detectOrientation() -> Int? {
             // The estimates' copy when it is of the image as read (not scaled since) and small enough.
             let small = factor == 1 && reduction < 1 && estimate.width * estimate.height <= options.osdPixels ? estimate
                 : OCRPreprocess.scale(unturned, by: OCRMemoryBudget.cappedScale(1, width: unturned.width, height: unturned.height, maxPixels: options.osdPixels))
@@ -178,7 +218,26 @@ public struct OCRPipeline: Sendable {
             guard let found, found.confidence >= options.osdConfidence else { return nil }
             return found.quarterTurns
         }
-        guard options.orient else { return readTurned(0, .notTried) }
+        /// The reading settles what the judge needs.
+        func settled(_ r: OCRResult) -> Bool { judge?.isSettled(r) ?? false }
+        /// `a` is the better reading: the judge's settled one first, then the higher mean word confidence.
+        func better(_ a: OCRResult, _ b: OCRResult) -> Bool {
+            if let judge { let (sa, sb) = (judge.isSettled(a), judge.isSettled(b)); if sa != sb { return sa } }
+            return a.meanConfidence > b.meanConfidence
+        }
+        /// Small print the judge is not settled by, read again scaled to the target height in
+        /// the same turn; the judge keeps the better reading.
+        func smallPrint(_ r: OCRResult) -> OCRResult {
+            guard let judge, !r.refused, let h = textHeight, h > 0, h < options.smallPrintHeight, !settled(r) else { return r }
+            let up = OCRMemoryBudget.cappedScale(OCRPreprocess.targetTextHeight / h, width: unturned.width, height: unturned.height, maxPixels: options.maxWorkPixels)
+            guard up > 1.05 else { return r }
+            var again = readTurned(r.quarterTurns, r.orientation, of: OCRPreprocess.scale(unturned, by: up))
+            again.orientationConfidence = r.orientationConfidence
+            guard judge.prefers(again, over: r) else { return r }
+            again.rereadScaled = true
+            return again
+        }
+        guard options.orient else { return smallPrint(readTurned(0, .notTried)) }
         var first = 0, how = OCRResult.Orientation.confidentReading
         switch options.orientation {
         case .osd:
@@ -186,10 +245,25 @@ public struct OCRPipeline: Sendable {
         case .lineDirection, .lineDirectionThenOSD:
             // On the estimates' copy when there is one, with the text height as it is there: a ratio of counts.
             let lines = reduction < 1 ? (image: estimate, height: height.map { $0 * reduction }) : (image: unturned, height: textHeight)
-            if let ratio = OCRPreprocess.lineDirectionRatio(lines.image, textHeight: lines.height), ratio > 1 { first = 1 }
+            let ratio = OCRPreprocess.lineDirectionRatio(lines.image, textHeight: lines.height)
+            if let ratio, ratio > 1 { first = 1 }
+            // Lines that run as much one way as the other (a grainy or curled photo), or none
+            // found: the guess is a coin toss, and a noisy photo read across its lines is the
+            // dearest reading of all (0.9–1.4 s on the benchmark's distorted photos, against
+            // 0.2–0.4 s for OSD), so OSD guesses first.
+            if options.orientation == .lineDirectionThenOSD, let unsure = options.unsureLineRatio, ratio.map({ unsure.contains($0) }) ?? true, let q = osd() {
+                first = q
+                how = .osd
+            }
         }
         var best = readTurned(first, how)
-        guard !best.refused, best.meanConfidence < options.uprightConfidence else { return best }
+        guard !best.refused else { return best }
+        if settled(best) {
+            // Its fields are sure: another turn cannot read them better, whatever the mean confidence.
+            if best.meanConfidence < options.uprightConfidence { best.orientation = .settledReading }
+            return best
+        }
+        guard best.meanConfidence < options.uprightConfidence else { return smallPrint(best) }
         var tried: Set<Int> = [first]
         if options.orientation == .lineDirectionThenOSD, let q = osd() {
             // OSD sure of the turn already read: the image is as upright as it gets and only
@@ -199,22 +273,22 @@ public struct OCRPipeline: Sendable {
             if tried.contains(q) {
                 best.orientation = .osd
                 best.orientationConfidence = osdConfidence
-                return best
+                return smallPrint(best)
             }
             tried.insert(q)
             let r = readTurned(q, .osd)
-            if r.meanConfidence > best.meanConfidence { best = r }
-            guard best.meanConfidence < options.uprightConfidence else { return best }
+            if better(r, best) { best = r }
+            guard !settled(best), best.meanConfidence < options.uprightConfidence else { return smallPrint(best) }
         }
         let candidates = Self.trialTurns(first: first, best: best.quarterTurns, tried: tried, options: options)
         guard let q = betterTurn(unturned, current: best.quarterTurns, candidates: candidates, textHeight: textHeight, engine: engine) else {
             if options.orientation != .lineDirection { best.orientation = .wordConfidence }
-            return best
+            return smallPrint(best)
         }
         let turned = readTurned(q, .wordConfidence)
-        if turned.meanConfidence > best.meanConfidence { return turned }
+        if better(turned, best) { return smallPrint(turned) }
         if options.orientation != .lineDirection { best.orientation = .wordConfidence }
-        return best
+        return smallPrint(best)
     }
 
     /// The turns the trial readings read besides `best`, none read in full yet: the half turn of

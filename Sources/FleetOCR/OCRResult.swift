@@ -43,7 +43,13 @@ public struct OCRResult: Sendable, Equatable {
         /// Neither read confidently; the other turns were read at a reduced size and the one with
         /// the clearly best mean word confidence was kept (possibly the turn already read).
         case wordConfidence = "word confidence"
+        /// The first guess read poorly, but the caller's judge found what it needs in it (a
+        /// receipt's total, date and volume confirmed), so no other turn was read.
+        case settledReading = "fields settled"
     }
+    /// The image was read a second time scaled up (small print, `OCRPipeline.Options.smallPrintHeight`),
+    /// and that reading was kept.
+    public var rereadScaled = false
     /// Set when the image was not read: the components of ink Tesseract's binarisation found,
     /// over `OCREngine.maxInkComponents` (noise, a halftone or dither pattern, not text).
     public var inkComponents: Int? = nil

@@ -21,6 +21,12 @@ final class ReceiptImporterTests: XCTestCase {
             .appendingPathComponent("FleetOCRTests/Fixtures/receipts").appendingPathComponent(name)
     }
 
+    /// An image of Tests/FleetOCRTests/Fixtures/photos (README.md there says how each was made).
+    static func photo(_ name: String, file: StaticString = #filePath) -> URL {
+        URL(fileURLWithPath: "\(file)").deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FleetOCRTests/Fixtures/photos").appendingPathComponent(name)
+    }
+
     func options(asset: String? = nil) -> ImportOptions { ImportOptions(asset: asset) }
 
     func purchases(_ t: TestWarehouse) throws -> [GRDB.Row] {

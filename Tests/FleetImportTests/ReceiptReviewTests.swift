@@ -4,11 +4,12 @@ import FleetKit
 import FleetTestSupport
 @testable import FleetImport
 
-/// Review decisions against real Tesseract output: r43 (truth.json: ENEOS, JPY, 10.05 L at 175,
-/// total 1,759) is read with its volume doubtful through skew, low contrast and noise, so its
-/// fuel purchase is loaded flagged `needs_review`.
+/// Review decisions against real Tesseract output: jp-fuel-volume-unconfirmed.png is the
+/// generator's r43 (ENEOS, JPY, 10.05 L at 175, total 1,759) with its unit price painted out
+/// (Fixtures/photos/README.md), so nothing confirms the volume read: its fuel purchase is loaded
+/// flagged `needs_review` (the total is confirmed by cash − change).
 final class ReceiptReviewTests: XCTestCase {
-    static let slip = ReceiptImporterTests.receipt("r43-asia-fuel-jpy-skew-lowcontrast-noise.png")
+    static let slip = ReceiptImporterTests.photo("jp-fuel-volume-unconfirmed.png")
 
     func purchase(_ t: TestWarehouse) throws -> GRDB.Row {
         try XCTUnwrap(t.rows("SELECT needs_review, volume_ml, total_minor, currency FROM fuel_purchase").first)
@@ -76,7 +77,7 @@ final class ReceiptReviewTests: XCTestCase {
     /// settled by fixing the total.
     func testACurrencyFixThatTheTotalNoLongerFitsKeepsItUnderReview() throws {
         let t = try TestWarehouse()
-        try t.importFile(ReceiptImporterTests.receipt("r26-us-expense-noise.png"))
+        try t.importFile(ReceiptImporterTests.photo("us-expense-total-unconfirmed.png"))
         let review = ReceiptReview(warehouse: t.warehouse)
         let id = String(try XCTUnwrap(review.list().first?.receipt))
         let after = try XCTUnwrap(review.apply(id, [.fix("currency", "JPY"), .accept("date")], by: "ana", zone: .utc, currency: "USD"))

@@ -17,7 +17,8 @@ final class OCRSpeedMeasurement: XCTestCase {
             var bySplit: [String: (n: Int, cpu: Double, same: Int)] = [:]
             for file in files {
                 let start = clock()
-                let r = try OCRPipeline(options: options).read(contentsOf: dir + "/" + file, engine: engine)
+                let judge = variant.hasPrefix("no-judge") ? nil : ReceiptReadingJudge(extractor: ReceiptExtractor(defaultCurrency: "USD"))
+                let r = try OCRPipeline(options: options).read(contentsOf: dir + "/" + file, engine: engine, judge: judge)
                 let cpu = Double(clock() - start) / Double(CLOCKS_PER_SEC)
                 let f = ReceiptExtractor(defaultCurrency: "USD").extract(r)
                 if variant == "default" { reference[file] = f }
@@ -26,8 +27,8 @@ final class OCRSpeedMeasurement: XCTestCase {
                 let split: String = file.split(separator: "-").prefix(2).joined(separator: "-")
                 let s = bySplit[split, default: (0, 0, 0)]
                 bySplit[split] = (s.n + 1, s.cpu + cpu, s.same + (same ? 1 : 0))
-                print(String(format: "IMG | %@ | %@ | %.2f s | q=%d %@ osd=%@ conf=%d | date=%@ total=%@ | same=%@", variant, file, cpu, r.quarterTurns,
-                             r.orientation.rawValue, r.orientationConfidence.map { String(format: "%.1f", $0) } ?? "-", Int(r.meanConfidence),
+                print(String(format: "IMG | %@ | %@ | %.2f s | q=%d %@%@ osd=%@ conf=%d | date=%@ total=%@ | same=%@", variant, file, cpu, r.quarterTurns,
+                             r.orientation.rawValue, r.rereadScaled ? " rescaled" : "", r.orientationConfidence.map { String(format: "%.1f", $0) } ?? "-", Int(r.meanConfidence),
                              f.date.map { "\($0.value)" } ?? "-", f.total.map { "\($0.value)" } ?? "-", same ? "yes" : "NO"))
             }
             for (split, s) in bySplit.sorted(by: { $0.key < $1.key }) {
@@ -38,7 +39,12 @@ final class OCRSpeedMeasurement: XCTestCase {
 
     static func variants() -> [(String, OCRPipeline.Options)] {
         var out: [(String, OCRPipeline.Options)] = [("default", OCRPipeline.Options())]
-        var o = OCRPipeline.Options(); o.trialArea = 0.5; out.append(("trial-middle-half", o))
+        var o = OCRPipeline.Options(); o.smallPrintHeight = 0; out.append(("no-judge", o))
+        o = OCRPipeline.Options(); o.smallPrintHeight = 0; out.append(("judge-no-small-print", o))
+        o = OCRPipeline.Options(); o.checkSmallTextHeight = false; o.unsureLineRatio = nil; out.append(("judge-only", o))
+        o = OCRPipeline.Options(); o.smallPrintHeight = 0; o.checkSmallTextHeight = false; o.unsureLineRatio = nil; out.append(("no-judge-before", o))
+        o = OCRPipeline.Options(); o.photoPixels = 3_100_000; out.append(("decode-3MP", o))
+        o = OCRPipeline.Options(); o.trialArea = 0.5; out.append(("trial-middle-half", o))
         o = OCRPipeline.Options(); o.estimatePixels = 4_000_000; out.append(("estimate-4MP", o))
         o = OCRPipeline.Options(); o.estimatePixels = 4_000_000; o.trialArea = 0.5; out.append(("estimate-4MP+trial-middle-half", o))
         o = OCRPipeline.Options(); o.trialArea = 1.0; o.estimatePixels = Int.max; out.append(("before", o))

@@ -5,15 +5,16 @@ import FleetTestSupport
 
 /// `fleetkit review list|accept|fix` on real Tesseract output of a committed receipt image.
 ///
-/// r26-us-expense-noise.png is a generated car-wash slip with noise (truth.json: SUPER SUDS CAR
-/// WASH, 2025-06-24 12:22, total 204.90 USD). Tesseract reads its total and date, but through
-/// the noise: the total's word with low confidence, so the importer keeps it out of costs for
-/// review; the date's own word is read sure.
+/// us-expense-total-unconfirmed.png is the generated car-wash slip us-expense-total-unconfirmed.png
+/// (SUPER SUDS CAR WASH, 2025-06-24 12:22, total 204.90 USD) with its subtotal and tax lines
+/// painted out (Fixtures/photos/README.md): Tesseract reads its total and date, but no second
+/// line confirms the total, so the importer keeps it out of costs for review; the date's own
+/// word is read sure. (The slip itself is read whole now, its total confirmed by net + tax.)
 final class ReviewCommandTests: XCTestCase {
     var dir: URL!
     var db: String { dir.appendingPathComponent("fleet.sqlite").path }
     static let slip = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("FleetOCRTests/Fixtures/receipts/r26-us-expense-noise.png")
+        .appendingPathComponent("FleetOCRTests/Fixtures/photos/us-expense-total-unconfirmed.png")
 
     override func setUpWithError() throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("review-\(UUID())")
@@ -49,7 +50,7 @@ final class ReviewCommandTests: XCTestCase {
         // Only the total is doubtful (the date's own word is read sure). Fixing another field
         // is not enough: the total is still under review.
         XCTAssertEqual(fields.compactMap { $0["field"] as? String }, ["total"], "only the total is listed for review")
-        let fix = try Fleetkit.run(["review", "fix", "--db", db, "--by", "ana", "r26-us-expense-noise.png", "date", "2025-06-24"])
+        let fix = try Fleetkit.run(["review", "fix", "--db", db, "--by", "ana", "us-expense-total-unconfirmed.png", "date", "2025-06-24"])
         XCTAssertEqual(fix.status, 0, fix.stderr)
         XCTAssertTrue(fix.stdout.contains("still under review"), fix.stdout)
         XCTAssertEqual(try w.count("expense"), 0)
@@ -99,9 +100,9 @@ final class ReviewCommandTests: XCTestCase {
     }
 
     func testAnUnknownReceiptListsCloseMatches() throws {
-        let r = try Fleetkit.run(["review", "accept", "--db", db, "r26-us-expense-nois.png", "total"])
+        let r = try Fleetkit.run(["review", "accept", "--db", db, "us-expense-total-unconfirme.png", "total"])
         XCTAssertEqual(r.status, 64, r.stderr)
-        XCTAssertTrue(r.stderr.contains("did you mean r26-us-expense-noise.png"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("did you mean us-expense-total-unconfirmed.png"), r.stderr)
         let none = try Fleetkit.run(["review", "fix", "--db", db, "no-such-slip.jpg", "total", "1.00"])
         XCTAssertEqual(none.status, 64)
         XCTAssertTrue(none.stderr.contains("`fleetkit review list` shows the receipts under review"), none.stderr)
@@ -120,7 +121,7 @@ final class ReviewCommandTests: XCTestCase {
         XCTAssertEqual(before.status, 1, before.stderr)
         XCTAssertTrue(before.stderr.contains("1 receipts dated in the period are under review and not counted"), before.stderr)
         XCTAssertTrue(quality.contains("Receipts under review and not loaded (not counted),1,"), quality)
-        XCTAssertTrue(quality.contains("r26-us-expense-noise.png (2025-06-24 total read 204.90 USD)"), quality)
+        XCTAssertTrue(quality.contains("us-expense-total-unconfirmed.png (2025-06-24 total read 204.90 USD)"), quality)
 
         let id = try XCTUnwrap(listed().first?["receipt"] as? Int)
         XCTAssertEqual(try Fleetkit.run(["review", "accept", "--db", db, String(id)]).status, 0)

@@ -95,11 +95,15 @@ enum ELMWrapper {
     /// `DEBUG RECEIVED [26] …`, `DEBUG SENT: …`, `RECEIVED [4] …`.
     private static func debugPrint(_ text: Substring) -> Substring? {
         var t = text
-        for level in levels where t.uppercased().hasPrefix(level + " ") || t.uppercased().hasPrefix(level + ":") {
+        // Only the first words can match: upper-casing a whole long line per word tried was the
+        // dearest part of sniffing a binary file as text.
+        let head = String(t.prefix(12)).uppercased()
+        for level in levels where head.hasPrefix(level + " ") || head.hasPrefix(level + ":") {
             t = t.dropFirst(level.count).drop { $0 == " " || $0 == ":" }
             break
         }
-        guard let verb = verbs.first(where: { t.uppercased().hasPrefix($0) }) else { return nil }
+        let rest = String(t.prefix(12)).uppercased()
+        guard let verb = verbs.first(where: { rest.hasPrefix($0) }) else { return nil }
         t = t.dropFirst(verb.count)
         guard t.isEmpty || t.first == " " || t.first == ":" || t.first == "[" else { return nil }
         t = t.drop { $0 == " " || $0 == ":" }

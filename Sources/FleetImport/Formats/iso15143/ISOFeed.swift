@@ -31,7 +31,13 @@ enum ISOFeed {
     /// The root element's start tag (name and the text of the tag), skipping the XML
     /// declaration, comments and a DOCTYPE. UTF-16 heads are transcoded.
     static func rootTag(_ head: Data) -> (name: String, tag: String)? {
-        let text = String(decoding: XMLPrologGuard.utf8(head), as: UTF8.self)
+        let bytes = XMLPrologGuard.utf8(head)
+        // An XML document starts with markup after at most a byte order mark and white space;
+        // anything else (a photo's bytes, a CSV) is not one, and is not decoded and searched
+        // whole (every file a folder import meets is sniffed by both XML formats).
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard let first = bytes[start...].first(where: { !XMLPrologGuard.isXMLSpace($0) }), first == UInt8(ascii: "<") else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
         var rest = Substring(text)
         while let lt = rest.firstIndex(of: "<") {
             rest = rest[lt...]

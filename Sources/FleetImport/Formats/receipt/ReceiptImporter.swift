@@ -52,7 +52,10 @@ public struct ReceiptImporter: PrereadingImporter {
     public static func preread(_ input: InputFile) throws -> Reading {
         let result: OCRResult
         do {
-            result = try OCRPool.shared.withEngine { try OCRPipeline().read(contentsOf: input.source.path, engine: $0) }
+            // Read until the fields the import needs are sure, not until the text looks clean
+            // (`ReceiptReadingJudge`; docs/FORMATS.md, "Reading until the fields are sure").
+            let judge = ReceiptReadingJudge(extractor: ReceiptExtractor(defaultCurrency: input.currency))
+            result = try OCRPool.shared.withEngine { try OCRPipeline().read(contentsOf: input.source.path, engine: $0, judge: judge) }
         } catch let error as OCRImage.Error {
             throw FleetError.unreadable(file: input.path, location: nil, reason: Self.reason(error),
                                         hint: "Receipts are read from PNG, JPEG or TIFF images of at most \(OCRImage.defaultMaxPixels / 1_000_000) MP (a larger JPEG is read at a reduced size) that decode within \(OCRImage.maxDecodeBytes / 1_000_000) MB.")

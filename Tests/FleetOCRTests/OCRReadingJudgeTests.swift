@@ -1,0 +1,102 @@
+import XCTest
+import FleetCore
+@testable import FleetOCR
+
+/// The pipeline reads until the caller's judge is settled, not until the text looks clean:
+/// a poor-looking reading whose receipt fields are confirmed ends the search, and unsettled
+/// small print is read a second time scaled. The receipt judge ranks readings by the fields the
+/// import needs, counting the volume for both readings when either sees a fuel sale.
+final class OCRReadingJudgeTests: XCTestCase {
+    static let engine = try? OCREngine()
+    static let scan = OCROrientationTests.folder.appendingPathComponent("de-penny-scan-sideways.jpg").path
+
+    /// A judge that is never settled and counts what it was asked, preferring what `prefer` says.
+    final class Counting: OCRReadingJudge {
+        var settledCalls = 0, comparisons = 0
+        let prefer: (OCRResult, OCRResult) -> Bool
+        init(prefer: @escaping (OCRResult, OCRResult) -> Bool) { self.prefer = prefer }
+        func isSettled(_ reading: OCRResult) -> Bool { settledCalls += 1; return false }
+        func prefers(_ a: OCRResult, over b: OCRResult) -> Bool { comparisons += 1; return prefer(a, b) }
+    }
+
+    func reading(_ lines: [String], confidence: Double = 90) -> OCRResult {
+        OCRResult(lines: lines.map { OCRResult.Line(words: $0.split(separator: " ").map { .init(text: String($0), confidence: confidence) }) },
+                  meanConfidence: confidence)
+    }
+
+    /// Every first reading made unsure (`uprightConfidence` above 100): without a judge OSD is
+    /// asked (the orientation test of that name); with the receipt judge the confirmed total and
+    /// sure date of the first reading end the search there.
+    func testAReadingWhoseFieldsAreSureIsNotFollowedByOSD() throws {
+        let engine = try XCTUnwrap(Self.engine)
+        var options = OCRPipeline.Options()
+        options.uprightConfidence = 101
+        let image = try OCRPipeline.decode(Self.scan, options: options)
+        let judge = ReceiptReadingJudge(extractor: ReceiptExtractor(defaultCurrency: "EUR"))
+        let judged = OCRPipeline(options: options).read(image, engine: engine, judge: judge)
+        XCTAssertEqual(judged.quarterTurns, 1, judged.text)
+        XCTAssertEqual(judged.orientation, .settledReading)
+        XCTAssertNil(judged.orientationConfidence, "OSD did not run")
+        XCTAssertTrue(judge.isSettled(judged))
+        let plain = OCRPipeline(options: options).read(image, engine: engine)
+        XCTAssertEqual(plain.orientation, .osd, "without a judge the unsure reading goes to OSD")
+        XCTAssertEqual(plain.text, judged.text, "the same turn read the same way")
+    }
+
+    /// Text under `smallPrintHeight` that the judge is not settled by is read again scaled, and
+    /// the judge chooses; with the option at 0, or text above it, it is read once.
+    func testUnsettledSmallPrintIsReadAgainScaledAndTheJudgeChooses() throws {
+        let engine = try XCTUnwrap(Self.engine)
+        let stored = try OCRPipeline.decode(Self.scan, options: OCRPipeline.Options())
+        let h = try XCTUnwrap(OCRPreprocess.textHeight(OCRPreprocess.normalizeBackground(stored)))
+        let small = OCRPreprocess.scale(stored, by: 16 / h)       // capitals of about 16 px: read unscaled, under 24
+        var options = OCRPipeline.Options()
+        options.uprightConfidence = 0                              // one turn only: the reread is all that is measured
+        let takesSecond = Counting { a, _ in a.rereadScaled == false }
+        let r = OCRPipeline(options: options).read(small, engine: engine, judge: takesSecond)
+        XCTAssertEqual(takesSecond.comparisons, 1, "one second reading compared")
+        XCTAssertTrue(r.rereadScaled, "the judge preferred the scaled reading")
+        let keepsFirst = Counting { _, _ in false }
+        XCTAssertFalse(OCRPipeline(options: options).read(small, engine: engine, judge: keepsFirst).rereadScaled)
+        XCTAssertEqual(keepsFirst.comparisons, 1)
+        options.smallPrintHeight = 0
+        let off = Counting { _, _ in true }
+        XCTAssertFalse(OCRPipeline(options: options).read(small, engine: engine, judge: off).rereadScaled)
+        XCTAssertEqual(off.comparisons, 0, "switched off: read once")
+        options.smallPrintHeight = 24
+        let large = OCRPreprocess.scale(stored, by: 30 / h)
+        let big = Counting { _, _ in true }
+        XCTAssertFalse(OCRPipeline(options: options).read(large, engine: engine, judge: big).rereadScaled)
+        XCTAssertEqual(big.comparisons, 0, "text of 30 px is read once")
+    }
+
+    let judge = ReceiptReadingJudge(extractor: ReceiptExtractor(defaultCurrency: "EUR", now: Date(timeIntervalSince1970: 1_800_000_000)))
+    /// Price × volume confirms the total: all sure.
+    lazy var fuel = reading(["ARAL Tankstelle", "Diesel", "45,32 L X 1,789 EUR/l", "SUMME EUR 81,08", "12.03.2024 10:15"])
+    /// The fuel line lost: a fuel slip (the grade) with its total unconfirmed and no volume.
+    lazy var lostFuelLine = reading(["ARAL Tankstelle", "Diesel", "4S,3Z L X l,7B9 EUR/", "SUMME EUR 81,08", "12.03.2024 10:15"])
+    /// The grade and fuel line lost, a card line confirming the total: sure as an expense.
+    lazy var asExpense = reading(["ARAL Tankstelle", "SUMME EUR 81,08", "Karte EUR 81,08", "12.03.2024 10:15"])
+
+    func testTheReceiptJudgeIsSettledOnlyByConfirmedFields() {
+        XCTAssertTrue(judge.isSettled(fuel))
+        XCTAssertFalse(judge.isSettled(lostFuelLine))
+        XCTAssertTrue(judge.isSettled(asExpense), "an expense needs no volume")
+        XCTAssertFalse(judge.isSettled(reading(["ARAL Tankstelle", "SUMME EUR 81,08", "12.03.2024 10:15"])), "a total nothing confirms")
+    }
+
+    func testTheReceiptJudgeCountsTheVolumeWhenEitherReadingSeesFuel() {
+        XCTAssertTrue(judge.prefers(fuel, over: lostFuelLine))
+        XCTAssertFalse(judge.prefers(lostFuelLine, over: fuel))
+        // The expense reading is settled alone, but beside a fuel reading its missing volume counts.
+        XCTAssertTrue(judge.prefers(fuel, over: asExpense))
+        XCTAssertFalse(judge.prefers(asExpense, over: fuel))
+        // Against the fuel reading that lost its line: one doubtful field (volume) against two.
+        XCTAssertTrue(judge.prefers(asExpense, over: lostFuelLine))
+        // Equal fields: the higher mean word confidence.
+        var clearer = fuel
+        clearer.meanConfidence = 95
+        XCTAssertTrue(judge.prefers(clearer, over: fuel))
+        XCTAssertFalse(judge.prefers(fuel, over: clearer))
+    }
+}
