@@ -5,8 +5,10 @@ import Foundation
 ///
 /// Orientation tries all four turns (docs/FORMATS.md, "Reading the image"):
 /// 1. sideways or not from the image's geometry (`OCRPreprocess.lineDirectionRatio`, a few
-///    milliseconds), and the image is read so; a confident reading (mean word confidence
-///    `uprightConfidence`) is the answer, one reading, as for every clean slip;
+///    milliseconds; OSD's sure turn instead when the ratio is in `unsureLineRatio` or there is
+///    none), and the image is read so; a confident reading (mean word confidence
+///    `uprightConfidence`), or one the caller's judge is settled by, is the answer, one reading,
+///    as for every clean slip;
 /// 2. otherwise Tesseract's orientation detection (OSD, osd.traineddata) on a copy of at most
 ///    4 MP; when its confidence is at least `osdConfidence`, its turn is read if not read yet,
 ///    and the first reading is the answer if it was (a poor reading OSD confirms upright);
@@ -18,7 +20,8 @@ import Foundation
 /// the geometry guess is right on every measured one and a wrong guess reads poorly, which sends
 /// the image to OSD and the trials anyway. On real phone photos the geometry guess alone had
 /// turned upright slips sideways (before step 2 existed, with only a 180° retry).
-/// The result records the turn and which step chose it (`OCRResult.orientation`).
+/// The result records the turn and which step chose it (`OCRResult.orientation`). Small print
+/// the judge is not settled by is then read once more, scaled (`Options.smallPrintHeight`).
 public struct OCRPipeline: Sendable {
     public struct Options: Sendable, Equatable {
         public var normalizeBackground = true

@@ -189,4 +189,26 @@ final class ELM327ImporterTests: XCTestCase {
         XCTAssertEqual(ELM327Importer.sniff(Data("unit,vin,make\nT-12,1FT,Ford\n".utf8), filename: "assets.csv"), .no)
         XCTAssertEqual(ELM327Importer.sniff(try Data(contentsOf: fixture("obd/torque-basic.csv")), filename: "t.csv"), .no)
     }
+
+    /// A photo's bytes are no transcript (they used to be parsed as 200 lines of one, the
+    /// dearest sniff of a receipt folder) and no XML (no longer decoded and searched for a root
+    /// tag), while a capture with an adapter's stray NULs at its start still is a transcript.
+    func testBinaryFilesAreNeitherATranscriptNorXMLButStrayNULsAreTolerated() throws {
+        let photos = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FleetOCRTests/Fixtures/photos")
+        for name in ["lt-fuel-phone-upright.jpg", "us-expense-total-unconfirmed.png"] {
+            let head = try Data(contentsOf: photos.appendingPathComponent(name)).prefix(InputFile.headLength)
+            XCTAssertTrue(ELM327Importer.looksBinary(head), name)
+            XCTAssertEqual(ELM327Importer.sniff(head, filename: "elm-\(name)"), .no, name)
+            XCTAssertNil(ISOFeed.rootTag(head), name)
+            XCTAssertEqual(ImporterRegistry.detect(head, filename: name).map { $0.format }, "receipt", name)
+        }
+        let capture = try Data(contentsOf: fixture("obd/elm-echo-prompts.log"))
+        let noisy = Data([0, 0, 0, 0xFF, 0]) + capture
+        XCTAssertFalse(ELM327Importer.looksBinary(noisy))
+        XCTAssertEqual(ImporterRegistry.detect(noisy, filename: "x.log").map { $0.format }, "elm327")
+        // XML starts with markup after a byte order mark and white space, nothing else.
+        XCTAssertEqual(ISOFeed.rootTag(Data("\u{FEFF} \n<?xml version=\"1.0\"?>\n<Fleet version=\"2\">".utf8))?.name, "Fleet")
+        XCTAssertNil(ISOFeed.rootTag(Data("Fleet export\n<Fleet>".utf8)))
+    }
 }
