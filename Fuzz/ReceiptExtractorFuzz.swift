@@ -7,7 +7,8 @@
 // run); the card's last four are four digits; confidences stay within 0–1; amounts, volumes,
 // prices and odometers are finite and not negative; a time of day is a real one; a total at or
 // above the review threshold has a second source (`totalCheck`); the currency always has a
-// source; a purchase date lies between 2000 and the import time.
+// source; a purchase date lies between 2000 and the import time; the OCR pipeline's receipt judge
+// (`ReceiptReadingJudge`) is a strict order and settled exactly when no field is doubtful.
 import Foundation
 
 private func digitRuns(_ text: String) -> [Int] {
@@ -72,6 +73,16 @@ public func fuzzReceiptExtractor(_ data: UnsafePointer<UInt8>, _ size: Int) -> C
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { i, line in
         OCRResult.Line(words: line.split(separator: " ").map { OCRResult.Word(text: String($0), confidence: Double(data[i % size] % 101)) })
     }
-    check(ReceiptExtractor(defaultCurrency: currency).extract(OCRResult(lines: lines, meanConfidence: 55)))
+    let reading = OCRResult(lines: lines, meanConfidence: 55)
+    check(ReceiptExtractor(defaultCurrency: currency).extract(reading))
+    // The pipeline's judge (one input in four: it reads each reading again) is a strict order:
+    // never both ways, never a reading over itself, and settled exactly when nothing is doubtful.
+    if size % 4 == 0 {
+        let judge = ReceiptReadingJudge(extractor: ReceiptExtractor(defaultCurrency: currency))
+        let clean = OCRResult(lines: lines.map { OCRResult.Line(words: $0.words.map { OCRResult.Word(text: $0.text, confidence: 90) }) }, meanConfidence: 90)
+        precondition(!(judge.prefers(reading, over: clean) && judge.prefers(clean, over: reading)), "the judge prefers both ways")
+        precondition(!judge.prefers(reading, over: reading), "the judge prefers a reading over itself")
+        precondition(judge.isSettled(reading) == ReceiptExtractor(defaultCurrency: currency).extract(reading).doubtful.isEmpty, "settled disagrees with doubtful")
+    }
     return 0
 }
