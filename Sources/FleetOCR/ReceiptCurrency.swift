@@ -74,7 +74,11 @@ struct ReceiptCurrency {
         let most = votes.values.map(\.count).max() ?? 0
         let tied = votes.filter { $0.value.count == most }
         let settled = tied.count > 1 ? tied.first(where: { $0.key == country?.code }) : nil
-        if let best = settled ?? votes.max(by: { ($0.value.count, -$0.value.line) < ($1.value.count, -$1.value.line) }) {
+        // Ties on count and first line go to the code last in alphabetical order: never to the
+        // dictionary's iteration order, which differs between two dictionaries of the same
+        // content (per-instance hash seeds), so the same text would read two ways (found by the
+        // fuzz harness's judge invariant: `$45.67 … EUR 94,35` on one line).
+        if let best = settled ?? votes.max(by: { ($0.value.count, -$0.value.line, $0.key) < ($1.value.count, -$1.value.line, $1.key) }) {
             let contested = votes.count > 1
             return Decision(field: .init(best.key, confidence: (best.value.count > 1 ? 0.95 : 0.85) * (contested ? 0.8 : 1) * max(best.value.factor, 0.7),
                                          line: best.value.line), source: .printed)
@@ -86,7 +90,7 @@ struct ReceiptCurrency {
                 hits[code] = (h.count + 1, h.line)
             }
         }
-        if let best = hits.max(by: { ($0.value.count, -$0.value.line) < ($1.value.count, -$1.value.line) }) {
+        if let best = hits.max(by: { ($0.value.count, -$0.value.line, $0.key) < ($1.value.count, -$1.value.line, $1.key) }) {
             let contested = hits.count > 1
             return Decision(field: .init(best.key, confidence: min(0.8, 0.6 + 0.05 * Double(best.value.count)) * (contested ? 0.8 : 1), line: best.value.line),
                             source: .language)

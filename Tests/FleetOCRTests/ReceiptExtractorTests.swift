@@ -376,6 +376,20 @@ final class ReceiptExtractorTests: XCTestCase {
         XCTAssertTrue(check("TEA £2.40\nBURGER £11.95\nVISA £14.35\n") == ("14.35", .lineItems, true))
     }
 
+    /// Two currency marks tied on one line, and two languages' words on one line, are settled
+    /// the same way on every reading: not by a dictionary's iteration order, which differs
+    /// between two dictionaries of the same content (the fuzz harness found the same text read
+    /// as USD and as EUR in one process).
+    func testTiedCurrencyCluesAreSettledTheSameWayEveryTime() {
+        let marks = "SHOP\n01.02.2025\nTOTAL $45.67 EUR 94,35"
+        let words = "SHOP\n01.02.2025\nSUMME TUNAI 12,50"
+        for (text, expected) in [(marks, "USD"), (words, "MYR")] {
+            var seen = Set<String>()
+            for _ in 0..<50 { seen.insert(ReceiptExtractor(defaultCurrency: "USD").extract(text: text).currency?.value ?? "-") }
+            XCTAssertEqual(seen, [expected], text)
+        }
+    }
+
     func testTheCurrencySourceIsRecordedInOrder() {
         func currency(_ text: String, fleet: String = "USD") -> String {
             let f = ReceiptExtractor(defaultCurrency: fleet).extract(text: text)
