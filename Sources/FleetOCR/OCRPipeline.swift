@@ -169,17 +169,7 @@ public struct OCRPipeline: Sendable {
            let quarter = OCRPreprocess.textHeight(OCRPreprocess.scale(gray, by: 0.25)).map({ $0 * 4 }), quarter > 1.5 * h {
             height = quarter
         }
-        // Small text measured on a photo is more often the noise specks of a blurred or grainy
-        // photo than print that small. A half-size copy averages the specks away: it measures the
-        // letters (phone-hard-007 of the benchmark: 13 px at full size, 26 at half), or finds no
-        // letter shapes at all in a heavy blur (phone-hard-001: 7 px, then none; read as it is
-        // rather than scaled up 2.5× to 23 MP), while print really that small measures about the
-        // same on it (phone-hard-002: 20 and 28 px).
-        if options.checkSmallTextHeight, let h = height, h < max(OCRPreprocess.textHeightRange.lowerBound, options.smallPrintHeight),
-           gray.width * gray.height >= 2_000_000 {
-            let half = OCRPreprocess.textHeight(OCRPreprocess.scale(gray, by: 0.5)).map { $0 * 2 }
-            if half.map({ $0 > 1.5 * h }) ?? true { height = half }
-        }
+        if options.checkSmallTextHeight { height = Self.checkedTextHeight(height, of: gray, options: options) }
         var textHeight = height
         // Scaled to the text height, never past `maxWorkPixels` (and down to it when bigger):
         // a 1-bit bomb of 7 px specks was once scaled up 4× to 634 MP here.
@@ -292,6 +282,21 @@ public struct OCRPipeline: Sendable {
         if better(turned, best) { return smallPrint(turned) }
         if options.orientation != .lineDirection { best.orientation = .wordConfidence }
         return smallPrint(best)
+    }
+
+    /// A small text height measured on a photo, checked on a half-size copy. Small text measured
+    /// on a photo is more often the noise specks of a blurred or grainy photo than print that
+    /// small. A half-size copy averages the specks away: it measures the letters (phone-hard-007
+    /// of the benchmark: 13 px at full size, 26 at half), or finds no letter shapes at all in a
+    /// heavy blur (phone-hard-001: 7 px, then none; read as it is rather than scaled up 2.5× to
+    /// 23 MP), while print really that small measures about the same on it (phone-hard-002: 20
+    /// and 28 px). Print under 12 px also finds no letter shapes at half size (they fall under
+    /// the 6 px a glyph needs), so on an image of 2 MP or more it is read unscaled too.
+    static func checkedTextHeight(_ measured: Double?, of gray: OCRImage, options: Options) -> Double? {
+        guard let h = measured, h < max(OCRPreprocess.textHeightRange.lowerBound, options.smallPrintHeight),
+              gray.width * gray.height >= 2_000_000 else { return measured }
+        let half = OCRPreprocess.textHeight(OCRPreprocess.scale(gray, by: 0.5)).map { $0 * 2 }
+        return half.map({ $0 > 1.5 * h }) ?? true ? half : h
     }
 
     /// The turns the trial readings read besides `best`, none read in full yet: the half turn of

@@ -1,5 +1,6 @@
 import XCTest
 import FleetCore
+import CLeptonica
 @testable import FleetOCR
 
 /// The pipeline reads until the caller's judge is settled, not until the text looks clean:
@@ -98,5 +99,60 @@ final class OCRReadingJudgeTests: XCTestCase {
         clearer.meanConfidence = 95
         XCTAssertTrue(judge.prefers(clearer, over: fuel))
         XCTAssertFalse(judge.prefers(fuel, over: clearer))
+    }
+}
+
+/// The two photo checks that came with the judge: an unsure line direction asks OSD first, and a
+/// small text height on a photo is checked on a half-size copy.
+final class OCRPhotoChecksTests: XCTestCase {
+    /// The upside-down photo with every reading accepted (`uprightConfidence` 0), so only the first
+    /// guess is read: with every ratio counted unsure, OSD's sure half turn is that guess; with
+    /// none, the line direction's (upright, no turn) is, and the slip stays upside down.
+    func testAnUnsureLineDirectionAsksOSDFirst() throws {
+        let engine = try XCTUnwrap(OCRReadingJudgeTests.engine)
+        let photo = OCRPreprocess.rotate(try OCRPipeline.decode(OCROrientationTests.folder.appendingPathComponent("lt-fuel-phone-upright.jpg").path,
+                                                                options: OCRPipeline.Options()), quarterTurns: 2)
+        var options = OCRPipeline.Options()
+        options.uprightConfidence = 0
+        options.unsureLineRatio = 0...1_000
+        let osdFirst = OCRPipeline(options: options).read(photo, engine: engine)
+        XCTAssertEqual(osdFirst.quarterTurns, 2, osdFirst.text)
+        XCTAssertEqual(osdFirst.orientation, .osd)
+        options.unsureLineRatio = nil
+        let guessFirst = OCRPipeline(options: options).read(photo, engine: engine)
+        XCTAssertEqual(guessFirst.quarterTurns, 0)
+        XCTAssertEqual(guessFirst.orientation, .confidentReading)
+    }
+
+    /// A 2000 × 1500 white image with `letters` black blocks of `w` × `h` px and `specks` 7 × 7 px dots.
+    func page(letters: Int, w: Int, h: Int, specks: Int) -> OCRImage {
+        let img = OCRImage(width: 2000, height: 1500)
+        pixSetAllArbitrary(img.pix, 255)
+        func block(_ x: Int, _ y: Int, _ bw: Int, _ bh: Int) {
+            var b = boxCreate(Int32(x), Int32(y), Int32(bw), Int32(bh))
+            pixSetInRectArbitrary(img.pix, b, 0)
+            boxDestroy(&b)
+        }
+        for i in 0..<letters { block(40 + (i % 20) * (w * 2), 40 + (i / 20) * (h * 2), w, h) }
+        for i in 0..<specks { block(20 + (i * 37) % 1950, 900 + (i * 53) % 580, 7, 7) }
+        return img
+    }
+
+    func testASmallHeightOnAPhotoIsCheckedAtHalfSize() throws {
+        let options = OCRPipeline.Options()
+        // Specks outnumber the letters: the full-size estimate is the specks', the half-size one the letters'.
+        let noisy = page(letters: 200, w: 36, h: 54, specks: 2_000)
+        let measured = try XCTUnwrap(OCRPreprocess.textHeight(noisy))
+        XCTAssertLessThan(measured, 12, "the specks are measured")
+        let checked = try XCTUnwrap(OCRPipeline.checkedTextHeight(measured, of: noisy, options: options))
+        XCTAssertEqual(checked, 54, accuracy: 4, "the letters are measured at half size")
+        // Small print that really is small (20 px) measures the same at half size: kept.
+        let small = page(letters: 300, w: 13, h: 20, specks: 0)
+        let h = try XCTUnwrap(OCRPreprocess.textHeight(small))
+        XCTAssertEqual(OCRPipeline.checkedTextHeight(h, of: small, options: options), h)
+        // Text in range, or an image under 2 MP, is not checked.
+        XCTAssertEqual(OCRPipeline.checkedTextHeight(30, of: noisy, options: options), 30)
+        let scan = OCRPreprocess.scale(noisy, by: 0.5)
+        XCTAssertEqual(OCRPipeline.checkedTextHeight(7, of: scan, options: options), 7)
     }
 }
