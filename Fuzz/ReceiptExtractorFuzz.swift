@@ -8,7 +8,8 @@
 // prices and odometers are finite and not negative; a time of day is a real one; a total at or
 // above the review threshold has a second source (`totalCheck`); the currency always has a
 // source; a purchase date lies between 2000 and the import time; the OCR pipeline's receipt judge
-// (`ReceiptReadingJudge`) is a strict order and settled exactly when no field is doubtful.
+// (`ReceiptReadingJudge`) is a strict order and settled exactly when no field is doubtful, and the
+// lines it names for rereading are few, distinct, in range and unsure.
 import Foundation
 
 private func digitRuns(_ text: String) -> [Int] {
@@ -71,7 +72,8 @@ public func fuzzReceiptExtractor(_ data: UnsafePointer<UInt8>, _ size: Int) -> C
     // The same lines with confidences taken from the bytes, as Tesseract would give them.
     guard size > 0 else { return 0 }
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { i, line in
-        OCRResult.Line(words: line.split(separator: " ").map { OCRResult.Word(text: String($0), confidence: Double(data[i % size] % 101)) })
+        OCRResult.Line(words: line.split(separator: " ").map { OCRResult.Word(text: String($0), confidence: Double(data[i % size] % 101)) },
+                       box: OCRResult.Box(x: 0, y: 30 * i, width: 400, height: 28))
     }
     let reading = OCRResult(lines: lines, meanConfidence: 55)
     check(ReceiptExtractor(defaultCurrency: currency).extract(reading))
@@ -83,6 +85,12 @@ public func fuzzReceiptExtractor(_ data: UnsafePointer<UInt8>, _ size: Int) -> C
         precondition(!(judge.prefers(reading, over: clean) && judge.prefers(clean, over: reading)), "the judge prefers both ways")
         precondition(!judge.prefers(reading, over: reading), "the judge prefers a reading over itself")
         precondition(judge.isSettled(reading) == ReceiptExtractor(defaultCurrency: currency).extract(reading).doubtful.isEmpty, "settled disagrees with doubtful")
+        // The lines it names for rereading: distinct, in range, at most `maxRereadLines`, none
+        // when settled, none read at 85 or more.
+        let named = judge.linesToReread(reading)
+        precondition(named.count <= ReceiptExtractor.maxRereadLines && Set(named).count == named.count, "too many or repeated reread lines")
+        precondition(named.allSatisfy { reading.lines.indices.contains($0) && reading.lines[$0].confidence < 85 }, "a reread line out of range or sure")
+        precondition(named.isEmpty || !judge.isSettled(reading), "a settled reading names lines")
     }
     return 0
 }

@@ -38,12 +38,15 @@ public final class OCREngine: @unchecked Sendable {
         case singleColumn
         /// PSM 3, full automatic layout analysis (what the `tesseract` command does by default).
         case auto
+        /// PSM 7, one line of text: a line cut out of a page and read again on its own.
+        case singleLine
 
         var tess: TessPageSegMode {
             switch self {
             case .singleBlock: return PSM_SINGLE_BLOCK
             case .singleColumn: return PSM_SINGLE_COLUMN
             case .auto: return PSM_AUTO
+            case .singleLine: return PSM_SINGLE_LINE
             }
         }
     }
@@ -178,17 +181,21 @@ public final class OCREngine: @unchecked Sendable {
         return (Int(n), Int(edges))
     }
 
-    /// Every word with its confidence, grouped into the text lines Tesseract found.
+    /// Every word with its confidence, grouped into the text lines Tesseract found, each with its box.
     private func words() -> [OCRResult.Line] {
         guard let it = TessBaseAPIGetIterator(handle) else { return [] }
         defer { TessResultIteratorDelete(it) }
         var lines: [OCRResult.Line] = []
         var current: [OCRResult.Word] = []
+        var box: OCRResult.Box? = nil
         repeat {
             let page = TessResultIteratorGetPageIteratorConst(it)
-            if TessPageIteratorIsAtBeginningOf(page, RIL_TEXTLINE) != 0, !current.isEmpty {
-                lines.append(OCRResult.Line(words: current))
+            if TessPageIteratorIsAtBeginningOf(page, RIL_TEXTLINE) != 0 {
+                if !current.isEmpty { lines.append(OCRResult.Line(words: current, box: box)) }
                 current = []
+                var l: Int32 = 0, t: Int32 = 0, r: Int32 = 0, b: Int32 = 0
+                box = TessPageIteratorBoundingBox(page, RIL_TEXTLINE, &l, &t, &r, &b) != 0 && r > l && b > t
+                    ? OCRResult.Box(x: Int(l), y: Int(t), width: Int(r - l), height: Int(b - t)) : nil
             }
             guard let cText = TessResultIteratorGetUTF8Text(it, RIL_WORD) else { continue }
             let text = String(cString: cText)
@@ -197,7 +204,7 @@ public final class OCREngine: @unchecked Sendable {
                 current.append(OCRResult.Word(text: text, confidence: Double(TessResultIteratorConfidence(it, RIL_WORD))))
             }
         } while TessResultIteratorNext(it, RIL_WORD) != 0
-        if !current.isEmpty { lines.append(OCRResult.Line(words: current)) }
+        if !current.isEmpty { lines.append(OCRResult.Line(words: current, box: box)) }
         return lines
     }
 

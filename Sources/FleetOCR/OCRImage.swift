@@ -183,6 +183,17 @@ public final class OCRImage {
         return OCRImage(owning: p)
     }
 
+    /// The rectangle `x, y, width, height` of the image (clipped to it) as a new image; nil
+    /// when it lies outside.
+    public func crop(x: Int, y: Int, width w: Int, height h: Int) -> OCRImage? {
+        let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + w), y1 = min(height, y + h)
+        guard x1 > x0, y1 > y0 else { return nil }
+        var box = boxCreate(Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0))
+        defer { boxDestroy(&box) }
+        guard let box, let p = pixClipRectangle(pix, box, nil) else { return nil }
+        return OCRImage(owning: p)
+    }
+
     public var width: Int { Int(pixGetWidth(pix)) }
     public var height: Int { Int(pixGetHeight(pix)) }
     public var depth: Int { Int(pixGetDepth(pix)) }

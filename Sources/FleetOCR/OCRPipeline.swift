@@ -105,6 +105,11 @@ public struct OCRPipeline: Sendable {
         /// measure under 0.5 or over 2 on the benchmark's set; three distorted photos 1.02–1.06.
         /// Nil: the line direction's guess is always read first.
         public var unsureLineRatio: ClosedRange<Double>? = 0.8...1.25
+        /// The lines a judge names (`OCRReadingJudge.linesToReread`) of a reading it is not
+        /// settled by are read again one by one, cut out of the image and read as a single line
+        /// (as they are, then 1.5× when that was no better); a reread line is kept when the
+        /// judge prefers the reading with it (docs/FORMATS.md, "Reading a line again").
+        public var rereadLines = true
 
         public init() {}
     }
@@ -183,9 +188,14 @@ public struct OCRPipeline: Sendable {
         // found with the text lines across the image).
         let unturned = gray
         var osdConfidence: Double? = nil
+        /// The images read in full, by turn and whether scaled for small print, kept for line
+        /// rereads (only with a judge that may ask for them).
+        var readImages: [Int: OCRImage] = [:]
+        let keepImages = judge != nil && options.rereadLines
         func readTurned(_ q: Int, _ how: OCRResult.Orientation, of source: OCRImage? = nil) -> OCRResult {
             var g = OCRPreprocess.rotate(source ?? unturned, quarterTurns: q), skew = 0.0
             if options.deskew { (g, skew) = OCRPreprocess.deskew(g) }
+            if keepImages { readImages[q + (source == nil ? 0 : 4)] = g }
             var r = recognize(g, textHeight: textHeight, engine: engine)
             r.quarterTurns = q
             r.skewDegrees = skew
@@ -230,7 +240,12 @@ public struct OCRPipeline: Sendable {
             again.rereadScaled = true
             return again
         }
-        guard options.orient else { return smallPrint(readTurned(0, .notTried)) }
+        /// The lines the judge names, reread alone, in the image the reading was made of.
+        func finish(_ r: OCRResult) -> OCRResult {
+            guard let judge, keepImages, !r.refused, !settled(r), let image = readImages[r.quarterTurns + (r.rereadScaled ? 4 : 0)] else { return r }
+            return Self.rereadLines(r, image: image, judge: judge, engine: engine)
+        }
+        guard options.orient else { return finish(smallPrint(readTurned(0, .notTried))) }
         var first = 0, how = OCRResult.Orientation.confidentReading
         switch options.orientation {
         case .osd:
@@ -256,7 +271,7 @@ public struct OCRPipeline: Sendable {
             if best.meanConfidence < options.uprightConfidence { best.orientation = .settledReading }
             return best
         }
-        guard best.meanConfidence < options.uprightConfidence else { return smallPrint(best) }
+        guard best.meanConfidence < options.uprightConfidence else { return finish(smallPrint(best)) }
         var tried: Set<Int> = [first]
         if options.orientation == .lineDirectionThenOSD, let q = osd() {
             // OSD sure of the turn already read: the image is as upright as it gets and only
@@ -266,22 +281,22 @@ public struct OCRPipeline: Sendable {
             if tried.contains(q) {
                 best.orientation = .osd
                 best.orientationConfidence = osdConfidence
-                return smallPrint(best)
+                return finish(smallPrint(best))
             }
             tried.insert(q)
             let r = readTurned(q, .osd)
             if better(r, best) { best = r }
-            guard !settled(best), best.meanConfidence < options.uprightConfidence else { return smallPrint(best) }
+            guard !settled(best), best.meanConfidence < options.uprightConfidence else { return finish(smallPrint(best)) }
         }
         let candidates = Self.trialTurns(first: first, best: best.quarterTurns, tried: tried, options: options)
         guard let q = betterTurn(unturned, current: best.quarterTurns, candidates: candidates, textHeight: textHeight, engine: engine) else {
             if options.orientation != .lineDirection { best.orientation = .wordConfidence }
-            return smallPrint(best)
+            return finish(smallPrint(best))
         }
         let turned = readTurned(q, .wordConfidence)
-        if better(turned, best) { return smallPrint(turned) }
+        if better(turned, best) { return finish(smallPrint(turned)) }
         if options.orientation != .lineDirection { best.orientation = .wordConfidence }
-        return smallPrint(best)
+        return finish(smallPrint(best))
     }
 
     /// A small text height measured on a photo, checked on a half-size copy. Small text measured
@@ -297,6 +312,34 @@ public struct OCRPipeline: Sendable {
               gray.width * gray.height >= 2_000_000 else { return measured }
         let half = OCRPreprocess.textHeight(OCRPreprocess.scale(gray, by: 0.5)).map { $0 * 2 }
         return half.map({ $0 > 1.5 * h }) ?? true ? half : h
+    }
+
+    /// `reading` with the lines `judge` names read again one by one from `image` (the image it was
+    /// read from): each line's box with a margin, read as a single line thresholded halfway
+    /// between ink and paper (`OCRPreprocess.Binarization.midpoint`), as it is, and at half size,
+    /// each reading the judge prefers to the best so far kept. Stops once settled.
+    static func rereadLines(_ reading: OCRResult, image: OCRImage, judge: any OCRReadingJudge, engine: OCREngine) -> OCRResult {
+        var best = reading
+        for i in judge.linesToReread(reading) where i < best.lines.count {
+            guard let box = best.lines[i].box else { continue }
+            // A quarter of the line's height above and below (not into the next line's letters),
+            // and a line height each side.
+            let padY = max(2, box.height / 4), padX = box.height
+            guard let cut = image.crop(x: box.x - padX, y: box.y - padY, width: box.width + 2 * padX, height: box.height + 2 * padY) else { continue }
+            for variant in 0..<3 {
+                let image = variant == 0 ? OCRPreprocess.binarize(cut, method: .midpoint) : variant == 1 ? cut : OCRPreprocess.scale(cut, by: 0.5)
+                let words = engine.recognize(image, mode: .singleLine).lines.flatMap(\.words)
+                guard !words.isEmpty else { continue }
+                var candidate = best
+                candidate.lines[i] = OCRResult.Line(words: words, box: box)
+                candidate.lines[i].reread = true
+                guard judge.prefers(candidate, over: best) else { continue }
+                best = candidate
+                if judge.isSettled(best) { break }
+            }
+            if judge.isSettled(best) { break }
+        }
+        return best
     }
 
     /// The turns the trial readings read besides `best`, none read in full yet: the half turn of

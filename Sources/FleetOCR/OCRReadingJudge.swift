@@ -11,4 +11,12 @@ public protocol OCRReadingJudge {
     func isSettled(_ reading: OCRResult) -> Bool
     /// Whether reading `a` serves the caller better than reading `b` of the same image.
     func prefers(_ a: OCRResult, over b: OCRResult) -> Bool
+    /// Lines of `reading` (indices into `lines`) that, read again on their own, might settle what
+    /// the reading leaves unsettled; the pipeline rereads them cut out of the image and keeps a
+    /// reread line only when `prefers` says the reading with it is better.
+    func linesToReread(_ reading: OCRResult) -> [Int]
+}
+
+extension OCRReadingJudge {
+    public func linesToReread(_ reading: OCRResult) -> [Int] { [] }
 }

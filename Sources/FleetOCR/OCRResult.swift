@@ -13,9 +13,25 @@ public struct OCRResult: Sendable, Equatable {
         }
     }
 
+    /// A rectangle of the image as it was read (turned, deskewed, scaled), in pixels.
+    public struct Box: Sendable, Equatable {
+        public var x, y, width, height: Int
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            (self.x, self.y, self.width, self.height) = (x, y, width, height)
+        }
+    }
+
     public struct Line: Sendable, Equatable {
         public var words: [Word]
-        public init(words: [Word]) { self.words = words }
+        /// Where Tesseract found the line, so one line can be read again on its own
+        /// (`OCRPipeline`'s line rereads); nil for lines not from an image.
+        public var box: Box? = nil
+        /// The line was read again on its own (`OCRReadingJudge.linesToReread`) and that reading kept.
+        public var reread = false
+        public init(words: [Word], box: Box? = nil) {
+            self.words = words
+            self.box = box
+        }
         public var text: String { words.map(\.text).joined(separator: " ") }
         /// The lowest word confidence: a field is only as sure as its weakest word.
         public var confidence: Double { words.map(\.confidence).min() ?? 0 }

@@ -64,6 +64,7 @@ struct FuelLines {
     }
 
     /// A price per volume unit printed after the number: `1.599/L`, `€1.599/L`, `2.200 RM / litre`,
+    /// `1,725 EUR/1` (the `L` read as `1`, `|` or `I`),
     /// `3.459 $/GAL`, with at most a currency mark between the number and the slash.
     static func perUnit(after n: ReceiptNumber, in text: String) -> ReceiptFields.VolumeUnit? {
         var rest = Substring(text[n.range.upperBound...])
@@ -78,6 +79,8 @@ struct FuelLines {
         guard rest.first == "/" else { return nil }
         rest = rest.dropFirst()
         skipSpaces()
+        // `EUR/1`, `EUR/|`: the litre's `L` misread, alone after the slash.
+        if let c = rest.first, "1|I".contains(c), !(rest.dropFirst().first.map { $0.isLetter || $0.isNumber } ?? false) { return .litre }
         let word = rest.prefix(while: \.isLetter).uppercased()
         guard !(rest.dropFirst(word.count).first?.isLetter ?? false) else { return nil }
         if ["L", "LTR", "LITRE", "LITER", "LITRO", "LITRAS", "LT"].contains(word) { return .litre }
@@ -121,13 +124,13 @@ struct FuelLines {
                 used.insert(n.range)
             }
         }
-        // `57,45 1X 1,725 EUR/L`: the litre sign read as `1` (or `I`, `|`) and glued to the
+        // `57,45 1X 1,725 EUR/L` (or `1 X`): the litre sign read as `1` (or `I`, `|`) before the
         // multiplication sign, on a line whose price is printed per litre. Only a reading: the
         // cross-check with the total decides whether it is the volume.
         if prices.contains(where: { $0.line == i && $0.unit == .litre }) {
             for n in nums where !used.contains(n.range) && n.value.scale >= 2 {
                 let rest = text[n.range.upperBound...].drop(while: { $0 == " " })
-                guard let sign = rest.first, "1lI|".contains(sign), let times = rest.dropFirst().first, "xX×".contains(times) else { continue }
+                guard let sign = rest.first, "1lI|".contains(sign), let times = rest.dropFirst().drop(while: { $0 == " " }).first, "xX×".contains(times) else { continue }
                 volumes.append(Reading(amount: n.value, unit: .litre, line: i, range: n.range, weight: 0.9 * line.factor))
                 used.insert(n.range)
             }

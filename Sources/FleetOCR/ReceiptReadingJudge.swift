@@ -4,7 +4,7 @@
 ///
 /// Between two readings, the one with fewer doubtful or missing fields wins, counting the volume
 /// for both when either sees a fuel sale (a reading that lost the fuel line must not win by
-/// turning a fuel slip into an expense); then the higher least field confidence; then the
+/// turning a fuel slip into an expense); then the higher field confidences, weakest first; then the
 /// higher mean word confidence. Every comparison rests on fields a second printed line
 /// confirmed (`ReceiptExtractor`'s cross-checks), so preferring a reading never makes a value
 /// sure that was not confirmed in it.
@@ -17,13 +17,17 @@ public struct ReceiptReadingJudge: OCRReadingJudge, Sendable {
         extractor.extract(reading).doubtful.isEmpty
     }
 
+    public func linesToReread(_ reading: OCRResult) -> [Int] {
+        extractor.linesToReread(reading)
+    }
+
     public func prefers(_ a: OCRResult, over b: OCRResult) -> Bool {
         let fa = extractor.extract(a), fb = extractor.extract(b)
         let fuel = fa.isFuel || fb.isFuel
         let (da, db) = (Self.doubtful(fa, fuel: fuel), Self.doubtful(fb, fuel: fuel))
         if da != db { return da < db }
-        let (ca, cb) = (Self.confidence(fa, fuel: fuel), Self.confidence(fb, fuel: fuel))
-        if ca != cb { return ca > cb }
+        let (ca, cb) = (Self.confidences(fa, fuel: fuel), Self.confidences(fb, fuel: fuel))
+        if ca != cb { return ca.lexicographicallyPrecedes(cb, by: >) }
         return a.meanConfidence > b.meanConfidence
     }
 
@@ -33,9 +37,11 @@ public struct ReceiptReadingJudge: OCRReadingJudge, Sendable {
         return parts.filter { ($0 ?? 0) < ReceiptFields.reviewThreshold }.count
     }
 
-    /// The least confidence of those fields (0 when one is missing).
-    static func confidence(_ f: ReceiptFields, fuel: Bool) -> Double {
+    /// The confidences of those fields (0 when one is missing), weakest first: compared one by
+    /// one, so a reading that raises a doubtful total from 0.32 to 0.55 is better even while a
+    /// missing volume keeps the least of both at 0.
+    static func confidences(_ f: ReceiptFields, fuel: Bool) -> [Double] {
         let parts = [f.total?.confidence, f.date?.confidence] + (fuel ? [f.volume?.confidence] : [])
-        return parts.map { $0 ?? 0 }.min() ?? 0
+        return parts.map { $0 ?? 0 }.sorted()
     }
 }

@@ -89,9 +89,10 @@ struct ReceiptTotals {
 
     private func has(_ line: Line, _ words: [String]) -> Bool { words.contains { ReceiptPatterns.contains(line.key, $0) } }
 
-    /// Cash and change lines, also when OCR misread the word (`RUCKGELU`, `Rück9e1d`).
+    /// Cash and change lines, also when OCR misread a word of five letters or more (`RUCKGELU`,
+    /// `Rück9e1d`, `TUNAT` for the Malay `TUNAI`).
     private func hasMisread(_ i: Int, _ words: [String]) -> Bool {
-        has(lines[i], words) || words.contains { $0.count >= 6 && ReceiptPatterns.resembles(tokens[i], $0) }
+        has(lines[i], words) || words.contains { $0.count >= 5 && ReceiptPatterns.resembles(tokens[i], $0) }
     }
 
     /// How the receipt itself confirms `amount` (read on line `at`), or nil.

@@ -30,6 +30,11 @@ final class OCRSpeedMeasurement: XCTestCase {
                 print(String(format: "IMG | %@ | %@ | %.2f s | q=%d %@%@ osd=%@ conf=%d | date=%@ total=%@ | same=%@", variant, file, cpu, r.quarterTurns,
                              r.orientation.rawValue, r.rereadScaled ? " rescaled" : "", r.orientationConfidence.map { String(format: "%.1f", $0) } ?? "-", Int(r.meanConfidence),
                              f.date.map { "\($0.value)" } ?? "-", f.total.map { "\($0.value)" } ?? "-", same ? "yes" : "NO"))
+                for line in r.lines where line.reread { print("  REREAD | \(line.text)") }
+                if ProcessInfo.processInfo.environment["FLEETKIT_OCR_SPEED_TRACE"] != nil, let judge {
+                    print("  DOUBTFUL | \(f.doubtful) | \(f.notes)")
+                    for i in judge.linesToReread(r) { print("  NAMED | \(i) | \(Int(r.lines[i].confidence)) | \(r.lines[i].box.map { "\($0)" } ?? "-") | \(r.lines[i].text)") }
+                }
             }
             for (split, s) in bySplit.sorted(by: { $0.key < $1.key }) {
                 print(String(format: "SPEED | %@ | %@ | %.2f CPU s for %d | same fields %d/%d", variant, split, s.cpu, s.n, s.same, s.n))
@@ -50,6 +55,7 @@ final class OCRSpeedMeasurement: XCTestCase {
         o = OCRPipeline.Options(); o.trialArea = 1.0; o.estimatePixels = Int.max; out.append(("before", o))
         o = OCRPipeline.Options(); o.sidewaysTrials = true; out.append(("sideways-trials", o))
         o = OCRPipeline.Options(); o.quarterSizeHeight = true; out.append(("quarter-size-height", o))
+        o = OCRPipeline.Options(); o.rereadLines = false; out.append(("no-line-rereads", o))
         return out
     }
 }

@@ -1,0 +1,163 @@
+import XCTest
+import FleetCore
+import CLeptonica
+@testable import FleetOCR
+
+/// A line the page reading lost is read again alone, cut out of the image
+/// (`OCRPipeline.Options.rereadLines`), and kept only when the receipt judge prefers it. On the
+/// real German scans of `../shared/realdata/receipts` (transcribed by hand in
+/// scripts/receipts/realdata-truth.json) the page reading lost a total and bent a date.
+final class OCRLineRereadTests: XCTestCase {
+    static let engine = try? OCREngine()
+
+    /// A real scan in `../shared/realdata/receipts` beside the package root; a missing corpus fails.
+    static func realScan(_ name: String, file: StaticString = #filePath) throws -> String {
+        let root = URL(fileURLWithPath: "\(file)").deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let path = root.deletingLastPathComponent().appendingPathComponent("shared/realdata/receipts/de-supermarket__receipt-parser-legacy_\(name).jpg").path
+        guard FileManager.default.fileExists(atPath: path) else {
+            XCTFail("The real-data corpus is missing: expected \(path) (../shared/realdata/receipts beside the package root). This test does not skip.")
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path])
+        }
+        return path
+    }
+
+    let extractor = ReceiptExtractor(defaultCurrency: "EUR")
+
+    func read(_ name: String, rereads: Bool) throws -> (reading: OCRResult, fields: ReceiptFields) {
+        let engine = try XCTUnwrap(Self.engine)
+        var options = OCRPipeline.Options()
+        options.rereadLines = rereads
+        let r = try OCRPipeline(options: options).read(contentsOf: try Self.realScan(name), engine: engine, judge: ReceiptReadingJudge(extractor: extractor))
+        return (r, extractor.extract(r))
+    }
+
+    /// IMG0004 (real,- Düsseldorf, 9,31 EUR): the page reading gives `SUMME EUR oaSl`; the line
+    /// alone gives 9,31, which cash tendered minus change (10,01 − 0,70) confirms.
+    func testATotalThePageReadingLostIsReadFromItsLineAlone() throws {
+        let page = try read("IMG0004", rereads: false)
+        XCTAssertNotEqual(page.fields.total?.value.description, "9.31", page.reading.text)
+        XCTAssertFalse(page.fields.doubtful.isEmpty)
+        XCTAssertFalse(page.reading.lines.contains(where: \.reread))
+
+        let lines = try read("IMG0004", rereads: true)
+        XCTAssertEqual(lines.fields.total?.value.description, "9.31", lines.reading.text)
+        XCTAssertEqual(lines.fields.totalCheck, .tenderedMinusChange)
+        XCTAssertEqual(lines.fields.date?.value, CivilDate(year: 2015, month: 9, day: 5))
+        XCTAssertEqual(lines.fields.doubtful, [])
+        XCTAssertTrue(lines.reading.lines.contains { $0.reread && $0.text.contains("SUMME") })
+        // Only the line was replaced: the reading has as many lines, the others as they were.
+        XCTAssertEqual(lines.reading.lines.count, page.reading.lines.count)
+        XCTAssertEqual(lines.reading.lines.filter { !$0.reread }.map(\.text), page.reading.lines.enumerated().filter { !lines.reading.lines[$0.offset].reread }.map(\.element.text))
+    }
+
+    /// IMG0007 (PENNY, 06.06.2015): the page reading bends the date (`06.00.2015`, no date) or
+    /// reads it with words it is unsure of; the line alone reads it surely.
+    func testABentDateIsReadFromItsLineAlone() throws {
+        let page = try read("IMG0007", rereads: false)
+        XCTAssertLessThan(page.fields.date?.confidence ?? 0, ReceiptFields.reviewThreshold, page.reading.text)
+        let lines = try read("IMG0007", rereads: true)
+        XCTAssertEqual(lines.fields.date?.value, CivilDate(year: 2015, month: 6, day: 6), lines.reading.text)
+        XCTAssertEqual(lines.fields.total?.value.description, "5.03")
+        XCTAssertEqual(lines.fields.doubtful, [])
+    }
+
+    /// A receipt read clean and confirmed names no line; a settled reading is never reread.
+    func testASettledReadingNamesNoLine() throws {
+        let page = try read("IMG0001", rereads: true)
+        XCTAssertEqual(page.fields.doubtful, [], page.reading.text)
+        XCTAssertFalse(page.reading.lines.contains(where: \.reread))
+        XCTAssertEqual(extractor.linesToReread(page.reading), [])
+    }
+
+    // MARK: - Which lines are named (text readings with boxes)
+
+    func reading(_ lines: [(String, Double)]) -> OCRResult {
+        OCRResult(lines: lines.enumerated().map { i, l in
+            OCRResult.Line(words: l.0.split(separator: " ").map { .init(text: String($0), confidence: l.1) }, box: .init(x: 10, y: 40 * i, width: 500, height: 30))
+        }, meanConfidence: 70)
+    }
+
+    /// The total's keyword line when the total is doubtful, the line shaped like a date when
+    /// there is no date, and never a line read with high confidence.
+    func testTheLinesNamedAreThoseOfTheDoubtfulFields() {
+        let r = reading([("REWE Markt", 90), ("SUPPENGRUEN 0,99 B", 90), ("SUMME EUR oaSl", 30), ("Geg. BAR EUR 2,00", 90),
+                         ("Ruckgeld BAR EUR 1,01", 90), ("06.00.2015 21:45 Bon-Nr. 1338", 40)])
+        XCTAssertEqual(extractor.linesToReread(r), [2, 5])
+        // The same lines read with high confidence: rereading them would give the same words.
+        var sure = r
+        for i in sure.lines.indices { for w in sure.lines[i].words.indices { sure.lines[i].words[w].confidence = 95 } }
+        XCTAssertEqual(extractor.linesToReread(sure), [])
+        // No boxes (text from elsewhere): nothing can be cut out.
+        var boxless = r
+        for i in boxless.lines.indices { boxless.lines[i].box = nil }
+        XCTAssertEqual(extractor.linesToReread(boxless), [])
+    }
+
+    /// A fuel slip whose volume is missing: the line with a multiplication and `EUR/` (its `L`
+    /// read as `)`); a line beside a sure price-per-litre line that holds numbers (`36.17, lie re
+    /// RM 12437` for `36.17 litre RM 121.17`); at most `maxRereadLines`.
+    func testAFuelSlipNamesItsFuelLines() {
+        let r = reading([("JET Tankstelle", 90), ("Saule 4 Super E10", 90), ("51,45 1 x 4 725, EUR/)", 20), ("99,10 A", 60),
+                         ("SUMME EUR 99,10", 95), ("Geg. BAR EUR 100,00", 90), ("Rickgeld EUR 0,90", 90), ("Dat .18.06.2023 Zeit 11:26", 95)])
+        let f = extractor.extract(r)
+        XCTAssertTrue(f.isFuel)
+        XCTAssertNil(f.volume)
+        XCTAssertEqual(extractor.linesToReread(r), [2])
+        let malay = reading([("SHELL MALAYSIA TRADING", 90), ("15/05/2023 08:18", 95), ("Pam: 08 RON95", 90), ("36.17, lie re RM 12437, 417.", 20),
+                             ("3.350 RM / litre", 92), ("JUMLAH RM 121.17", 90), ("TUNAI RM 150.00", 90), ("BAKI RM 28.83", 90)])
+        XCTAssertEqual(extractor.linesToReread(malay), [3])
+        XCTAssertLessThanOrEqual(extractor.linesToReread(reading((0..<20).map { ("SUMME EUR \($0)x", 10) })).count, ReceiptExtractor.maxRereadLines)
+    }
+
+    /// The reread of that fuel line (`57,45 1 X 1,725 EUR/1`, its two `L`s read as `1`) gives the
+    /// volume and price, which multiply to the total.
+    func testAFuelLineWithItsLitreSignsReadAsOnesIsCrossChecked() {
+        let f = extractor.extract(text: "JET Tankstelle\nSaule 4 Super E10\n57,45 1 X 1,725 EUR/1\n99,10 A\nSUMME EUR 99,10\nDat .18.06.2023 Zeit 11:26")
+        XCTAssertEqual(f.volume?.value.amount.description, "57.45")
+        XCTAssertEqual(f.unitPrice?.value.description, "1.725")
+        XCTAssertEqual(f.totalCheck, .priceTimesVolume)
+        XCTAssertEqual(f.doubtful, [])
+    }
+
+    /// Malay cash (`TUNAI`) read `TUNAT`: still cash tendered, and with the change (`BAKI`) it confirms the total.
+    func testAMisreadFiveLetterTenderWordStillConfirms() {
+        let f = ReceiptExtractor(defaultCurrency: "MYR").extract(text: "SHELL MALAYSIA\n15/05/2023 08:18\nJUMLAH RM 121.17\nTUNAT RM 150.00\nBAKI RM 28.83")
+        XCTAssertEqual(f.total?.value.description, "121.17")
+        XCTAssertEqual(f.totalCheck, .tenderedMinusChange)
+    }
+
+    /// Between two readings with as many doubtful fields, the field confidences are compared
+    /// weakest first: a missing volume (0 in both) does not hide a total raised from doubtful.
+    func testTheJudgeComparesFieldConfidencesWeakestFirst() {
+        let judge = ReceiptReadingJudge(extractor: extractor)
+        let bare = reading([("SHELL", 90), ("Pam: 08 RON95", 90), ("36.17, lie re RM 12437, 417.", 20), ("3.350 RM / litre", 90),
+                            ("JUMLAH RM 17", 40), ("15/05/2023 08:18", 95)])
+        var cents = bare
+        cents.lines[4] = OCRResult.Line(words: [.init(text: "JUMLAH", confidence: 90), .init(text: "RM", confidence: 90), .init(text: "121.17", confidence: 90)], box: bare.lines[4].box)
+        let (fb, fc) = (extractor.extract(bare), extractor.extract(cents))
+        XCTAssertEqual(fb.doubtful.count, fc.doubtful.count, "\(fb.doubtful) \(fc.doubtful)")
+        XCTAssertGreaterThan(fc.total?.confidence ?? 0, fb.total?.confidence ?? 0)
+        XCTAssertTrue(judge.prefers(cents, over: bare))
+        XCTAssertFalse(judge.prefers(bare, over: cents))
+    }
+
+    /// The midpoint threshold lies halfway between ink and paper: a grey line that Tesseract's
+    /// own thresholding thickened is cut thin.
+    func testTheMidpointThresholdIsHalfwayBetweenInkAndPaper() throws {
+        let image = OCRImage(width: 100, height: 20)
+        pixSetAllArbitrary(image.pix, 200)
+        for x in 10..<20 { for y in 5..<15 { pixSetPixel(image.pix, Int32(x), Int32(y), 30) } }    // ink, 5 % of the pixels
+        for x in 30..<34 { for y in 5..<15 { pixSetPixel(image.pix, Int32(x), Int32(y), 120) } }   // a grey edge, 2 % of the pixels
+        let (ink, paper) = try XCTUnwrap(OCRPreprocess.inkAndPaper(image))
+        XCTAssertEqual(ink, 30)
+        XCTAssertEqual(paper, 200)
+        let binary = OCRPreprocess.binarize(image, method: .midpoint)
+        XCTAssertEqual(binary.depth, 1)
+        var black: UInt32 = 0
+        pixGetPixel(binary.pix, 15, 10, &black)
+        XCTAssertEqual(black, 1, "ink is black")
+        var edge: UInt32 = 0
+        pixGetPixel(binary.pix, 31, 10, &edge)
+        XCTAssertEqual(edge, 0, "grey 120 is over the midpoint 115: paper")
+    }
+}
