@@ -9,7 +9,9 @@
 #
 # --merge re-measures only the named rows and keeps the other rows of the previous results
 # (each row records when it was measured and the load average then, and the table says so),
-# so one changed stage can be measured again without the hour a full run takes.
+# so one changed stage can be measured again without the hour a full run takes. When the previous
+# results are gone (they live in $BENCH_WORK), scripts/bench/rebuild-results.py rebuilds them from
+# BENCHMARKS.md.
 #
 # Inputs are generated once into $BENCH_WORK (default /tmp/fleetkit-bench) and reused.
 set -euo pipefail
