@@ -54,13 +54,22 @@ extension ReceiptExtractor {
             }
             add(labelled, 2)
             add(near, 1)
+            // Nothing fuel-shaped left to read: the fuel line may be read past recognition
+            // (`Jes AS Lee Ls OLGELURAL` for `22,43 l X 1,618 EUR/l`). It is printed between the
+            // grade or pump line and the total: the least sure line there.
+            if let grade = f.fuelGrade?.line, !labelled.contains(where: unsure), !near.contains(where: unsure) {
+                let end = min(f.total.map { $0.line } ?? keys.count, grade + 4, keys.count)
+                let between = end > grade + 1 ? Array((grade + 1)..<end) : []
+                add(between.sorted { result.lines[$0].confidence < result.lines[$1].confidence }, 1)
+            }
         }
         if total {
             let tokens = keys.map(ReceiptPatterns.wordTokens)
             var picks: [Int] = []
             for i in keys.indices {
+                // Also a keyword glued to the next word (`TOTALTIC 7,40 EUR` for `TOTAL TTC`).
                 let keyword = ReceiptPatterns.totalKeywords.contains { ReceiptPatterns.contains(keys[i], $0.phrase) }
-                    || ReceiptTotals.misreadTotalWords.contains { ReceiptPatterns.resembles(tokens[i], $0) }
+                    || ReceiptTotals.misreadTotalWords.contains { w in ReceiptPatterns.resembles(tokens[i], w) || tokens[i].contains { $0.count > w.utf8.count && $0.starts(with: w.utf8) } }
                 guard keyword, !ReceiptPatterns.notTotal.contains(where: { ReceiptPatterns.contains(keys[i], $0) }) else { continue }
                 picks.append(i)
                 // A keyword alone on its line: the amount is printed on the next.

@@ -109,6 +109,25 @@ final class OCRLineRereadTests: XCTestCase {
         XCTAssertLessThanOrEqual(extractor.linesToReread(reading((0..<20).map { ("SUMME EUR \($0)x", 10) })).count, ReceiptExtractor.maxRereadLines)
     }
 
+    /// A fuel line read past recognition (`Jes AS Lee Ls OLGELURAL` for `22,43 l X 1,618 EUR/l`):
+    /// nothing on it looks like fuel, so the least sure line between the grade and the total is named.
+    func testAFuelLineReadPastRecognitionIsNamedBetweenGradeAndTotal() {
+        let r = reading([("ARAL Tankstelle", 90), ("Saule 4 Super E10", 90), ("Jes AS Lee Ls OLGELURAL", 20), ("36,29 A", 60),
+                         ("SUMME EUR 36,29", 95), ("Geg. BAR EUR 50,00", 90), ("Ruckgeld EUR 13,71", 90), ("Dat.07.05.2024 Zeit 07:49", 95)])
+        let f = extractor.extract(r)
+        XCTAssertEqual(f.fuelGrade?.line, 1)
+        XCTAssertTrue(f.isFuel)
+        XCTAssertEqual(extractor.linesToReread(r), [2])
+    }
+
+    /// A total keyword glued to the next word by a lost space (`TOTALTIC` for `TOTAL TTC`) is
+    /// not a keyword to the extractor, but its line is worth reading again.
+    func testAGluedTotalKeywordLineIsNamed() {
+        let r = reading([("APRR AUTOROUTES", 90), ("Date 05/04/2025 15:17", 95), ("Classe 2 PEAGE 7,40 EUR", 90), ("TOTALTIC \\ 7,40 EUR", 60)])
+        XCTAssertNil(extractor.extract(r).total)
+        XCTAssertEqual(extractor.linesToReread(r), [3])
+    }
+
     /// The reread of that fuel line (`57,45 1 X 1,725 EUR/1`, its two `L`s read as `1`) gives the
     /// volume and price, which multiply to the total.
     func testAFuelLineWithItsLitreSignsReadAsOnesIsCrossChecked() {
