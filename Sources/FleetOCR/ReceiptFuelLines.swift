@@ -79,8 +79,9 @@ struct FuelLines {
         guard rest.first == "/" else { return nil }
         rest = rest.dropFirst()
         skipSpaces()
-        // `EUR/1`, `EUR/|`: the litre's `L` misread, alone after the slash.
-        if let c = rest.first, "1|I".contains(c), !(rest.dropFirst().first.map { $0.isLetter || $0.isNumber } ?? false) { return .litre }
+        // `1,725 EUR/1`, `EUR/|`: the litre's `L` misread, alone after the slash, after a price
+        // with decimals (not `Bon 1433/1`, a receipt number).
+        if n.value.scale >= 2, let c = rest.first, "1|I".contains(c), !(rest.dropFirst().first.map { $0.isLetter || $0.isNumber } ?? false) { return .litre }
         let word = rest.prefix(while: \.isLetter).uppercased()
         guard !(rest.dropFirst(word.count).first?.isLetter ?? false) else { return nil }
         if ["L", "LTR", "LITRE", "LITER", "LITRO", "LITRAS", "LT"].contains(word) { return .litre }

@@ -136,6 +136,10 @@ final class OCRLineRereadTests: XCTestCase {
         XCTAssertEqual(f.unitPrice?.value.description, "1.725")
         XCTAssertEqual(f.totalCheck, .priceTimesVolume)
         XCTAssertEqual(f.doubtful, [])
+        // A receipt number with a slash is no price per litre: a grocery slip stays an expense.
+        let shop = extractor.extract(text: "REWE\nSUPPENGRUEN 0,99 B\nSUMME EUR 0,99\nBAR EUR 0,99\n04.12.2014 11:26 Bon 1433/1")
+        XCTAssertFalse(shop.isFuel)
+        XCTAssertNil(shop.unitPrice)
     }
 
     /// Malay cash (`TUNAI`) read `TUNAT`: still cash tendered, and with the change (`BAKI`) it confirms the total.
