@@ -56,6 +56,8 @@ final class OCRSpeedMeasurement: XCTestCase {
         o = OCRPipeline.Options(); o.sidewaysTrials = true; out.append(("sideways-trials", o))
         o = OCRPipeline.Options(); o.quarterSizeHeight = true; out.append(("quarter-size-height", o))
         o = OCRPipeline.Options(); o.rereadLines = false; out.append(("no-line-rereads", o))
+        o = OCRPipeline.Options(); o.osdPixels = 2_000_000; out.append(("osd-2MP", o))
+        o = OCRPipeline.Options(); o.osdPixels = 1_000_000; out.append(("osd-1MP", o))
         return out
     }
 }
