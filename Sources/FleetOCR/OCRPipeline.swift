@@ -21,7 +21,9 @@ import Foundation
 /// the image to OSD and the trials anyway. On real phone photos the geometry guess alone had
 /// turned upright slips sideways (before step 2 existed, with only a 180° retry).
 /// The result records the turn and which step chose it (`OCRResult.orientation`). Small print
-/// the judge is not settled by is then read once more, scaled (`Options.smallPrintHeight`).
+/// the judge is not settled by is then read once more, scaled (`Options.smallPrintHeight`), and
+/// a reading it is still not settled by has the lines the judge names read again alone
+/// (`Options.rereadLines`).
 public struct OCRPipeline: Sendable {
     public struct Options: Sendable, Equatable {
         public var normalizeBackground = true
