@@ -109,8 +109,8 @@ public struct OCRPipeline: Sendable {
         public var unsureLineRatio: ClosedRange<Double>? = 0.8...1.25
         /// The lines a judge names (`OCRReadingJudge.linesToReread`) of a reading it is not
         /// settled by are read again one by one, cut out of the image and read as a single line
-        /// (as they are, then 1.5× when that was no better); a reread line is kept when the
-        /// judge prefers the reading with it (docs/FORMATS.md, "Reading a line again").
+        /// (thresholded halfway between ink and paper, as they are, at half size); a reread line
+        /// is kept when the judge prefers the reading with it (docs/FORMATS.md, "Reading a line again").
         public var rereadLines = true
 
         public init() {}
@@ -328,18 +328,17 @@ public struct OCRPipeline: Sendable {
             // and a line height each side.
             let padY = max(2, box.height / 4), padX = box.height
             guard let cut = image.crop(x: box.x - padX, y: box.y - padY, width: box.width + 2 * padX, height: box.height + 2 * padY) else { continue }
-            for variant in 0..<3 {
-                let image = variant == 0 ? OCRPreprocess.binarize(cut, method: .midpoint) : variant == 1 ? cut : OCRPreprocess.scale(cut, by: 0.5)
-                let words = engine.recognize(image, mode: .singleLine).lines.flatMap(\.words)
+            let variants: [() -> OCRImage] = [{ OCRPreprocess.binarize(cut, method: .midpoint) }, { cut }, { OCRPreprocess.scale(cut, by: 0.5) }]
+            for variant in variants {
+                let words = engine.recognize(variant(), mode: .singleLine).lines.flatMap(\.words)
                 guard !words.isEmpty else { continue }
                 var candidate = best
                 candidate.lines[i] = OCRResult.Line(words: words, box: box)
                 candidate.lines[i].reread = true
                 guard judge.prefers(candidate, over: best) else { continue }
                 best = candidate
-                if judge.isSettled(best) { break }
+                if judge.isSettled(best) { return best }
             }
-            if judge.isSettled(best) { break }
         }
         return best
     }

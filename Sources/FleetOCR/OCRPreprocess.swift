@@ -148,24 +148,9 @@ public enum OCRPreprocess {
     /// The grey levels of the 2nd and 90th percentiles of an 8-bit image: its ink and its paper.
     static func inkAndPaper(_ gray: OCRImage) -> (ink: Int, paper: Int)? {
         guard gray.depth == 8 else { return nil }
-        var made = pixGetGrayHistogram(gray.pix, 1)
-        defer { numaDestroy(&made) }
-        guard let hist = made else { return nil }
-        var counts = [Float](repeating: 0, count: 256)
-        var total: Float = 0
-        for v in 0..<256 {
-            var c: Float = 0
-            numaGetFValue(hist, Int32(v), &c)
-            counts[v] = c
-            total += c
-        }
-        guard total > 0 else { return nil }
-        func percentile(_ p: Float) -> Int {
-            var seen: Float = 0
-            for v in 0..<256 { seen += counts[v]; if seen >= p * total { return v } }
-            return 255
-        }
-        return (percentile(0.02), percentile(0.9))
+        var ink: UInt32 = 0, paper: UInt32 = 0
+        guard pixGetRankValue(gray.pix, 1, 0.02, &ink) == 0, pixGetRankValue(gray.pix, 1, 0.9, &paper) == 0 else { return nil }
+        return (Int(ink), Int(paper))
     }
 
     /// The skew of the text lines in degrees (positive: counter-clockwise) and Leptonica's

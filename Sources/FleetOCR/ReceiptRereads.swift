@@ -28,8 +28,8 @@ extension ReceiptExtractor {
         // also leaves price × volume unchecked: the fuel lines come first, the total lines after.
         if volume, f.total != nil { total = total || f.totalCheck != .priceTimesVolume }
         guard total || date || volume else { return [] }
-        let keys = result.lines.map { ReceiptPatterns.key(ReceiptPatterns.repair($0.text)) }
         let texts = result.lines.map { ReceiptPatterns.repair($0.text) }
+        let keys = texts.map(ReceiptPatterns.key)
         func unsure(_ i: Int) -> Bool { result.lines[i].box != nil && result.lines[i].confidence < Self.sureLineConfidence }
         var out: [Int] = []
         /// Up to `n` of `picks` (in their order) not sure and not named yet.
@@ -44,7 +44,9 @@ extension ReceiptExtractor {
             let labelled = keys.indices.filter { i in
                 FuelLines.volumeLabels.contains { ReceiptPatterns.contains(keys[i], $0) }
                     || Self.fuelWords.contains { ReceiptPatterns.contains(keys[i], $0) }
-                    || Self.perVolume.contains { keys[i].contains($0) }
+                    || FuelLines.priceLabels.contains { p in
+                        p.unit != nil && (ReceiptPatterns.contains(keys[i], p.label) || !p.label.first!.isLetter && ReceiptPatterns.has(keys[i], p.label))
+                    }
                     || Self.multiplied(texts[i])
                     || ReceiptNumber.all(in: texts[i]).contains { FuelLines.unit(after: $0, in: texts[i], lenient: true) != nil || FuelLines.perUnit(after: $0, in: texts[i]) != nil }
             }
@@ -66,11 +68,7 @@ extension ReceiptExtractor {
         if total {
             let tokens = keys.map(ReceiptPatterns.wordTokens)
             var picks: [Int] = []
-            for i in keys.indices {
-                // Also a keyword glued to the next word (`TOTALTIC 7,40 EUR` for `TOTAL TTC`).
-                let keyword = ReceiptPatterns.totalKeywords.contains { ReceiptPatterns.contains(keys[i], $0.phrase) }
-                    || ReceiptTotals.misreadTotalWords.contains { w in ReceiptPatterns.resembles(tokens[i], w) || tokens[i].contains { $0.count > w.utf8.count && $0.starts(with: w.utf8) } }
-                guard keyword, !ReceiptPatterns.notTotal.contains(where: { ReceiptPatterns.contains(keys[i], $0) }) else { continue }
+            for i in keys.indices where ReceiptTotals.totalKeyword(key: keys[i], tokens: tokens[i], glued: true) != nil {
                 picks.append(i)
                 // A keyword alone on its line: the amount is printed on the next.
                 if i + 1 < keys.count, ReceiptNumber.all(in: texts[i]).isEmpty { picks.append(i + 1) }
@@ -95,9 +93,6 @@ extension ReceiptExtractor {
         }
         return out
     }
-
-    /// A price per volume printed with its slash (`EUR/L`, `RM/LITRE`, `$/GAL`), however the number before it read.
-    static let perVolume = ["/L", "/ L", "/LTR", "/LITRE", "/ LITRE", "/LITER", "/GAL", "/ GAL"]
 
     /// Two numbers joined by a multiplication sign (`51,45 1 x 4 725`): a price and a volume.
     static func multiplied(_ text: String) -> Bool {

@@ -42,10 +42,7 @@ struct ReceiptTotals {
         var out: [TotalCandidate] = []
         let firstAmount = lines.firstIndex { l in l.numbers.contains { $0.value.scale > 0 } } ?? lines.count
         for (i, line) in lines.enumerated() {
-            // The keyword as printed, else misread (`SUHHE`, `S U M H E`) at a lower weight.
-            guard let keyword = ReceiptPatterns.totalKeywords.first(where: { ReceiptPatterns.contains(line.key, $0.phrase) })
-                    ?? Self.misreadTotalWords.first(where: { ReceiptPatterns.resembles(tokens[i], $0) }).map({ ($0, 0.6) }),
-                  !ReceiptPatterns.notTotal.contains(where: { ReceiptPatterns.contains(line.key, $0) }) else { continue }
+            guard let keyword = Self.totalKeyword(key: line.key, tokens: tokens[i]) else { continue }
             var source = line, at = i
             if line.numbers.isEmpty {
                 guard i >= firstAmount, i + 1 < lines.count, lines[i + 1].numbers.count == 1, lines[i + 1].key.filter(\.isLetter).count <= 3 else { continue }
@@ -61,6 +58,19 @@ struct ReceiptTotals {
             }
         }
         return out
+    }
+
+    /// The total keyword of a line: as printed, else misread (`SUHHE`, `S U M H E`) at a lower
+    /// weight; nil on a line about tax, cash, change or a subtotal. `glued` also takes a misread
+    /// keyword joined to the next word (`TOTALTIC` for `TOTAL TTC`): enough to read the line
+    /// again (`ReceiptExtractor.linesToReread`), not to take an amount from it.
+    static func totalKeyword(key: String, tokens: [[UInt8]], glued: Bool = false) -> (phrase: String, weight: Double)? {
+        guard !ReceiptPatterns.notTotal.contains(where: { ReceiptPatterns.contains(key, $0) }) else { return nil }
+        if let printed = ReceiptPatterns.totalKeywords.first(where: { ReceiptPatterns.contains(key, $0.phrase) }) { return printed }
+        let misread = misreadTotalWords.first { w in
+            ReceiptPatterns.resembles(tokens, w) || glued && tokens.contains { $0.count > w.utf8.count && $0.starts(with: w.utf8) }
+        }
+        return misread.map { ($0, 0.6) }
     }
 
     /// The money amounts of a line: not a percentage, not a postcode before its town
