@@ -86,9 +86,15 @@ public struct OCRPipeline: Sendable {
         public var maxWorkPixels = OCRMemoryBudget.maxWorkPixels
         /// A JPEG with more pixels than this is decoded at 1/2, 1/4 or 1/8 size (libjpeg's DCT
         /// scaling, nearly free), and again at full size when its text came out under 12 px.
-        /// 20 MP: a 12 MP phone photo is read at full size (on the benchmark's flat phone photos
-        /// that read 2 more of 10 than at 3 MP, within 0.5 s and 110 MB), a 48 MP one reduced.
-        public var photoPixels = 20_000_000
+        /// 3.1 MP: a 12 MP phone photo is decoded at half size (1500 × 2000). A slip filling the
+        /// frame has capitals of 50–70 px there, which the pipeline scaled down to 28 px anyway;
+        /// at half size a noisy photo's specks average away, so its text height is measured and
+        /// it is read scaled, where at full size it was often read unscaled at 2–12 MP (0.5–1.2 s
+        /// a reading). On the benchmark's two realistic sets (seeds 11 and 2, 40 photos) 12 % less
+        /// CPU, distorted photos 13 → 15 of 20 read right, flat 19 → 18 (one total left
+        /// unconfirmed, flagged), none wrong; on the 21 photos of `photo-transforms.py` totals
+        /// 19 → 21 and turns 20 → 21 (docs/FORMATS.md, "Speed"). 20 MP read them at full size.
+        public var photoPixels = 3_100_000
         /// Text measured under this height (px, after scaling) is read a second time scaled to
         /// `OCRPreprocess.targetTextHeight` when a judge (`read(_:engine:judge:)`) finds the
         /// reading unsettled, and the judge keeps the better of the two (0: never). Small print
@@ -96,6 +102,14 @@ public struct OCRPipeline: Sendable {
         /// benchmark (capitals 19–21 px) the scaled reading mends a fuel line the first lost,
         /// while three real scans of 15–22 px read worse scaled (docs/FORMATS.md, "Small print").
         public var smallPrintHeight = 24.0
+        /// The small-print reading is skipped when it and the full readings already made would
+        /// read more pixels than this together. Tesseract takes about 0.1 s of CPU a megapixel of
+        /// a noisy photo (0.58 s at 3 MP, 1.2 s at 12 MP), and the 2 s a photo may take
+        /// (issue 17) also holds OSD, the trials and the preprocessing: an unreadable distorted
+        /// photo (mean word confidence 25–29) read at 3 MP, then scaled up to 7.3 MP for its
+        /// 14 px text, took 2.2 s and read nothing more. The scans' small print (0.4 MP read,
+        /// 0.8 MP scaled) is far under it.
+        public var smallPrintPixelBudget = 8_000_000
         /// Check a text height under `OCRPreprocess.textHeightRange` or `smallPrintHeight` on an
         /// image of 2 MP or more on a half-size copy too, and take that one when it is over 1.5×
         /// as tall or finds no letters (noise specks were measured, not letters: the image would
@@ -193,11 +207,14 @@ public struct OCRPipeline: Sendable {
         /// The images read in full, by turn and whether scaled for small print, kept for line
         /// rereads (only with a judge that may ask for them).
         var readImages: [Int: OCRImage] = [:]
+        /// The pixels of the full readings made so far (`smallPrintPixelBudget`).
+        var pixelsRead = 0
         let keepImages = judge != nil && options.rereadLines
         func readTurned(_ q: Int, _ how: OCRResult.Orientation, of source: OCRImage? = nil) -> OCRResult {
             var g = OCRPreprocess.rotate(source ?? unturned, quarterTurns: q), skew = 0.0
             if options.deskew { (g, skew) = OCRPreprocess.deskew(g) }
             if keepImages { readImages[q + (source == nil ? 0 : 4)] = g }
+            pixelsRead += g.width * g.height
             var r = recognize(g, textHeight: textHeight, engine: engine)
             r.quarterTurns = q
             r.skewDegrees = skew
@@ -235,7 +252,7 @@ public struct OCRPipeline: Sendable {
         func smallPrint(_ r: OCRResult) -> OCRResult {
             guard let judge, !r.refused, let h = textHeight, h > 0, h < options.smallPrintHeight, !settled(r) else { return r }
             let up = OCRMemoryBudget.cappedScale(OCRPreprocess.targetTextHeight / h, width: unturned.width, height: unturned.height, maxPixels: options.maxWorkPixels)
-            guard up > 1.05 else { return r }
+            guard up > 1.05, pixelsRead + Int(Double(unturned.width * unturned.height) * up * up) <= options.smallPrintPixelBudget else { return r }
             var again = readTurned(r.quarterTurns, r.orientation, of: OCRPreprocess.scale(unturned, by: up))
             again.orientationConfidence = r.orientationConfidence
             guard judge.prefers(again, over: r) else { return r }
@@ -309,10 +326,15 @@ public struct OCRPipeline: Sendable {
     /// 23 MP), while print really that small measures about the same on it (phone-hard-002: 20
     /// and 28 px). Print under 12 px also finds no letter shapes at half size (they fall under
     /// the 6 px a glyph needs), so on an image of 2 MP or more it is read unscaled too.
+    /// A smaller image (a scan, or a photo decoded at half size and cut to its paper: about
+    /// 1 MP) is checked the same way, but kept at its own estimate when the half-size copy finds
+    /// nothing: small print on a small image is scaled up. Only photos decoded at half size
+    /// measured taller there (9 px, then 26 px: without the check such a slip was scaled up
+    /// 3.1× to 12 MP and read at 84 px capitals, 0.5 s a reading).
     static func checkedTextHeight(_ measured: Double?, of gray: OCRImage, options: Options) -> Double? {
-        guard let h = measured, h < max(OCRPreprocess.textHeightRange.lowerBound, options.smallPrintHeight),
-              gray.width * gray.height >= 2_000_000 else { return measured }
+        guard let h = measured, h < max(OCRPreprocess.textHeightRange.lowerBound, options.smallPrintHeight) else { return measured }
         let half = OCRPreprocess.textHeight(OCRPreprocess.scale(gray, by: 0.5)).map { $0 * 2 }
+        if gray.width * gray.height < 2_000_000 { return half.map { $0 > 1.5 * h } ?? false ? half : h }
         return half.map({ $0 > 1.5 * h }) ?? true ? half : h
     }
 

@@ -153,9 +153,12 @@ struct ReceiptMerchant {
     static func category(_ lines: [Line], merchantLine: Int?, minorDigits: Int) -> (category: String, kind: String?) {
         let skip = ReceiptPatterns.notTotal + ReceiptPatterns.totalKeywords.map(\.phrase) + ReceiptTotals.paymentWords
         // Item lines carry an amount and are not a total, tax, payment or change line; the
-        // merchant's line counts too (a chain's name says what it sells).
+        // merchant's line and the header's first six lines count too: a chain's name, or a
+        // toll station's `PEAGE DE VILLEFRANCHE` under `APRR AUTOROUTES`, says what it sells
+        // when the item line is misread (`Classe 2 REAGE 7,40 EUR`).
+        let header = min(headerEnd(lines), 6)
         let items = lines.enumerated().filter { i, line in
-            i == merchantLine || (line.numbers.contains { $0.value.scale == minorDigits && minorDigits > 0 || $0.value.scale > 0 }
+            i == merchantLine || i < header || (line.numbers.contains { $0.value.scale == minorDigits && minorDigits > 0 || $0.value.scale > 0 }
                                   && !skip.contains { ReceiptPatterns.contains(line.key, $0) })
         }.map(\.element.key)
         func score(_ strong: [String], _ weak: [String]) -> Int {

@@ -81,15 +81,15 @@ final class OCRDecompressionBombTests: XCTestCase {
         let frame = try XCTUnwrap(header.jpeg)
         XCTAssertTrue(frame.progressive && frame.buffersWholeImage)
         XCTAssertEqual(frame.coefficientBytes, 750 * 825 * 128 * 3)
-        // Planned as the pipeline decodes a photo: at 1/2 size (over 20 MP), which spares the
-        // output buffer but not libjpeg's coefficients.
+        // Planned as the pipeline decodes a photo: at 1/4 size (over 3.1 MP at half), which
+        // spares the output buffer but not libjpeg's coefficients.
         let plan = OCRDecodePlan(header, maxWorkPixels: OCRPipeline.Options().photoPixels)
-        XCTAssertEqual(plan.reduction, 2)
+        XCTAssertEqual(plan.reduction, 4)
         XCTAssertGreaterThan(plan.bytes, OCRImage.maxDecodeBytes)
         guard case let .failure(error) = try readWithinBudget(path) else { return XCTFail("a 238 MB decode was attempted") }
         XCTAssertEqual(error as? OCRImage.Error, .tooLargeToDecode(path, width: 6000, height: 6600, bytes: plan.bytes, maxBytes: OCRImage.maxDecodeBytes))
         let message = "\(error)"
-        XCTAssertTrue(message.contains("the image is 6000 × 6600 pixels, which would need 248 MB to read"), message)
+        XCTAssertTrue(message.contains("the image is 6000 × 6600 pixels, which would need 241 MB to read"), message)
         XCTAssertTrue(message.contains("scale it down below 5") && message.contains("or crop it"), message)
     }
 

@@ -150,9 +150,18 @@ final class OCRPhotoChecksTests: XCTestCase {
         let small = page(letters: 300, w: 13, h: 20, specks: 0)
         let h = try XCTUnwrap(OCRPreprocess.textHeight(small))
         XCTAssertEqual(OCRPipeline.checkedTextHeight(h, of: small, options: options), h)
-        // Text in range, or an image under 2 MP, is not checked.
+        // Text in range is not checked.
         XCTAssertEqual(OCRPipeline.checkedTextHeight(30, of: noisy, options: options), 30)
-        let scan = OCRPreprocess.scale(noisy, by: 0.5)
-        XCTAssertEqual(OCRPipeline.checkedTextHeight(7, of: scan, options: options), 7)
+        // Under 2 MP (a photo decoded at half size): the letters measured at half size are taken too...
+        let halfDecoded = OCRPreprocess.scale(noisy, by: 0.5)
+        XCTAssertLessThan(halfDecoded.width * halfDecoded.height, 2_000_000)
+        XCTAssertEqual(try XCTUnwrap(OCRPipeline.checkedTextHeight(4, of: halfDecoded, options: options)), 27, accuracy: 3)
+        // ...but small print that finds no letters at half size keeps its estimate there, to be
+        // scaled up (over 2 MP it would be read as it is).
+        let tiny = OCRPreprocess.scale(page(letters: 300, w: 9, h: 14, specks: 0), by: 0.5)
+        let t = try XCTUnwrap(OCRPreprocess.textHeight(tiny))
+        XCTAssertLessThan(t, 8)
+        XCTAssertNil(OCRPreprocess.textHeight(OCRPreprocess.scale(tiny, by: 0.5)))
+        XCTAssertEqual(OCRPipeline.checkedTextHeight(t, of: tiny, options: options), t)
     }
 }

@@ -13,8 +13,10 @@ final class OCRSpeedMeasurement: XCTestCase {
         let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { name in [".jpg", ".png", ".tif"].contains { name.hasSuffix($0) } }.sorted()
         let only = ProcessInfo.processInfo.environment["FLEETKIT_OCR_SPEED_VARIANTS"].map { Set($0.split(separator: ",").map(String.init)) }
         var reference: [String: ReceiptFields] = [:]
+        let truth = Self.truth(dir)
         for (variant, options) in Self.variants() where variant == "default" || only == nil || only!.contains(variant) {
             var bySplit: [String: (n: Int, cpu: Double, same: Int)] = [:]
+            var scored: [String: (right: Int, wrong: Int)] = [:]
             for file in files {
                 let start = clock()
                 let judge = variant.hasPrefix("no-judge") ? nil : ReceiptReadingJudge(extractor: ReceiptExtractor(defaultCurrency: "USD"))
@@ -24,12 +26,21 @@ final class OCRSpeedMeasurement: XCTestCase {
                 if variant == "default" { reference[file] = f }
                 var same = false
                 if let g = reference[file] { same = g.date == f.date && g.total == f.total && g.volume == f.volume && g.merchant == f.merchant }
-                let split: String = file.split(separator: "-").prefix(2).joined(separator: "-")
+                let split: String = file.split(separator: "-").prefix(file.hasPrefix("scan") ? 1 : 2).joined(separator: "-")
                 let s = bySplit[split, default: (0, 0, 0)]
                 bySplit[split] = (s.n + 1, s.cpu + cpu, s.same + (same ? 1 : 0))
-                print(String(format: "IMG | %@ | %@ | %.2f s | q=%d %@%@ osd=%@ conf=%d | date=%@ total=%@ | same=%@", variant, file, cpu, r.quarterTurns,
+                var verdict = "-"
+                if let t = truth[file] {
+                    let review = !f.doubtful.isEmpty
+                    let date = f.date.map { "\($0.value)" == t.date }, total = f.total.map { abs($0.value.double - t.total) < 1e-9 }
+                    let right = date == true && total == true && !review, wrong = !review && (date == false || total == false)
+                    verdict = right ? "right" : wrong ? "WRONG" : "flagged"
+                    let c = scored[split, default: (0, 0)]
+                    scored[split] = (c.right + (right ? 1 : 0), c.wrong + (wrong ? 1 : 0))
+                }
+                print(String(format: "IMG | %@ | %@ | %.2f s | q=%d %@%@ osd=%@ conf=%d | date=%@ total=%@ | same=%@ | %@", variant, file, cpu, r.quarterTurns,
                              r.orientation.rawValue, r.rereadScaled ? " rescaled" : "", r.orientationConfidence.map { String(format: "%.1f", $0) } ?? "-", Int(r.meanConfidence),
-                             f.date.map { "\($0.value)" } ?? "-", f.total.map { "\($0.value)" } ?? "-", same ? "yes" : "NO"))
+                             f.date.map { "\($0.value)" } ?? "-", f.total.map { "\($0.value)" } ?? "-", same ? "yes" : "NO", verdict))
                 for line in r.lines where line.reread { print("  REREAD | \(line.text)") }
                 if ProcessInfo.processInfo.environment["FLEETKIT_OCR_SPEED_TRACE"] != nil, let judge {
                     print("  DOUBTFUL | \(f.doubtful) | \(f.notes)")
@@ -37,9 +48,22 @@ final class OCRSpeedMeasurement: XCTestCase {
                 }
             }
             for (split, s) in bySplit.sorted(by: { $0.key < $1.key }) {
-                print(String(format: "SPEED | %@ | %@ | %.2f CPU s for %d | same fields %d/%d", variant, split, s.cpu, s.n, s.same, s.n))
+                let t = scored[split].map { String(format: " | date+total right %d, wrong not flagged %d", $0.right, $0.wrong) } ?? ""
+                print(String(format: "SPEED | %@ | %@ | %.2f CPU s for %d | same fields %d/%d%@", variant, split, s.cpu, s.n, s.same, s.n, t))
             }
         }
+    }
+
+    /// The date and total of each file in the folder's truth.json (`scripts/receipts/realistic.py`), if any.
+    static func truth(_ dir: String) -> [String: (date: String, total: Double)] {
+        guard let data = FileManager.default.contents(atPath: dir + "/truth.json"),
+              let set = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let rows = set["receipts"] as? [[String: Any]] else { return [:] }
+        var out: [String: (date: String, total: Double)] = [:]
+        for row in rows {
+            guard let file = row["file"] as? String, let date = row["date"] as? String, let total = (row["total"] as? String).flatMap(Double.init) else { continue }
+            out[file] = (date, total)
+        }
+        return out
     }
 
     static func variants() -> [(String, OCRPipeline.Options)] {
@@ -48,7 +72,7 @@ final class OCRSpeedMeasurement: XCTestCase {
         o = OCRPipeline.Options(); o.smallPrintHeight = 0; out.append(("judge-no-small-print", o))
         o = OCRPipeline.Options(); o.checkSmallTextHeight = false; o.unsureLineRatio = nil; out.append(("judge-only", o))
         o = OCRPipeline.Options(); o.smallPrintHeight = 0; o.checkSmallTextHeight = false; o.unsureLineRatio = nil; out.append(("no-judge-before", o))
-        o = OCRPipeline.Options(); o.photoPixels = 3_100_000; out.append(("decode-3MP", o))
+        o = OCRPipeline.Options(); o.photoPixels = 20_000_000; out.append(("decode-full", o))
         o = OCRPipeline.Options(); o.trialArea = 0.5; out.append(("trial-middle-half", o))
         o = OCRPipeline.Options(); o.estimatePixels = 4_000_000; out.append(("estimate-4MP", o))
         o = OCRPipeline.Options(); o.estimatePixels = 4_000_000; o.trialArea = 0.5; out.append(("estimate-4MP+trial-middle-half", o))

@@ -186,6 +186,29 @@ final class ReceiptExtractorTests: XCTestCase {
         XCTAssertEqual(f.doubtful, [])
     }
 
+    /// The item line that said `PEAGE` is misread (a distorted photo of the benchmark); the
+    /// header's toll station still says what was bought. A header that names nothing leaves
+    /// the category to the items.
+    func testTheHeaderSaysWhatWasBoughtWhenTheItemLineIsMisread() {
+        let f = extractor.extract(text: """
+            APRR AUTOROUTES
+            PEAGE DE VILLEFRANCHE
+            GARE 2541
+            Date 05/04/2025 15:12
+            Classe 2 REAGE 7,40 EUR
+            TOTAL TTC 7,40 EUR
+            """)
+        XCTAssertEqual(f.category, "tolls")
+        let plain = extractor.extract(text: """
+            MARCHE DU PORT
+            12 RUE DES LILAS
+            Date 05/04/2025 15:12
+            Classe 2 REAGE 7,40 EUR
+            TOTAL TTC 7,40 EUR
+            """)
+        XCTAssertEqual(plain.category, "other")
+    }
+
     // MARK: - Traps
 
     func testCashTenderedAndChangeAreNeverTheTotal() {
