@@ -175,6 +175,27 @@ final class OCRDecompressionBombTests: XCTestCase {
         XCTAssertEqual(result.lines, [])
     }
 
+    /// The ink counts are skipped on an image too small to exceed them: the densest pattern of
+    /// 8-connected specks (every other pixel of every other row) on the largest such image has no
+    /// more components than allowed, and one pixel more each way has more.
+    func testInkIsNotCountedWhereItCannotExceedTheLimits() throws {
+        func dots(_ side: Int) -> (image: OCRImage, components: Int) {
+            let image = OCRImage(width: side, height: side, depth: 1)
+            for y in stride(from: 0, to: side, by: 2) { for x in stride(from: 0, to: side, by: 2) { pixSetPixel(image.pix, Int32(x), Int32(y), 1) } }
+            var n: Int32 = 0
+            pixCountConnComp(image.pix, 8, &n)
+            return (image, Int(n))
+        }
+        let largest = dots(1094)
+        XCTAssertFalse(OCREngine.mayExceedInkLimits(largest.image))
+        XCTAssertEqual(largest.components, 547 * 547)
+        XCTAssertLessThanOrEqual(largest.components, OCREngine.maxInkComponents)
+        let over = dots(1096)
+        XCTAssertTrue(OCREngine.mayExceedInkLimits(over.image))
+        XCTAssertGreaterThan(over.components, OCREngine.maxInkComponents)
+        XCTAssertTrue(OCREngine.mayExceedInkLimits(OCRImage(width: 1300, height: 1200)), "1.56 M edge steps possible")
+    }
+
     /// The same dots at 6000 × 6600 become a moiré of 2.5 million specks when scaled down to
     /// the cap; Tesseract took 400 MiB and 290 s on it (652 MiB in all). Now it is never run.
     func testMoireIsRefusedBeforeTesseractBuildsOnIt() throws {
