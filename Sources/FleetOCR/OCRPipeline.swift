@@ -110,10 +110,10 @@ public struct OCRPipeline: Sendable {
         /// 14 px text, took 2.2 s and read nothing more. The scans' small print (0.4 MP read,
         /// 0.8 MP scaled) is far under it.
         public var smallPrintPixelBudget = 8_000_000
-        /// Check a text height under `OCRPreprocess.textHeightRange` or `smallPrintHeight` on an
-        /// image of 2 MP or more on a half-size copy too, and take that one when it is over 1.5×
-        /// as tall or finds no letters (noise specks were measured, not letters: the image would
-        /// be scaled up or read twice for nothing).
+        /// Check a text height under `OCRPreprocess.textHeightRange` or `smallPrintHeight` on a
+        /// half-size copy too, and take that one when it is over 1.5× as tall or (on an image of
+        /// 2 MP or more) finds no letters: noise specks were measured, not letters, and the image
+        /// would be scaled up or read twice for nothing (`checkedTextHeight`).
         public var checkSmallTextHeight = true
         /// A line-direction ratio (`OCRPreprocess.lineDirectionRatio`) in this range, or none,
         /// does not tell sideways from upright, and OSD guesses the first turn instead (with
