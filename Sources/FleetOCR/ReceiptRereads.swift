@@ -74,6 +74,15 @@ extension ReceiptExtractor {
                 if i + 1 < keys.count, ReceiptNumber.all(in: texts[i]).isEmpty { picks.append(i + 1) }
             }
             add(picks, 2)
+            // A total read but not confirmed: the payment, tendered or change line that would
+            // confirm it is printed just below (`VESA eter tee e tt 3096 ENOROS` for
+            // `VISA **** 3096 £19.65`). Of the three lines after the total's, one naming a payment
+            // first, else the least sure.
+            if let line = f.total?.line, f.totalCheck == nil {
+                let below = Array(min(line + 1, keys.count)..<min(line + 4, keys.count))
+                let paying = below.filter { i in (ReceiptTotals.paymentWords + ReceiptTotals.tenderWords + ReceiptTotals.changeWords).contains { ReceiptPatterns.contains(keys[i], $0) } }
+                add(paying + below.sorted { result.lines[$0].confidence < result.lines[$1].confidence }, 1)
+            }
         }
         if date {
             let picks = texts.indices.filter { i in

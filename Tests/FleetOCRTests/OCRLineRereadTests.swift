@@ -148,6 +148,25 @@ final class OCRLineRereadTests: XCTestCase {
         XCTAssertEqual(extractor.linesToReread(r), [2])
     }
 
+    /// A total read on a sure line that nothing confirms: the card line below it, read past
+    /// recognition (`VESA eter tee e tt 3096 ENOROS` for `VISA **** 3096 £19.65`), is named; the
+    /// least sure of the three lines below when none names a payment. A confirmed total names none.
+    func testThePaymentLineUnderAnUnconfirmedTotalIsNamed() {
+        let r = reading([("THE RED LION", 90), ("13/05/2024 12:41", 95), ("SANDWICH ARIS", 60), ("TOTAL £19.65", 95),
+                         ("VAT @ 20% incl. Seo", 70), ("VESA eter tee e tt 3096 ENOROS", 30), ("THANK YOU", 90)])
+        let f = extractor.extract(r)
+        XCTAssertEqual(f.total?.line, 3)
+        XCTAssertNil(f.totalCheck)
+        XCTAssertEqual(extractor.linesToReread(r), [5])
+        var visa = r
+        visa.lines[5] = OCRResult.Line(words: "VISA eter tee 3096".split(separator: " ").map { .init(text: String($0), confidence: 30) }, box: r.lines[5].box)
+        XCTAssertEqual(extractor.linesToReread(visa), [5], "a payment word first")
+        let confirmed = reading([("THE RED LION", 90), ("13/05/2024 12:41", 95), ("TEA £2.40", 60), ("TOTAL £19.65", 95),
+                                 ("VISA 3096 £19.65", 95), ("eter tee", 30)])
+        XCTAssertNotNil(extractor.extract(confirmed).totalCheck)
+        XCTAssertFalse(extractor.linesToReread(confirmed).contains(5))
+    }
+
     /// A total keyword glued to the next word by a lost space (`TOTALTIC` for `TOTAL TTC`) is
     /// not a keyword to the extractor, but its line is worth reading again.
     func testAGluedTotalKeywordLineIsNamed() {
