@@ -6,7 +6,8 @@ import Foundation
 /// the slip (a real German scan read `SUMME EUR oaSl` for `SUMME EUR 9,31`, and `06.00.2015`
 /// for `06.06.2015`); read alone as one line (Tesseract's single-line mode), the same pixels
 /// gave `9.31` and the right date. Only the lines that can settle a doubtful field are named:
-/// the total's keyword lines when the total is doubtful, the lines shaped like a date or a
+/// the total's keyword lines when the total is doubtful (and a payment line below a total
+/// nothing confirms), the lines shaped like a date or a
 /// clock time when the date is, the fuel lines when a fuel slip's volume is. Lines read with
 /// high confidence are left out: reading them again gives the same words. Whatever a reread
 /// gives must still be confirmed by a second printed line (`ReceiptTotals.confirmation`, the
