@@ -92,8 +92,9 @@ public struct OCRPipeline: Sendable {
         /// it is read scaled, where at full size it was often read unscaled at 2–12 MP (0.5–1.2 s
         /// a reading). On the benchmark's two realistic sets (seeds 11 and 2, 40 photos) 12 % less
         /// CPU, distorted photos 13 → 15 of 20 read right, flat 19 → 18 (one total left
-        /// unconfirmed, flagged), none wrong; on the 21 photos of `photo-transforms.py` totals
-        /// 19 → 21 and turns 20 → 21 (docs/FORMATS.md, "Speed"). 20 MP read them at full size.
+        /// unconfirmed, flagged; right again since the payment line under such a total is reread),
+        /// none wrong; on the 21 photos of `photo-transforms.py` totals 19 → 21 and turns
+        /// 20 → 21 (docs/FORMATS.md, "Speed"). 20 MP read them at full size.
         public var photoPixels = 3_100_000
         /// Text measured under this height (px, after scaling) is read a second time scaled to
         /// `OCRPreprocess.targetTextHeight` when a judge (`read(_:engine:judge:)`) finds the
@@ -334,8 +335,8 @@ public struct OCRPipeline: Sendable {
     static func checkedTextHeight(_ measured: Double?, of gray: OCRImage, options: Options) -> Double? {
         guard let h = measured, h < max(OCRPreprocess.textHeightRange.lowerBound, options.smallPrintHeight) else { return measured }
         let half = OCRPreprocess.textHeight(OCRPreprocess.scale(gray, by: 0.5)).map { $0 * 2 }
-        if gray.width * gray.height < 2_000_000 { return half.map { $0 > 1.5 * h } ?? false ? half : h }
-        return half.map({ $0 > 1.5 * h }) ?? true ? half : h
+        // No letters at half size: read unscaled from 2 MP, scaled up below.
+        return half.map({ $0 > 1.5 * h }) ?? (gray.width * gray.height >= 2_000_000) ? half : h
     }
 
     /// `reading` with the lines `judge` names read again one by one from `image` (the image it was

@@ -81,7 +81,8 @@ extension ReceiptExtractor {
             // first, else the least sure.
             if let line = f.total?.line, f.totalCheck == nil {
                 let below = Array(min(line + 1, keys.count)..<min(line + 4, keys.count))
-                let paying = below.filter { i in (ReceiptTotals.paymentWords + ReceiptTotals.tenderWords + ReceiptTotals.changeWords).contains { ReceiptPatterns.contains(keys[i], $0) } }
+                let words = ReceiptTotals.paymentWords + ReceiptTotals.tenderWords + ReceiptTotals.changeWords
+                let paying = below.filter { i in words.contains { ReceiptPatterns.contains(keys[i], $0) } }
                 add(paying + below.sorted { result.lines[$0].confidence < result.lines[$1].confidence }, 1)
             }
         }

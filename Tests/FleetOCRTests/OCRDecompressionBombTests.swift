@@ -229,6 +229,17 @@ final class OCRDecompressionBombTests: XCTestCase {
         }
     }
 
+    /// A 12 MP photo is decoded at half size: its slip's capitals (about 52 px) measure 26 there.
+    /// A slip far from the lens, whose text comes out under 12 px at half size (8 px; 16 px at
+    /// full size), is decoded again at full size.
+    func testTwelveMegapixelPhotoIsDecodedAtHalfSizeUnlessItsTextIsSmall() throws {
+        let options = OCRPipeline.Options()
+        let near = try OCRPipeline.decode(try photo(width: 3000, height: 4000, receiptScale: 4, progressive: false), options: options)
+        XCTAssertEqual([near.width, near.height], [1500, 2000])
+        let far = try OCRPipeline.decode(try photo(width: 3000, height: 4000, receiptScale: 1, progressive: false), options: options)
+        XCTAssertEqual([far.width, far.height], [3000, 4000])
+    }
+
     /// A 6024 × 6888 JPEG (41.5 MP, over the 40 MP a PNG may have) is decoded at half size
     /// and read; it was refused before.
     func testJPEGOverFortyMegapixelsIsReadAtHalfSize() throws {

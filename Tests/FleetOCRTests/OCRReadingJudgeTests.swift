@@ -60,6 +60,12 @@ final class OCRReadingJudgeTests: XCTestCase {
         let keepsFirst = Counting { _, _ in false }
         XCTAssertFalse(OCRPipeline(options: options).read(small, engine: engine, judge: keepsFirst).rereadScaled)
         XCTAssertEqual(keepsFirst.comparisons, 1)
+        // The first reading and the scaled one together over `smallPrintPixelBudget`: read once.
+        var budgeted = options
+        budgeted.smallPrintPixelBudget = 2 * small.width * small.height
+        let overBudget = Counting { _, _ in true }
+        XCTAssertFalse(OCRPipeline(options: budgeted).read(small, engine: engine, judge: overBudget).rereadScaled)
+        XCTAssertEqual(overBudget.comparisons, 0, "over the budget: read once")
         options.smallPrintHeight = 0
         let off = Counting { _, _ in true }
         XCTAssertFalse(OCRPipeline(options: options).read(small, engine: engine, judge: off).rereadScaled)
