@@ -139,7 +139,7 @@ public struct NightlyConfig: Decodable, Sendable {
         func bad(_ key: String, _ value: String, _ hint: String) { problems.append(Problem(key: key, value: value, hint: hint)) }
         if FleetZone(identifier: timezone) == nil { bad("timezone", timezone, "use an IANA name such as America/Chicago") }
         if !Money.isCurrencyCode(currency) { bad("currency", currency, "use an ISO 4217 code such as USD") }
-        if !["every_day", "defects_only"].contains(dvirPolicy) { bad("dvir_policy", dvirPolicy, "every_day or defects_only") }
+        if DVIRPolicy(text: dvirPolicy) == nil { bad("dvir_policy", dvirPolicy, DVIRPolicy.names) }
         if let problem = trips.problem() { bad("trips", (try? trips.storedText()) ?? "", problem) }
         if !(settleSeconds >= 0) { bad("settle_seconds", String(settleSeconds), "0 or more") }
         for p in periods where NightlyPeriod.parse(p) == nil {

@@ -26,7 +26,7 @@ public enum NightlyConfigTemplate {
         timezone: UTC                    # fleet time zone (IANA name, e.g. America/Chicago): daily buckets are its local days
         currency: USD                    # base currency, ISO 4217
         units: metric                    # metric or us, for reports
-        dvir_policy: every_day           # every_day or defects_only
+        dvir_policy: every_day           # law, passenger or every_day
         reports_to_refresh: [\(NightlyConfig.reportNames.joined(separator: ", "))]
         periods: [month_to_date, previous_month]   # also quarter_to_date, previous_quarter, or a fixed YYYY-MM
         formats: [\(NightlyConfig.formatNames.joined(separator: ", "))]

@@ -216,7 +216,7 @@ public struct NightlyJob {
     /// `nightly` derive the same trips from the same facts.
     private func applySettings(_ w: Warehouse) throws -> SettingsChange {
         let zone = FleetZone(identifier: config.timezone)!
-        let policy = DVIRPolicy(rawValue: config.dvirPolicy)!
+        let policy = DVIRPolicy(text: config.dvirPolicy) ?? .everyDay
         return try w.apply(setting: [.timezone, .currency, .units, .dvirPolicy, .tripRules]) { s in
             s.zone = zone
             s.currency = config.currency
@@ -317,13 +317,15 @@ public struct NightlyJob {
         var files: [URL] = []
         var outputs: [ReportOutput] = []
         var lastRequest: ReportRequest? = nil
+        // The carrier is set with `fleetkit init`, not the nightly config: read what is stored.
+        let carrier = try warehouse.settings().carrier
         for name in config.periods {
             let request = ReportRequest(period: NightlyPeriod.parse(name)!.period(today: today), zone: zone, units: config.units,
-                                        currency: config.currency, dvirPolicy: ReportRequest.DVIRPolicy(rawValue: config.dvirPolicy) ?? .everyDay,
+                                        currency: config.currency, dvirPolicy: ReportRequest.DVIRPolicy(text: config.dvirPolicy) ?? .everyDay,
                                         // The data's "as of" is the run's day (--as-of for backfills); the
                                         // generation stamp is the real clock, so a backfilled report never
                                         // claims to have been made on the day it describes.
-                                        generatedAt: Timestamp.now(), asOf: today)
+                                        generatedAt: Timestamp.now(), asOf: today, carrier: carrier)
             let written = try writer.write(reports, request: request, to: directory, index: false, linkIndex: true)   // index written below
             files += written.files
             outputs += written.outputs

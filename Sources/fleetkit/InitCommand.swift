@@ -20,8 +20,14 @@ struct InitCommand: ParsableCommand {
     var currency: String?
     @Option(help: "Units for reports: metric or us. Default metric.")
     var units: Units.System?
-    @Option(help: "Which days need a DVIR: every_day or defects_only. Default every_day.")
+    @Option(help: "Which days need an end-of-day DVIR: law (49 CFR 396.11 as amended 2014: property carriers, only days a defect is found), passenger (every day), every_day (company policy). Default every_day.")
     var dvirPolicy: DVIRPolicy?
+    @Option(help: "The motor carrier's name, shown on DVIR reports and evidence packs.")
+    var carrierName: String?
+    @Option(help: "The carrier's USDOT number (1 to 8 digits).")
+    var usdot: String?
+    @Option(help: "The carrier's principal place of business.")
+    var carrierAddress: String?
     @Option(name: .customLong("trip-rule"), help: ArgumentHelp("Set one trip rule, e.g. gap_seconds=1800 (repeatable; docs/METRICS.md lists them).", valueName: "KEY=VALUE"))
     var tripRules: [String] = []
     @Flag(help: "Put every trip rule back to its documented default (before any --trip-rule).")
@@ -35,6 +41,7 @@ struct InitCommand: ParsableCommand {
     struct Result: Codable {
         var warehouse: String
         var timezone, currency, units, dvir_policy: String
+        var carrier_name, usdot_number, carrier_address: String?
         var trip_rules: String
         var changed: [String]
         var rederived_assets: Int
@@ -44,6 +51,12 @@ struct InitCommand: ParsableCommand {
         if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("'\(tz)' is not an IANA time zone name, such as America/Chicago or Europe/Berlin.") }
         if let currency, !Money.isCurrencyCode(currency) { throw ValidationError("'\(currency)' is not an ISO 4217 currency code, such as USD or EUR.") }
         do { _ = try TripRules().setting(tripRules) } catch { throw ValidationError("\(error)") }
+        if let usdot, !Carrier.isUSDOTNumber(usdot) { throw ValidationError("--usdot '\(usdot)' is not a USDOT number: 1 to 8 digits, as on the carrier's FMCSA registration.") }
+        for (name, value) in [("--carrier-name", carrierName), ("--carrier-address", carrierAddress)] {
+            if let value, value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || value.count > 500 || value.contains(where: { $0.isNewline }) {
+                throw ValidationError("\(name) must be one line of 1 to 500 characters.")
+            }
+        }
     }
 
     func run() throws {
@@ -54,6 +67,9 @@ struct InitCommand: ParsableCommand {
             if currency != nil { keys.insert(.currency) }
             if units != nil { keys.insert(.units) }
             if dvirPolicy != nil { keys.insert(.dvirPolicy) }
+            if carrierName != nil { keys.insert(.carrierName) }
+            if usdot != nil { keys.insert(.usdotNumber) }
+            if carrierAddress != nil { keys.insert(.carrierAddress) }
             if resetTripRules || !tripRules.isEmpty { keys.insert(.tripRules) }
             if forgetSettleState { keys.insert(.nightlySettleLooks) }
             // Rules set one by one onto unreadable stored rules would silently start from defaults.
@@ -65,6 +81,9 @@ struct InitCommand: ParsableCommand {
                 if let currency { s.currency = currency }
                 if let units { s.units = units }
                 if let dvirPolicy { s.dvirPolicy = dvirPolicy }
+                if let carrierName { s.carrier.name = carrierName.trimmingCharacters(in: .whitespaces) }
+                if let usdot { s.carrier.usdotNumber = usdot }
+                if let carrierAddress { s.carrier.address = carrierAddress.trimmingCharacters(in: .whitespaces) }
                 if resetTripRules { s.trips = TripRules() }
                 s.trips = try s.trips.setting(tripRules)
                 if forgetSettleState { s.nightlySettleLooks = nil }
@@ -72,12 +91,16 @@ struct InitCommand: ParsableCommand {
             let s = try w.settings()
             if json {
                 try writeJSON(Result(warehouse: w.path, timezone: s.zone.identifier, currency: s.currency, units: s.units.rawValue,
-                                     dvir_policy: s.dvirPolicy.rawValue, trip_rules: s.trips.summary, changed: change.changed.map(\.rawValue),
+                                     dvir_policy: s.dvirPolicy.rawValue, carrier_name: s.carrier.name, usdot_number: s.carrier.usdotNumber,
+                                     carrier_address: s.carrier.address, trip_rules: s.trips.summary, changed: change.changed.map(\.rawValue),
                                      rederived_assets: change.rederivedAssets))
                 return
             }
             Console.out("warehouse \(w.path) is ready (time zone \(s.zone.identifier), currency \(s.currency), units \(s.units.rawValue))")
             Console.out("trip rules: " + s.trips.summary)
+            if dvirPolicy != nil || carrierName != nil || usdot != nil || carrierAddress != nil {
+                Console.out("DVIR policy " + s.dvirPolicy.statement + "; carrier: " + s.carrier.line + (s.carrier.address.map { ", " + $0 } ?? ""))
+            }
             if change.rederivedAssets > 0 {
                 let what = change.changed.filter(\.affectsDerivation).map(\.rawValue).joined(separator: " and ")
                 Console.out("\(what) changed: re-derived the trips and daily rollups of \(change.rederivedAssets) asset\(change.rederivedAssets == 1 ? "" : "s")")
@@ -87,4 +110,7 @@ struct InitCommand: ParsableCommand {
 }
 
 extension Units.System: ExpressibleByArgument {}
-extension DVIRPolicy: ExpressibleByArgument {}
+extension DVIRPolicy: ExpressibleByArgument {
+    /// `defects_only`, the old name of `law`, is still accepted.
+    public init?(argument: String) { self.init(text: argument) }
+}

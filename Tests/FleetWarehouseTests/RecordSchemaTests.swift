@@ -307,12 +307,12 @@ final class RecordSchemaTests: XCTestCase {
 
             let dvir = DVIR(sourceKey: "dvir:1", assetID: a, driverID: d, type: "post_trip", startedAt: 1_016, signedAt: 1_017,
                             safetyStatus: "unsafe", odometerM: 77.5, location: "Yard", inspectorName: "Ann", mechanicName: "Bob",
-                            mechanicSignedAt: 1_018, mechanicNotes: "fixed", reviewedAt: 1_019, reviewedBy: "Cy", stateAt: 1_020, sourceFileID: f)
+                            mechanicSignedAt: 1_018, mechanicNotes: "fixed", reviewedAt: 1_019, reviewedBy: "Cy", trailer: "TR-9", stateAt: 1_020, sourceFileID: f)
             try assertRoundTrip(dvir, where: "source_key = 'dvir:1'", ["source_key": "dvir:1", "asset_id": a, "driver_id": d, "type": "post_trip",
                                                                        "started_at": 1_016, "signed_at": 1_017, "safety_status": "unsafe",
                                                                        "odometer_m": 77.5, "location": "Yard", "inspector_name": "Ann",
                                                                        "mechanic_name": "Bob", "mechanic_signed_at": 1_018, "mechanic_notes": "fixed",
-                                                                       "reviewed_at": 1_019, "reviewed_by": "Cy", "state_at": 1_020,
+                                                                       "reviewed_at": 1_019, "reviewed_by": "Cy", "trailer": "TR-9", "state_at": 1_020,
                                                                        "source_file_id": f], db)
             try assertDecodes(dvir, where: "source_key = 'dvir:1'", db, id: \.id)
 

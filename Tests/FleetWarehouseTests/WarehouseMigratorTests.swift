@@ -71,6 +71,21 @@ final class WarehouseMigratorTests: XCTestCase {
         })
     }
 
+    /// v12 renamed the DVIR policy `defects_only` to `law` (the same rule, 49 CFR 396.11(a)(1) as
+    /// amended 2014) and gave DVIRs their towed unit: a warehouse from before keeps its rule.
+    func testV12KeepsTheStoredDVIRPolicyUnderItsNewName() throws {
+        let t = try TestWarehouse()
+        let path = t.directory.appendingPathComponent("v11.sqlite").path
+        let old = try DatabaseQueue(path: path)
+        try WarehouseMigrator.migrator.migrate(old, upTo: "v11-asset-name-source")
+        try old.write { db in try db.execute(sql: "INSERT INTO setting (key, value) VALUES ('dvir_policy', 'defects_only')") }
+        try old.close()
+        let migrated = try Warehouse(path: path)
+        XCTAssertEqual(try migrated.pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'dvir_policy'") }, "law")
+        XCTAssertEqual(try migrated.settings().dvirPolicy, .law)
+        XCTAssertTrue(try migrated.pool.read { db in try db.columns(in: "dvir").map(\.name) }.contains("trailer"))
+    }
+
     func testPragmas() throws {
         let t = try TestWarehouse()
         try t.warehouse.pool.write { db in
@@ -88,7 +103,7 @@ final class WarehouseMigratorTests: XCTestCase {
         let applied = try again.pool.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
         XCTAssertEqual(applied, ["v1-schema", "v2-meter-anomaly", "v3-report-indexes", "v4-position-unchecked-keys", "v5-import-run-interrupted", "v6-trip-repair",
                                  "v7-trailer-defect-keys", "v7-idle-period", "v8-trip-reasons", "v9-receipt-review",
-                                 "v10-dvir-defect-pending", "v11-asset-name-source"])
+                                 "v10-dvir-defect-pending", "v11-asset-name-source", "v12-dvir-audit"])
     }
 
     func testNotADatabaseIsRefusedUntouched() throws {

@@ -34,6 +34,8 @@ public struct ReportRequest: Sendable {
     /// Only these unit numbers (nil: all).
     public var assets: [String]?
     public var dvirPolicy: DVIRPolicy
+    /// The motor carrier DVIR reports and evidence packs name (the warehouse setting).
+    public var carrier: Carrier
     /// When the report was made: the real clock, shown as "Generated at".
     public var generatedAt: Int64
     /// The day the report is as of ("today"): days after it cannot have data yet, so a period
@@ -47,7 +49,7 @@ public struct ReportRequest: Sendable {
 
     public init(period: ReportPeriod, zone: FleetZone = .utc, units: Units.System = .metric, currency: String = "USD",
                 groupBy: GroupBy = .asset, assets: [String]? = nil, dvirPolicy: DVIRPolicy = .everyDay, generatedAt: Int64 = Timestamp.now(),
-                asOf: CivilDate? = nil) {
+                asOf: CivilDate? = nil, carrier: Carrier = Carrier()) {
         self.period = period
         self.zone = zone
         self.units = units
@@ -55,6 +57,7 @@ public struct ReportRequest: Sendable {
         self.groupBy = groupBy
         self.assets = assets
         self.dvirPolicy = dvirPolicy
+        self.carrier = carrier
         self.generatedAt = generatedAt
         self.asOf = asOf ?? zone.day(of: Timestamp.now())
     }

@@ -20,10 +20,12 @@ public struct DVIR: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
     public var mechanicNotes: String?
     public var reviewedAt: Int64?
     public var reviewedBy: String?
+    /// The towed unit inspected with the vehicle, as the source names it.
+    public var trailer: String?
     public var stateAt: Int64
     public var sourceFileID: Int64
 
-    public init(id: Int64? = nil, sourceKey: String, assetID: Int64, driverID: Int64? = nil, type: String, startedAt: Int64? = nil, signedAt: Int64, safetyStatus: String, odometerM: Double? = nil, location: String? = nil, inspectorName: String? = nil, mechanicName: String? = nil, mechanicSignedAt: Int64? = nil, mechanicNotes: String? = nil, reviewedAt: Int64? = nil, reviewedBy: String? = nil, stateAt: Int64, sourceFileID: Int64) {
+    public init(id: Int64? = nil, sourceKey: String, assetID: Int64, driverID: Int64? = nil, type: String, startedAt: Int64? = nil, signedAt: Int64, safetyStatus: String, odometerM: Double? = nil, location: String? = nil, inspectorName: String? = nil, mechanicName: String? = nil, mechanicSignedAt: Int64? = nil, mechanicNotes: String? = nil, reviewedAt: Int64? = nil, reviewedBy: String? = nil, trailer: String? = nil, stateAt: Int64, sourceFileID: Int64) {
         self.id = id
         self.sourceKey = sourceKey
         self.assetID = assetID
@@ -40,6 +42,7 @@ public struct DVIR: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
         self.mechanicNotes = mechanicNotes
         self.reviewedAt = reviewedAt
         self.reviewedBy = reviewedBy
+        self.trailer = trailer
         self.stateAt = stateAt
         self.sourceFileID = sourceFileID
     }
@@ -61,6 +64,7 @@ public struct DVIR: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
         case mechanicNotes = "mechanic_notes"
         case reviewedAt = "reviewed_at"
         case reviewedBy = "reviewed_by"
+        case trailer
         case stateAt = "state_at"
         case sourceFileID = "source_file_id"
     }
@@ -85,6 +89,7 @@ extension DVIR: TabulatedRecord {
         .value("mechanic_notes") { $0.mechanicNotes },
         .value("reviewed_at") { $0.reviewedAt },
         .value("reviewed_by") { $0.reviewedBy },
+        .value("trailer") { $0.trailer },
         .value("state_at") { $0.stateAt },
         .provenance("source_file_id") { $0.sourceFileID },
     ], notWritten: ["id": "the rowid"])

@@ -20,6 +20,8 @@ public struct WarehouseSettings: Sendable {
     /// Report units when a report is not given `--units`.
     public var units: Units.System = .metric
     public var dvirPolicy: DVIRPolicy = .everyDay
+    /// The motor carrier DVIR reports name (none until `fleetkit init --carrier-name` sets it).
+    public var carrier = Carrier()
     /// Trip and stop detection rules: every derivation uses these.
     public var trips = TripRules()
     /// The nightly job's memory of how files that were still being written looked (SettleRule),
@@ -32,6 +34,7 @@ public struct WarehouseSettings: Sendable {
     /// The stored keys, each spelled once.
     public enum Key: String, CaseIterable, Sendable, Codable {
         case timezone, currency, units, dvirPolicy = "dvir_policy", tripRules = "trip_rules", nightlySettleLooks = "nightly_settle_looks"
+        case carrierName = "carrier_name", usdotNumber = "usdot_number", carrierAddress = "carrier_address"
 
         /// A change of these rewrites derived tables (zone: daily buckets; rules: trips and the
         /// daily trip counts); the others are only read by reports and the nightly job.
@@ -43,9 +46,12 @@ public struct WarehouseSettings: Sendable {
             case .timezone: return "Set it again with `fleetkit init --tz ZONE` (an IANA name such as America/Chicago)."
             case .currency: return "Set it again with `fleetkit init --currency CODE` (ISO 4217, such as USD)."
             case .units: return "Set it again with `fleetkit init --units metric` (or us)."
-            case .dvirPolicy: return "Set it again with `fleetkit init --dvir-policy every_day` (or defects_only)."
+            case .dvirPolicy: return "Set it again with `fleetkit init --dvir-policy law` (or passenger, every_day)."
             case .tripRules: return "Set the rules again with `fleetkit init --reset-trip-rules` (the documented defaults) and `--trip-rule KEY=VALUE`."
             case .nightlySettleLooks: return "It only remembers files that were still being written; forget it with `fleetkit init --forget-settle-state`."
+            case .carrierName: return "Set it again with `fleetkit init --carrier-name NAME`."
+            case .usdotNumber: return "Set it again with `fleetkit init --usdot NUMBER` (1 to 8 digits)."
+            case .carrierAddress: return "Set it again with `fleetkit init --carrier-address ADDRESS`."
             }
         }
     }
@@ -88,7 +94,7 @@ public struct WarehouseSettings: Sendable {
             guard let units = Units.System(rawValue: value) else { throw bad("is not metric or us") }
             self.units = units
         case .dvirPolicy:
-            guard let policy = DVIRPolicy(rawValue: value) else { throw bad("is not every_day or defects_only") }
+            guard let policy = DVIRPolicy(text: value) else { throw bad("is not one of \(DVIRPolicy.names)") }
             dvirPolicy = policy
         case .tripRules:
             trips = try TripRules.stored(value)
@@ -96,13 +102,21 @@ public struct WarehouseSettings: Sendable {
             // Kept as text: the nightly job's SettleRule reads it, and an unreadable memory is a
             // warning there, not a stop (it only ever makes a file ready sooner).
             nightlySettleLooks = value
+        case .carrierName:
+            carrier.name = value
+        case .usdotNumber:
+            guard Carrier.isUSDOTNumber(value) else { throw bad("is not a USDOT number (1 to 8 digits)") }
+            carrier.usdotNumber = value
+        case .carrierAddress:
+            carrier.address = value
         }
     }
 
     /// The text stored for each key (nil: the row is removed).
     public func stored() throws -> [Key: String?] {
         [.timezone: zone.identifier, .currency: currency, .units: units.rawValue, .dvirPolicy: dvirPolicy.rawValue,
-         .tripRules: try trips.storedText(), .nightlySettleLooks: nightlySettleLooks]
+         .tripRules: try trips.storedText(), .nightlySettleLooks: nightlySettleLooks,
+         .carrierName: carrier.name, .usdotNumber: carrier.usdotNumber, .carrierAddress: carrier.address]
     }
 
     /// Stores `edit`'s change to the stored settings and re-derives what it affects, in the

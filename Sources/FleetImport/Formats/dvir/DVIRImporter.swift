@@ -45,6 +45,7 @@ public struct DVIRImporter: Importer {
         "mechanic_notes": ["mechanic_comment", "mechanic_comments", "repair_notes"],
         "reviewed_at": ["reviewed", "review_time", "driver_reviewed_at", "next_driver_reviewed_at", "next_driver_review_time", "acknowledged_at"],
         "reviewed_by": ["reviewer", "reviewing_driver", "next_driver", "acknowledged_by"],
+        "trailer": ["trailer_number", "trailer_unit", "trailer_name", "towed_unit", "trailer_no"],
         "updated_at": ["updated", "last_updated", "updated_time", "updated_at_time", "modified_at", "last_modified"],
         "defect_id": ["defect_number", "defect_no", "defect_uuid"],
         "component": ["item", "inspection_item", "part", "defect_category", "category", "system"],
@@ -156,7 +157,7 @@ public struct DVIRImporter: Importer {
             // The DVIR columns, as shown when two rows of one DVIR disagree.
             let fields: [String] = [unit?.uppercased(), vin, employeeID, driverName, type, startedAt.map(Timestamp.iso), Timestamp.iso(signedAt), status,
                                     odometer.map { "\($0) m" }, row.text("location"), row.text("mechanic_name"), mechanicSignedAt.map(Timestamp.iso),
-                                    row.text("mechanic_notes"), reviewedAt.map(Timestamp.iso), row.text("reviewed_by")].map { $0 ?? "" }
+                                    row.text("mechanic_notes"), reviewedAt.map(Timestamp.iso), row.text("reviewed_by"), row.text("trailer")].map { $0 ?? "" }
             let rowState = [updatedAt, signedAt, mechanicSignedAt, reviewedAt, defect?.resolvedAt].compactMap { $0 }.max()!
             var stateAt = rowState
             let prior = try seen.entry(dvirID).flatMap(Seen.init)
@@ -189,7 +190,7 @@ public struct DVIRImporter: Importer {
                 let dvir = DVIR(sourceKey: "dvir:" + dvirID, assetID: assetID, driverID: driver, type: type, startedAt: startedAt, signedAt: signedAt,
                                 safetyStatus: status, odometerM: odometer, location: row.text("location"), inspectorName: driverName,
                                 mechanicName: row.text("mechanic_name"), mechanicSignedAt: mechanicSignedAt, mechanicNotes: row.text("mechanic_notes"),
-                                reviewedAt: reviewedAt, reviewedBy: row.text("reviewed_by"), stateAt: stateAt, sourceFileID: sink.sourceFileID)
+                                reviewedAt: reviewedAt, reviewedBy: row.text("reviewed_by"), trailer: row.text("trailer"), stateAt: stateAt, sourceFileID: sink.sourceFileID)
                 try sink.load(dvir)
                 guard let id = try sink.id(of: dvir) else {
                     throw RowError(.badValue, "DVIR \(dvirID) could not be stored")
@@ -207,7 +208,7 @@ public struct DVIRImporter: Importer {
     }
 
     static let fieldNames = ["unit_number", "vin", "driver_id", "driver_name", "type", "started_at", "signed_at", "safety_status", "odometer",
-                             "location", "mechanic_name", "mechanic_signed_at", "mechanic_notes", "reviewed_at", "reviewed_by"]
+                             "location", "mechanic_name", "mechanic_signed_at", "mechanic_notes", "reviewed_at", "reviewed_by", "trailer"]
 
     struct Defect {
         var id: String?

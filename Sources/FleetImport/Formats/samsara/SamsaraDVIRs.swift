@@ -86,7 +86,7 @@ extension SamsaraReader {
         let record = DVIR(sourceKey: "samsara-dvir:\(id)", assetID: asset, driverID: driverID, type: type, startedAt: startedAt, signedAt: signedAt,
                           safetyStatus: status, odometerM: odometer, location: location, inspectorName: author?.name,
                           mechanicName: mechanic?.name, mechanicSignedAt: mechanic?.at, mechanicNotes: try f.string("mechanicNotes"),
-                          reviewedAt: review?.at, reviewedBy: review?.name, stateAt: stateAt, sourceFileID: sink.sourceFileID)
+                          reviewedAt: review?.at, reviewedBy: review?.name, trailer: trailerLabel, stateAt: stateAt, sourceFileID: sink.sourceFileID)
         try sink.load(record)
         guard let dvirID = try sink.id(of: record) else { throw RowError(.badValue, "DVIR \(id) could not be stored") }
         for d in defects { try sink.load(d.record(dvir: dvirID, file: sink.sourceFileID)) }
