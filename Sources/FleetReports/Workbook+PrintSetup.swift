@@ -14,19 +14,33 @@ extension Workbook.Sheet {
         /// Footer text in Excel's header/footer codes (`&L`, `&C`, `&R`, `&P`, `&N`, `&A`);
         /// literal text must have its `&` doubled (`Workbook.Sheet.footerLiteral`).
         public var footer: String? = nil
+        /// With `fitToOnePageWide`, how many pages wide instead of one: a table too wide for one
+        /// legible page (the DVIR register's 26 columns) prints across several, left to right
+        /// before down, each repeating the `repeatedColumns` that say which row it is.
+        public var pagesWide = 1
+        /// The leading columns printed again on every page (`_xlnm.Print_Titles`); 0: none.
+        public var repeatedColumns = 0
 
-        public init(landscape: Bool = true, fitToOnePageWide: Bool = true, repeatedRow: Int? = nil, footer: String? = nil) {
+        public init(landscape: Bool = true, fitToOnePageWide: Bool = true, repeatedRow: Int? = nil, footer: String? = nil,
+                    pagesWide: Int = 1, repeatedColumns: Int = 0) {
             self.landscape = landscape
             self.fitToOnePageWide = fitToOnePageWide
             self.repeatedRow = repeatedRow
             self.footer = footer
+            self.pagesWide = pagesWide
+            self.repeatedColumns = repeatedColumns
         }
     }
 
     /// Applies `setup`. Works in constant-memory mode too: it is sheet metadata, not cells.
     public func setPrint(_ setup: PrintSetup) throws {
         if setup.landscape { worksheet_set_landscape(sheet) } else { worksheet_set_portrait(sheet) }
-        if setup.fitToOnePageWide { worksheet_fit_to_pages(sheet, 1, 0) }
+        if setup.fitToOnePageWide { worksheet_fit_to_pages(sheet, UInt16(clamping: max(1, setup.pagesWide)), 0) }
+        if setup.pagesWide > 1 { worksheet_print_across(sheet) }
+        if setup.repeatedColumns > 0 {
+            let rc = worksheet_repeat_columns(sheet, 0, lxw_col_t(clamping: setup.repeatedColumns - 1))
+            guard rc == LXW_NO_ERROR else { throw Workbook.Error.cell(row: 0, column: setup.repeatedColumns - 1, code: Int32(rc.rawValue)) }
+        }
         if let row = setup.repeatedRow {
             let rc = worksheet_repeat_rows(sheet, lxw_row_t(row), lxw_row_t(row))
             guard rc == LXW_NO_ERROR else { throw Workbook.Error.cell(row: row, column: 0, code: Int32(rc.rawValue)) }

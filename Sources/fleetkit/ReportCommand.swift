@@ -9,7 +9,7 @@ struct ReportCommand: ParsableCommand {
         discussion: ReportCommand.discussion)
 
     static let discussion = "Reports: " + ReportRegistry.all.map { $0.name + " (" + $0.summary + ")" }.joined(separator: "; ")
-        + "; `all` writes every report and index.html."
+        + "; `all` writes every report and index.html; `evidence` writes the auditor's DVIR evidence pack, one PDF per vehicle (`--assets` or every vehicle), printed by headless Chromium."
 
     /// The formats as prose ("CSV, XLSX, HTML and JSON"), from the format registry.
     static var formatList: String {
@@ -19,7 +19,7 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var warehouse: WarehouseOptions
 
-    @Argument(help: "The report name (see the list above), or all.", completion: .list(ReportRegistry.all.map { $0.name } + ["all"]))
+    @Argument(help: "The report name (see the list above), all, or evidence.", completion: .list(ReportRegistry.all.map { $0.name } + ["all", ReportCommand.evidenceName]))
     var name: String
     @Option(help: "A calendar month, YYYY-MM.")
     var month: String?
@@ -50,8 +50,8 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard name == "all" || ReportRegistry.named(name) != nil else {
-            throw ValidationError("unknown report '\(name)'; reports: \((ReportRegistry.all.map { $0.name } + ["all"]).joined(separator: ", ")).")
+        guard name == "all" || name == Self.evidenceName || ReportRegistry.named(name) != nil else {
+            throw ValidationError("unknown report '\(name)'; reports: \((ReportRegistry.all.map { $0.name } + ["all", Self.evidenceName]).joined(separator: ", ")).")
         }
         _ = try period()
         for f in formats where !ReportFormats.names.contains(f) {
@@ -95,6 +95,7 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
+        if name == Self.evidenceName { return try runEvidence() }
         var failures: [ReportFailure] = []
         var partial: [(reason: String, reports: [String])] = []
         var result: ReportResult?
@@ -110,7 +111,7 @@ struct ReportCommand: ParsableCommand {
                                         units: units ?? settings.units, currency: currency ?? settings.currency,
                                         groupBy: ReportRequest.GroupBy(rawValue: groupBy)!,
                                         assets: assets?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
-                                        dvirPolicy: settings.dvirPolicy)
+                                        dvirPolicy: settings.dvirPolicy, carrier: settings.carrier)
             let directory = URL(fileURLWithPath: out, isDirectory: true)
             try ReportWriter.prepareOutputFolder(directory)
             let reports = name == "all" ? ReportRegistry.all : [ReportRegistry.named(name)!]

@@ -1,10 +1,10 @@
 import Foundation
 
-/// File names under `--out` (DESIGN §5): `<report>-<label>.<ext>` and, for CSV,
-/// `<report>-<label>-<table>.csv`.
+/// File names under `--out`: `<report>-<label>.<ext>` and, for CSV, `<report>-<label>-<table>.csv`;
+/// a report limited to some units (`ReportMetadata.subject`) is `<report>-<units>-<label>…`.
 enum ReportFileName {
     static func base(_ metadata: ReportMetadata) -> String {
-        safe(metadata.report) + "-" + safe(metadata.period.label)
+        safe(metadata.report) + (metadata.subject.map { "-" + safe($0) } ?? "") + "-" + safe(metadata.period.label)
     }
 
     static func file(_ metadata: ReportMetadata, ext: String) -> String {

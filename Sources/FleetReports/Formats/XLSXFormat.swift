@@ -65,8 +65,8 @@ public struct XLSXFormat: ReportFormat {
         try summary.setPrint(printSetup(m, repeatedRow: summaryHeader))
         for t in output.tables.dropFirst() {
             let sheet = try book.addSheet(names.make(t.title))
-            try sheet.setPrint(printSetup(m, repeatedRow: 0))
             let (end, w) = try writeTable(t, sheet: sheet, top: 0, styles: styles, zone: zone)
+            try sheet.setPrint(printSetup(m, repeatedRow: 0, widths: w))
             if let note = t.note { try sheet.write(note, row: end + 1, column: 0, format: styles.note) }
             setWidths(sheet, w)
         }
@@ -94,12 +94,25 @@ public struct XLSXFormat: ReportFormat {
     /// Every sheet prints landscape, one page wide, with its table header repeated on each page
     /// and a footer naming the report, its period, the sheet and the page, so a loose printed
     /// page still says where it came from.
-    static func printSetup(_ m: ReportMetadata, repeatedRow: Int?) -> Workbook.Sheet.PrintSetup {
+    static func printSetup(_ m: ReportMetadata, repeatedRow: Int?, widths: [Double] = []) -> Workbook.Sheet.PrintSetup {
         let rest = "&C&A&RPage &P of &N"   // centre: the sheet name; right: page n of N
         let name = "\(m.title), \(m.period.label)" + (m.isPartial ? " (partial)" : "")
         let literal = Workbook.Sheet.footerLiteral(name, limit: Workbook.Sheet.maxFooterLength - 2 - rest.count)
-        return .init(repeatedRow: repeatedRow, footer: "&L" + literal + rest)
+        var setup = Workbook.Sheet.PrintSetup(repeatedRow: repeatedRow, footer: "&L" + literal + rest)
+        // A table wider than `legibleWidth` characters would print one page wide at a size no one
+        // reads (the DVIR register at about 2.5 pt): it prints across as many pages as keep it
+        // near full size, each repeating its first two columns (the unit and the row's key).
+        let total = widths.reduce(0, +)
+        if total > legibleWidth, widths.count > 2 {
+            setup.pagesWide = Int((total / legibleWidth).rounded(.up))
+            setup.repeatedColumns = 2
+        }
+        return setup
     }
+
+    /// Characters of column width a landscape page prints at a legible size (about 7 pt and up
+    /// on Letter or A4 landscape with Excel's default font).
+    static let legibleWidth = 180.0
 
     /// Writes the summary sheet and returns the row of its table's header (the row to repeat
     /// on printed pages), or nil when the report has no table.

@@ -43,6 +43,9 @@ public struct ReportMetadata: Sendable, Equatable {
     /// Why the figures are incomplete, one sentence each; empty when they are complete. Every
     /// format shows these in its header, not only in the data-quality table.
     public var partial: [String] = []
+    /// The units a report is limited to when it shows only some (`--assets T-05`): named in its
+    /// file names (`ReportFileName`) so that it never overwrites the fleet's files. Nil: the fleet.
+    public var subject: String? = nil
 
     public var isPartial: Bool { !partial.isEmpty }
 
@@ -67,6 +70,7 @@ public struct ReportMetadata: Sendable, Equatable {
             && a.currency == b.currency && a.parameters.map { [$0.0, $0.1] } == b.parameters.map { [$0.0, $0.1] }
             && a.methods == b.methods && a.headlines == b.headlines
             && a.generatedAt == b.generatedAt && a.sources == b.sources && a.dataThrough == b.dataThrough && a.partial == b.partial
+            && a.subject == b.subject
     }
 }
 

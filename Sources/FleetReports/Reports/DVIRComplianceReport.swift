@@ -3,13 +3,18 @@ import GRDB
 import FleetCore
 
 /// For compliance officers and auditors (49 CFR 396.11/396.13): per vehicle, the days it
-/// operated, the inspections filed, the days missing a required inspection, the defects and
-/// whether each safety defect was certified repaired before the vehicle was driven again; then
-/// the DVIR register for the auditor's window and the three-month retention check.
+/// operated, the end-of-day reports (396.11) and pre-trip inspections (396.13) filed, judged
+/// apart, the days missing an end-of-day report under the warehouse's DVIR policy, the defects
+/// and whether each safety defect was certified repaired before the vehicle was driven again;
+/// the signature chain of every defect; the DVIR register for the auditor's window; retention.
+///
+/// The policy and the carrier are in the title, so every page, sheet footer and file of the
+/// report names them; a report limited to some units (`--assets`) names them in its title and
+/// file names.
 public struct DVIRComplianceReport: Report {
     public static let name = "dvir-compliance"
     public static let title = "DVIR compliance"
-    public static let summary = "Per vehicle: days operated, DVIRs filed, days missing one, defects, certification before the next trip, violations; the DVIR register; retention"
+    public static let summary = "Per vehicle: days operated, end-of-day reports and pre-trip inspections, days missing an end-of-day report under the DVIR policy, defects, certification before the next trip, violations; signature-chain findings; the DVIR register; retention"
     public init() {}
 
     /// Movement above this in a window counts as operating (matches the operated-day rule).
@@ -18,15 +23,20 @@ public struct DVIRComplianceReport: Report {
     /// One vehicle's inspections and defects in the period.
     struct VehicleLine {
         var unit: String
+        var vin: String?
         /// Nil: unknown (no telematics, or a single reading).
         var operated: Int?
-        var filed: Int
-        /// Nil under the defects_only policy, or when the days operated are unknown.
+        var endOfDay: Int
+        var preTrip: Int
+        /// Days an end-of-day report was owed under the policy; nil when that depends on days
+        /// operated that are unknown.
+        var required: Int?
         var missing: Int?
         var found: Int
         var certifiable: Int
         var certified: Int
         var violationDays: Int
+        var findings: Int
     }
 
     /// One local day a vehicle moved with an uncertified safety defect.
@@ -39,15 +49,29 @@ public struct DVIRComplianceReport: Report {
         var movedM: Double
     }
 
+    /// The title every page carries: the report, its units when limited, the policy's name and
+    /// the carrier.
+    static func title(_ request: ReportRequest) -> String {
+        var t = Self.title
+        if let assets = request.assets, !assets.isEmpty { t += " · " + assets.joined(separator: ", ") }
+        t += " · policy \(request.dvirPolicy.rawValue)"
+        if let name = request.carrier.name { t += " · " + name }
+        if let dot = request.carrier.usdotNumber { t += " · USDOT \(dot)" }
+        return t
+    }
+
     static func vehicleColumns(_ request: ReportRequest) -> [TableColumn<VehicleLine>] {
-        [.text("unit", "Unit", total: .label("Fleet")) { $0.unit },
-         .integer("days_operated", "Days operated", total: .sum) { $0.operated }, .integer("dvirs", "DVIRs filed", total: .sum) { $0.filed },
-         // Under defects_only no day is missing a DVIR, so there is nothing to total.
-         .integer("days_missing_dvir", "Days missing a DVIR", total: request.dvirPolicy == .everyDay ? .sum : .none) { $0.missing },
+        [.text("unit", "Unit", total: .label("Fleet")) { $0.unit }, .text("vin", "VIN") { $0.vin },
+         .integer("days_operated", "Days operated", total: .sum) { $0.operated },
+         .integer("end_of_day_reports", "End-of-day reports (396.11)", total: .sum) { $0.endOfDay },
+         .integer("pre_trip_inspections", "Pre-trip inspections (396.13)", total: .sum) { $0.preTrip },
+         .integer("days_requiring_report", "Days an end-of-day report is required", total: .sumOfKnown) { $0.required },
+         .integer("days_missing_report", "Days missing an end-of-day report", total: .sumOfKnown) { $0.missing },
          .integer("defects", "Defects found", total: .sum) { $0.found },
          .integer("safety_defects", "Safety defects open in period") { $0.certifiable },
          .integer("certified_before_use", "Certified before next use", total: .sum) { $0.certified },
-         .integer("violation_days", "Days driven with an uncertified safety defect", total: .sum) { $0.violationDays }]
+         .integer("violation_days", "Days driven with an uncertified safety defect", total: .sum) { $0.violationDays },
+         .integer("chain_findings", "Signature-chain findings", total: .sum) { $0.findings }]
     }
 
     static func violationColumns(_ request: ReportRequest) -> [TableColumn<Violation>] {
@@ -68,20 +92,42 @@ public struct DVIRComplianceReport: Report {
         let days = try OperatedDays.fetch(db, request).filter { usage[$0.key]?.measured ?? false }
         var summary = TableBuilder(name: "by_vehicle", title: "Inspections and defects by vehicle", columns: Self.vehicleColumns(request))
         var violations = TableBuilder(name: "violations", title: "Driven with an uncertified safety defect", columns: Self.violationColumns(request))
+        var chain = TableBuilder(name: "findings", title: "Signature chain: findings", columns: DVIRChain.columns(request))
         var unjudged: [String] = []
+        var unknownRequired: [String] = []
         var repairHours: [Double] = []
         for a in assets {
-            let filed = try Row.fetchAll(db, sql: "SELECT signed_at FROM dvir WHERE asset_id = ? AND signed_at >= ? AND signed_at < ?",
-                                         arguments: [a.id, request.start, request.end]).map { request.zone.day(of: $0[0]) }
+            let vin = try String.fetchOne(db, sql: "SELECT vin FROM asset WHERE id = ?", arguments: [a.id])
+            let filed = try Row.fetchAll(db, sql: "SELECT type, signed_at FROM dvir WHERE asset_id = ? AND signed_at >= ? AND signed_at < ?",
+                                         arguments: [a.id, request.start, request.end])
+            let endOfDayDays = Set(filed.filter { ($0[0] as String) == "post_trip" }.map { request.zone.day(of: $0[1]) })
+            let endOfDay = filed.filter { ($0[0] as String) == "post_trip" }.count
+            let preTrip = filed.filter { ($0[0] as String) == "pre_trip" }.count
+            // The local days a driver reported a defect on the vehicle (on either kind of report).
+            let defectDays = Set(try Int64.fetchAll(db, sql: """
+                SELECT COALESCE(d.created_at, v.signed_at) FROM dvir_defect d JOIN dvir v ON v.id = d.dvir_id
+                WHERE v.asset_id = ? AND v.type IN ('pre_trip', 'post_trip') AND COALESCE(d.created_at, v.signed_at) >= ? AND COALESCE(d.created_at, v.signed_at) < ?
+                """, arguments: [a.id, request.start, request.end]).map { request.zone.day(of: $0) })
             let operated = days[a.id]
-            let dvirDays = Set(filed)
-            let missing: Int? = request.dvirPolicy == .everyDay ? operated.map { $0.subtracting(dvirDays).count } : nil
+            var required: Int?, missing: Int?
+            if let operated {
+                let owed = operated.filter { request.dvirPolicy.requiresEndOfDayReport(defectFound: defectDays.contains($0)) }
+                required = owed.count
+                missing = owed.subtracting(endOfDayDays).count
+            } else if request.dvirPolicy == .law {
+                // Days operated unknown: a defect day already covered by an end-of-day report owes
+                // nothing more; any other defect day is owed only if the vehicle worked, unknown.
+                if defectDays.subtracting(endOfDayDays).isEmpty { (required, missing) = (defectDays.count, 0) } else { unknownRequired.append(a.unit) }
+            } else {
+                unknownRequired.append(a.unit)
+            }
             let defects = try Row.fetchAll(db, sql: """
                 SELECT d.id, d.component, d.safety_critical, d.created_at, d.resolved_at, d.certification, v.signed_at
                 FROM dvir_defect d JOIN dvir v ON v.id = d.dvir_id
                 WHERE v.asset_id = ? AND COALESCE(d.created_at, v.signed_at) < ? AND (d.resolved_at IS NULL OR d.resolved_at >= ?)
                 """, arguments: [a.id, request.end, request.start])
             var certifiedInTime = 0, foundInPeriod = 0, violationDays = Set<CivilDate>()
+            var findings = try DVIRChain.findings(db, request, asset: a.id, unit: a.unit)
             for d in defects {
                 let created: Int64 = d[3] ?? d[6]
                 let resolved: Int64? = d[4]
@@ -92,6 +138,7 @@ public struct DVIRComplianceReport: Report {
                 var day = max(request.zone.day(of: created), request.period.from)
                 let lastDay = min(resolved.map { request.zone.day(of: $0) } ?? request.period.to, request.period.to)
                 var drove = false, judged = true
+                var driven: [String] = []
                 while day <= lastDay {
                     let from = max(created, request.zone.start(of: day)), to = min(resolved ?? Int64.max, request.zone.start(of: day.adding(days: 1)))
                     if let moved = try Movement.metres(db, asset: a.id, from: from, to: to) {
@@ -99,6 +146,7 @@ public struct DVIRComplianceReport: Report {
                             drove = true
                             violations.add(Violation(unit: a.unit, day: day, component: d[1], created: created, resolved: resolved, movedM: moved))
                             violationDays.insert(day)
+                            driven.append("\(day) \(DVIRChain.distanceText(moved, request))")
                         }
                     } else {
                         judged = false
@@ -107,17 +155,27 @@ public struct DVIRComplianceReport: Report {
                 }
                 if !judged { unjudged.append("\(a.unit) \(d[1] as String) (\(Timestamp.iso(created)))") }
                 if resolved != nil, !drove, judged { certifiedInTime += 1 }
+                if drove {
+                    let key = try String.fetchOne(db, sql: "SELECT v.source_key FROM dvir v JOIN dvir_defect d ON d.dvir_id = v.id WHERE d.id = ?", arguments: [d[0] as Int64]) ?? ""
+                    findings.append(DVIRChain.Finding(unit: a.unit, dvir: DVIRChain.dvirLabel(key), component: d[1], rule: .drivenBeforeCertification,
+                                                      finding: "driven with a safety defect before its repair was certified", reported: created, certified: resolved,
+                                                      certification: d[5], reviewed: nil, reviewedBy: nil, evidence: "driven: " + driven.joined(separator: "; ")))
+                }
             }
+            for f in findings { chain.add(f) }
             let certifiable = defects.filter { $0[2] as Bool }.count
-            summary.add(VehicleLine(unit: a.unit, operated: operated?.count, filed: filed.count, missing: missing, found: foundInPeriod,
-                                    certifiable: certifiable, certified: certifiedInTime, violationDays: violationDays.count))
+            summary.add(VehicleLine(unit: a.unit, vin: vin, operated: operated?.count, endOfDay: endOfDay, preTrip: preTrip, required: required, missing: missing,
+                                    found: foundInPeriod, certifiable: certifiable, certified: certifiedInTime, violationDays: violationDays.count,
+                                    findings: findings.count))
         }
         func count(_ column: String) -> Double { summary.total(column).number ?? 0 }
-        let summaryTable = summary.table(note: request.dvirPolicy == .everyDay ? "Policy every_day: a DVIR is required on each day a vehicle operates."
-                                            : "Policy defects_only: a DVIR is required only when a defect is found, so missing DVIRs cannot be counted.")
+        let summaryTable = summary.table(note: "Policy \(request.dvirPolicy.statement). Only end-of-day (post-trip) reports satisfy 396.11; a pre-trip inspection is the 396.13 review and is counted apart."
+                                         + (unknownRequired.isEmpty ? "" : " Days operated unknown, so the days owing a report are unknown, for: \(unknownRequired.joined(separator: ", ")).")
+                                         + " Carrier: \(request.carrier.line)" + (request.carrier.address.map { ", \($0)" } ?? "") + ".")
         let violationTable = violations.table(note: "Each local day the vehicle moved more than 0.5 km between the defect's report and its repair certification.")
+        let chainTable = chain.table(note: "Each defect's chain: reported → certified (repaired or not needed, 396.11(a)(3)) → reviewed by the next driver (396.13(b), (c)). Evidence lists the rows each finding rests on.")
         let register = try DVIRRegister.table(db, request)
-        let retention = try DVIRRegister.retention(db, request)
+        let retention = try DVIRRetention.table(db, request)
 
         let sources = try ReportSource.fetch(db, union: ["SELECT DISTINCT source_file_id FROM dvir WHERE signed_at >= ?1 AND signed_at < ?2",
                                                          "SELECT DISTINCT source_file_id FROM dvir_defect WHERE created_at >= ?1 AND created_at < ?2"],
@@ -128,6 +186,9 @@ public struct DVIRComplianceReport: Report {
                     noTelematics.isEmpty ? "none" : noTelematics.prefix(20).joined(separator: ", ") + (noTelematics.count > 20 ? ", …" : ""))
         quality.add("Safety defects that could not be judged (no telematics while open)", unjudged.count,
                     unjudged.isEmpty ? "none" : unjudged.prefix(10).joined(separator: "; "))
+        if request.carrier.name == nil || request.carrier.usdotNumber == nil {
+            quality.add("Carrier name or USDOT number not set (an auditor's first question)", 1, "set them with `fleetkit init --carrier-name NAME --usdot NUMBER`")
+        }
         // Defects read before their DVIR export and still waiting for it are in no table above;
         // the line appears only when there are some, so that it is noticed.
         // A warehouse not yet migrated to v10-dvir-defect-pending (read-only since an upgrade)
@@ -143,17 +204,23 @@ public struct DVIRComplianceReport: Report {
         try quality.addCommon(db, request, sources: sources)
         let sorted = repairHours.sorted()
         let median = sorted.isEmpty ? nil : sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-        let metadata = ReportMetadata(
-            report: Self.name, title: Self.title, period: request.period, timeZone: request.zone.identifier, units: request.units, currency: request.currency,
-            parameters: [("dvir_policy", request.dvirPolicy.rawValue), ("operated_day", "distance > 0.5 km or engine > 6 min"),
+        var metadata = ReportMetadata(
+            report: Self.name, title: Self.title(request), period: request.period, timeZone: request.zone.identifier, units: request.units, currency: request.currency,
+            parameters: [("dvir_policy", request.dvirPolicy.statement), ("carrier", request.carrier.line), ("carrier_address", request.carrier.address ?? "not set"),
+                         ("operated_day", "distance > 0.5 km or engine > 6 min"),
                          ("assets", request.assets?.joined(separator: ",") ?? "all vehicles and trailers")],
             methods: ["Days operated come from the daily rollup (distance above 0.5 km or engine time above 6 minutes in the local day).",
-                      "A safety-critical defect is open from its report until its repair is certified (resolved_at); each local day the vehicle moved more than 0.5 km while it was open is a violation.",
+                      "An end-of-day report is a post-trip DVIR signed that local day; under policy law it is owed on days a defect was reported, under passenger and every_day on every day operated.",
+                      "A safety-critical defect (the source's flag) is open from its report until its repair is certified (resolved_at); each local day the vehicle moved more than 0.5 km while it was open is a violation.",
+                      "Signature-chain rules and the 396.11(a)(1) items are in docs/METRICS.md, \"DVIR signature chain\".",
                       "Median hours to repair covers defects certified in the period."],
-            headlines: [.count("dvirs", count("dvirs")), .count("defects", count("defects")), .count("violations", count("violation_days")),
-                        .count("days_missing_dvir", count("days_missing_dvir"))] + (median.map { [ReportHeadline("median_hours_to_repair", ($0 * 10).rounded() / 10, .hours)] } ?? []),
+            headlines: [.count("end_of_day_reports", count("end_of_day_reports")), .count("pre_trip_inspections", count("pre_trip_inspections")),
+                        .count("defects", count("defects")), .count("violations", count("violation_days")),
+                        .count("days_missing_report", count("days_missing_report")), .count("chain_findings", count("chain_findings"))]
+                + (median.map { [ReportHeadline("median_hours_to_repair", ($0 * 10).rounded() / 10, .hours)] } ?? []),
             generatedAt: request.generatedAt, sources: sources)
-        return ReportOutput(metadata: metadata, tables: [summaryTable, violationTable, register, retention], dataQuality: quality.table)
+        metadata.subject = request.assets.flatMap { $0.isEmpty ? nil : $0.joined(separator: "_") }
+        return ReportOutput(metadata: metadata, tables: [summaryTable, chainTable, violationTable, register, retention], dataQuality: quality.table)
     }
 }
 

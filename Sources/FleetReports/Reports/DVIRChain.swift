@@ -1,0 +1,178 @@
+import GRDB
+import FleetCore
+
+/// The signature chain of each defect on a DVIR: reported by the driver → certified by the
+/// carrier (repaired, or repair not needed; 49 CFR 396.11(a)(3)) → reviewed by the next driver,
+/// who signs that the certification is there (396.13(b), (c)). Each broken link is a finding with
+/// the rows that show it, so an auditor can check it without the warehouse
+/// (docs/METRICS.md, "DVIR signature chain").
+enum DVIRChain {
+    /// The rules, each with the regulation it reads.
+    enum Rule: String, CaseIterable {
+        case reviewMissing = "review_missing"
+        case reviewBeforeCertification = "review_before_certification"
+        case certifiedWhileMoving = "certified_while_moving"
+        case drivenBeforeCertification = "driven_before_certification"
+        case repairRejected = "repair_rejected"
+
+        var regulation: String {
+            switch self {
+            case .reviewMissing: return "49 CFR 396.13(b), (c)"
+            case .reviewBeforeCertification: return "49 CFR 396.13(c)"
+            case .certifiedWhileMoving: return "49 CFR 396.11(a)(3)"
+            case .drivenBeforeCertification: return "49 CFR 396.11(a)(3)"
+            case .repairRejected: return "49 CFR 396.13(c), 396.11(a)(3)"
+            }
+        }
+    }
+
+    /// One broken link.
+    struct Finding {
+        var unit: String
+        var dvir: String
+        var component: String
+        var rule: Rule
+        var finding: String
+        var reported: Int64?
+        var certified: Int64?
+        var certification: String?
+        var reviewed: Int64?
+        var reviewedBy: String?
+        /// The rows that show it: times, signatures, positions, engine events, kilometres.
+        var evidence: String
+    }
+
+    /// A certification is judged "while the vehicle moved" on what telematics saw this long
+    /// either side of it.
+    static let aroundMs: Int64 = 15 * 60_000
+    /// Movement in that window above this is driving, not a yard shuffle.
+    static let movingMetres = 200.0
+    /// A position faster than this (about 5 mph) is the vehicle being driven.
+    static let movingSpeedMps = 2.2
+
+    static func columns(_ request: ReportRequest) -> [TableColumn<Finding>] {
+        [.text("unit", "Unit") { $0.unit }, .text("dvir", "DVIR") { $0.dvir }, .text("component", "Defect") { $0.component },
+         .text("rule", "Rule") { $0.rule.rawValue }, .text("regulation", "Regulation") { $0.rule.regulation },
+         .text("finding", "Finding", role: .note) { $0.finding },
+         TableColumn(ReportColumn("reported", "Reported", .datetime), role: .note) { $0.reported.map { .datetime($0) } ?? .null },
+         TableColumn(ReportColumn("certified", "Certified", .datetime), role: .note) { $0.certified.map { .datetime($0) } ?? .null },
+         .text("certification", "Certification", role: .note) { $0.certification },
+         TableColumn(ReportColumn("reviewed", "Reviewed", .datetime), role: .note) { $0.reviewed.map { .datetime($0) } ?? .null },
+         .text("reviewed_by", "Reviewed by", role: .note) { $0.reviewedBy },
+         .text("evidence", "Evidence", role: .note) { $0.evidence }]
+    }
+
+    /// A defect with its DVIR's signatures.
+    struct Link {
+        var dvirID: Int64
+        var dvirKey: String
+        var signedAt: Int64
+        var component: String
+        var created: Int64
+        var resolved: Int64?
+        var resolvedBy: String?
+        var certification: String?
+        var mechanicName: String?
+        var reviewedAt: Int64?
+        var reviewedBy: String?
+    }
+
+    static func dvirLabel(_ key: String) -> String {
+        for prefix in ["dvir:", "samsara-dvir:"] where key.hasPrefix(prefix) { return String(key.dropFirst(prefix.count)) }
+        return key
+    }
+
+    /// The chain findings of one vehicle's DVIRs signed in the period (the driving rule is the
+    /// report's violations, added by the caller).
+    static func findings(_ db: Database, _ request: ReportRequest, asset: Int64, unit: String) throws -> [Finding] {
+        let links = try Row.fetchAll(db, sql: """
+            SELECT v.id, v.source_key, v.signed_at, d.component, COALESCE(d.created_at, v.signed_at), d.resolved_at, d.resolved_by, d.certification,
+                   v.mechanic_name, v.reviewed_at, v.reviewed_by
+            FROM dvir v JOIN dvir_defect d ON d.dvir_id = v.id
+            WHERE v.asset_id = ? AND v.type IN ('pre_trip', 'post_trip') AND v.signed_at >= ? AND v.signed_at < ?
+            ORDER BY v.signed_at, v.source_key, d.source_key
+            """, arguments: [asset, request.start, request.end]).map {
+            Link(dvirID: $0[0], dvirKey: $0[1], signedAt: $0[2], component: $0[3], created: $0[4], resolved: $0[5], resolvedBy: $0[6],
+                 certification: $0[7], mechanicName: $0[8], reviewedAt: $0[9], reviewedBy: $0[10])
+        }
+        var out: [Finding] = []
+        func t(_ ms: Int64?) -> String { ms.map { ZonedTime($0, in: request.zone.timeZone).display } ?? "none" }
+        func finding(_ l: Link, _ rule: Rule, _ text: String, _ evidence: String) -> Finding {
+            Finding(unit: unit, dvir: dvirLabel(l.dvirKey), component: l.component, rule: rule, finding: text, reported: l.created, certified: l.resolved,
+                    certification: l.certification, reviewed: l.reviewedAt, reviewedBy: l.reviewedBy, evidence: evidence)
+        }
+        // Review missing: one finding per DVIR (the review is the DVIR's signature, not a defect's).
+        var seenDVIR = Set<Int64>()
+        for l in links where l.reviewedAt == nil && !seenDVIR.contains(l.dvirID) {
+            seenDVIR.insert(l.dvirID)
+            let all = links.filter { $0.dvirID == l.dvirID }
+            let certified = all.compactMap(\.resolved).max()
+            var evidence = "defects: " + all.map { "\($0.component) reported \(t($0.created)), certified \(t($0.resolved))" }.joined(separator: "; ")
+            if let certified {
+                switch try Movement.metres(db, asset: asset, from: certified, to: request.end) {
+                case let m? where m > movingMetres:
+                    evidence += "; driven \(distanceText(m, request)) after the certification up to the period's end"
+                case _?: evidence += "; not driven after the certification up to the period's end"
+                case nil: evidence += "; no telematics after the certification"
+                }
+            }
+            out.append(finding(l, .reviewMissing, "no next-driver review signature on a DVIR that lists defects", evidence))
+        }
+        for l in links {
+            // Review before certification: the next driver signed for a certification not yet made.
+            if let reviewed = l.reviewedAt, l.resolved.map({ reviewed < $0 }) ?? true {
+                out.append(finding(l, .reviewBeforeCertification, l.resolved == nil ? "reviewed while the defect is not certified" : "reviewed before the repair was certified",
+                                   "reviewed \(t(reviewed)) by \(l.reviewedBy ?? "unnamed"); certified \(t(l.resolved))"
+                                   + (l.resolvedBy ?? l.mechanicName).map { " by \($0)" }.orEmpty))
+            }
+            // Certified while the vehicle moved: positions or the engine around the certification.
+            if let resolved = l.resolved, let evidence = try moving(db, asset: asset, at: resolved, request) {
+                out.append(finding(l, .certifiedWhileMoving, "certified while the vehicle was moving or running", evidence))
+            }
+            // Repair rejected: the next driver inspection after the certification lists the same component again.
+            if let resolved = l.resolved, let next = try Row.fetchOne(db, sql: """
+                SELECT v.id, v.source_key, v.signed_at FROM dvir v WHERE v.asset_id = ? AND v.type IN ('pre_trip', 'post_trip') AND v.signed_at > ?
+                ORDER BY v.signed_at, v.id LIMIT 1
+                """, arguments: [asset, resolved]),
+               let again = try Row.fetchOne(db, sql: "SELECT COALESCE(created_at, ?), comment, defect_type FROM dvir_defect WHERE dvir_id = ? AND component = ? LIMIT 1",
+                                            arguments: [next[2] as Int64, next[0] as Int64, l.component]) {
+                let text = [again[2] as String?, again[1] as String?].compactMap { $0 }.joined(separator: ": ")
+                out.append(finding(l, .repairRejected, "the next inspection after the certification reports the same component again",
+                                   "certified \(t(resolved)); DVIR \(dvirLabel(next[1])) signed \(t(next[2])) reports \(l.component) again"
+                                   + (text.isEmpty ? "" : " (\(text))") + " at \(t(again[0]))"))
+            }
+        }
+        return out
+    }
+
+    /// The evidence that the vehicle moved or ran at `at` (positions and engine events within
+    /// `aroundMs`), or nil when telematics shows it still or shows nothing.
+    static func moving(_ db: Database, asset: Int64, at: Int64, _ request: ReportRequest) throws -> String? {
+        let from = at - aroundMs, to = at + aroundMs
+        func t(_ ms: Int64) -> String { ZonedTime(ms, in: request.zone.timeZone).display }
+        var evidence: [String] = []
+        let fast = try Row.fetchAll(db, sql: """
+            SELECT at, lat, lon, speed_mps FROM position WHERE asset_id = ? AND at >= ? AND at <= ? AND speed_mps > ? ORDER BY at LIMIT 3
+            """, arguments: [asset, from, to, movingSpeedMps])
+        for p in fast {
+            evidence.append("position \(t(p[0])) at \(p[1] as Double), \(p[2] as Double) moving \(((p[3] as Double) * 3.6 * 10).rounded() / 10) km/h")
+        }
+        if evidence.isEmpty, let moved = try Movement.metres(db, asset: asset, from: from, to: to), moved > movingMetres {
+            evidence.append("moved \(distanceText(moved, request)) between \(t(from)) and \(t(to))")
+        }
+        // The engine state at the certification: the last engine event at or before it, if recent.
+        if let engine = try Row.fetchOne(db, sql: "SELECT at, state FROM engine_event WHERE asset_id = ? AND at <= ? AND at >= ? ORDER BY at DESC LIMIT 1",
+                                         arguments: [asset, at, from]), (engine[1] as String) == "on" {
+            evidence.append("engine on since \(t(engine[0]))")
+        }
+        return evidence.isEmpty ? nil : "certified \(t(at)); " + evidence.joined(separator: "; ")
+    }
+
+    static func distanceText(_ metres: Double, _ request: ReportRequest) -> String {
+        "\((request.distance(metres) * 10).rounded() / 10) \(request.distanceUnit)"
+    }
+}
+
+private extension Optional where Wrapped == String {
+    var orEmpty: String { self ?? "" }
+}
