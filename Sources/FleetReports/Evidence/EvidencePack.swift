@@ -115,10 +115,10 @@ public enum EvidencePack {
         }
         // One vehicle: its summary line is its total, so the totals row is left out.
         section("summary", "Summary", try table("by_vehicle").map { try render($0, zone: zone, drop: ["unit", "vin"], totals: false) } ?? "")
-        // The vehicle is in every page's header; the inspection's start, status, location and the
-        // mechanic's notes stay in the report's register, so the signatures fit a page across.
+        // The vehicle is in every page's header; the status, location and the mechanic's notes
+        // stay in the report's register, so the signatures fit a page across.
         section("register", "DVIR register", try table("register").map {
-            try render($0, zone: zone, drop: ["unit", "vin", "plate", "started", "status", "location", "mechanic", "mechanic_signed", "mechanic_notes"])
+            try render($0, zone: zone, drop: ["unit", "vin", "plate", "status", "location", "mechanic_signed", "mechanic_notes"])
         } ?? "")
         section("chains", "Signature chains", try chains(db, one, asset: asset[0]) + (table("findings").map { try render($0, zone: zone, drop: ["unit"]) } ?? ""))
         section("defects", "Defects and work orders", try defects(db, one, asset: asset[0]))

@@ -66,6 +66,7 @@ enum HTMLStyle {
       h1 { font-size: 18px; }
       h2 { font-size: 14px; margin: 16px 0 4px; }
       h2, h3, p.note, figcaption { break-after: avoid; }
+      footer { break-before: avoid; break-inside: avoid; }
       nav.toc { display: none; }
       thead { display: table-header-group; }
       tfoot { display: table-row-group; }

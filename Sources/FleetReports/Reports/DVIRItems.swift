@@ -26,6 +26,6 @@ enum DVIRItems {
     /// or a code this list does not hold).
     static func item(_ component: String) -> String? { items[component] }
 
-    /// The register's text: the item, or "not a listed item".
-    static func text(_ component: String) -> String { item(component) ?? "not a listed item" }
+    /// The register's text: the item, or the component and "not a listed item".
+    static func text(_ component: String) -> String { item(component) ?? "\(component): not a listed item" }
 }

@@ -13,11 +13,13 @@ enum DVIRRegister {
     static func table(_ db: Database, _ request: ReportRequest) throws -> ReportTable {
         // Column order is reading order: who and what, then the defect with its certification
         // and review beside it (what an auditor reads across), then the inspection's details.
+        // The mechanic who certified is "Certified by" (the defect's, else the DVIR's mechanic);
+        // the inspection's start time is left out so that the 23 columns fit a landscape page.
         let sql = """
             SELECT COALESCE(a.unit_number, a.vin, 'asset #' || a.id), a.vin, a.license_plate, v.trailer, v.source_key, v.type, v.signed_at,
                    COALESCE(v.inspector_name, dr.name), d.component, d.safety_critical, d.defect_type, d.comment, d.created_at,
                    d.resolved_at, d.certification, COALESCE(d.resolved_by, v.mechanic_name), v.reviewed_at, v.reviewed_by,
-                   v.started_at, v.safety_status, v.odometer_m, v.location, v.mechanic_name, v.mechanic_signed_at, v.mechanic_notes
+                   v.safety_status, v.odometer_m, v.location, v.mechanic_signed_at, v.mechanic_notes
             FROM dvir v JOIN asset a ON a.id = v.asset_id LEFT JOIN driver dr ON dr.id = v.driver_id LEFT JOIN dvir_defect d ON d.dvir_id = v.id
             WHERE v.signed_at >= ? AND v.signed_at < ? AND \(request.assetFilter().sql)
             ORDER BY v.signed_at, v.source_key, d.source_key
@@ -29,9 +31,9 @@ enum DVIRRegister {
         func row(_ r: Row) -> [ReportValue] {
             let component: String? = r[8]
             return [.text(r[0]), t(r[1]), t(r[2]), t(r[3]), .text(DVIRChain.dvirLabel(r[4])), .text((r[5] as String).replacingOccurrences(of: "_", with: "-")),
-                    at(r[6]), t(r[7]), t(component), t(component.map(DVIRItems.text)), (r[9] as Bool?).map { .text($0 ? "yes" : "no") } ?? .text(""),
+                    at(r[6]), t(r[7]), t(component.map(DVIRItems.text)), (r[9] as Bool?).map { .text($0 ? "yes" : "no") } ?? .text(""),
                     t(r[10]), t(r[11]), at(r[12]), at(r[13]), t(r[14]), t(r[15]), at(r[16]), t(r[17]),
-                    at(r[18]), .text(r[19]), (r[20] as Double?).map { .number(request.distance($0)) } ?? .null, t(r[21]), t(r[22]), at(r[23]), t(r[24])]
+                    .text(r[18]), (r[19] as Double?).map { .number(request.distance($0)) } ?? .null, t(r[20]), at(r[21]), t(r[22])]
         }
         var held: [[ReportValue]]? = []
         var count = 0
@@ -56,18 +58,18 @@ enum DVIRRegister {
             columns: [ReportColumn("unit", "Unit", .text), ReportColumn("vin", "VIN", .text), ReportColumn("plate", "Plate", .text),
                       ReportColumn("trailer", "Trailer", .text), ReportColumn("dvir", "DVIR", .text), ReportColumn("type", "Type", .text),
                       ReportColumn("signed", "Driver signed", .datetime), ReportColumn("driver", "Driver", .text),
-                      ReportColumn("component", "Defect component", .text), ReportColumn("item", "396.11(a)(1) item", .text),
+                      ReportColumn("item", "Defect item", .text),
                       ReportColumn("safety_critical", "Safety critical (source)", .text),
                       ReportColumn("defect_type", "Defect", .text), ReportColumn("comment", "Comment", .text),
                       ReportColumn("defect_reported", "Defect reported", .datetime), ReportColumn("resolved", "Certified", .datetime),
                       ReportColumn("certification", "Certification", .text), ReportColumn("resolved_by", "Certified by", .text),
                       ReportColumn("reviewed", "Next driver reviewed", .datetime), ReportColumn("reviewed_by", "Reviewed by", .text),
-                      ReportColumn("started", "Started", .datetime), ReportColumn("status", "Status", .text),
+                      ReportColumn("status", "Status", .text),
                       ReportColumn("odometer", "Odometer", .distance, unit: request.distanceUnit), ReportColumn("location", "Location", .text),
-                      ReportColumn("mechanic", "Mechanic", .text), ReportColumn("mechanic_signed", "Mechanic signed", .datetime),
+                      ReportColumn("mechanic_signed", "Mechanic signed", .datetime),
                       ReportColumn("mechanic_notes", "Mechanic notes", .text)],
             rows: held ?? [],
-            note: "One row per defect (inspections without defects have one row). The 396.11(a)(1) item is the rule's list; the safety flag is the source's judgement (396.11(a)(3)). Times in \(request.zone.identifier).",
+            note: "One row per defect (inspections without defects have one row). The defect item is the rule's list (396.11(a)(1)), or the source's component when it is none of them; the safety flag is the source's judgement (396.11(a)(3)). Times in \(request.zone.identifier).",
             stream: stream)
     }
 }
