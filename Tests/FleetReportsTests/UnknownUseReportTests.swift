@@ -74,7 +74,8 @@ final class UnknownUseReportTests: XCTestCase {
         let byVehicle = dvir.tables[0]
         XCTAssertEqual(byVehicle.rows.count, 1)
         XCTAssertEqual(column(byVehicle, "days_operated"), .null)
-        XCTAssertEqual(column(byVehicle, "days_missing_dvir"), .null)
+        XCTAssertEqual(column(byVehicle, "days_requiring_report"), .null)
+        XCTAssertEqual(column(byVehicle, "days_missing_report"), .null)
         XCTAssertEqual(qualityCount(dvir, "Vehicles with no telematics, or a single reading"), .integer(1))
     }
 
