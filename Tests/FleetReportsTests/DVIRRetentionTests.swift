@@ -14,7 +14,8 @@ final class DVIRRetentionTests: XCTestCase {
     ]
     static let july = "3,T-01,E1,Ann Lee,post_trip,2026-07-20T17:50:00Z,2026-07-20T18:00:00Z,safe,,,,,,,,,,,,,,"
 
-    func statuses(_ f: DVIRFixture, _ record: String, unit: String = "all") throws -> [String] {
+    /// The report for T-01 alone: every row names T-01, the month rows included.
+    func statuses(_ f: DVIRFixture, _ record: String, unit: String = "T-01") throws -> [String] {
         try DVIRFixture.rows(try f.output(assets: ["T-01"]), "retention").filter { $0["record"] == record && $0["unit"] == unit }.map { "\($0["from"]!) \($0["status"]!)" }
     }
 

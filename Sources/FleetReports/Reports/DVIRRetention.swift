@@ -24,6 +24,8 @@ enum DVIRRetention {
         }
         let end = request.period.to
         var rows: [[ReportValue]] = []
+        // The month rows count the report's units: all of them, or those `--assets` names.
+        let scope = request.assets.flatMap { $0.isEmpty ? nil : $0.joined(separator: ", ") }
 
         // DVIRs, certifications, reviews: the three months to the period's end, month by month.
         let windowStart = end.adding(days: 1).adding(months: -3)
@@ -50,11 +52,11 @@ enum DVIRRetention {
                 WHERE v.signed_at >= ? AND v.signed_at < ? AND v.reviewed_at IS NOT NULL AND EXISTS (SELECT 1 FROM dvir_defect d WHERE d.dvir_id = v.id) AND \(filter.sql)
                 """, [a, b])
             let coverage = Self.coverage(first: firstDVIR, from: from, to: to, what: "DVIR")
-            rows.append(row("DVIRs", "49 CFR 396.11(a)(4): 3 months", nil, from, to, dvirs,
+            rows.append(row("DVIRs", "49 CFR 396.11(a)(4): 3 months", scope, from, to, dvirs,
                             coverage ?? (dvirs > 0 ? "held" : "missing: no DVIR held")))
-            rows.append(row("Repair certifications", "49 CFR 396.11(a)(4): 3 months", nil, from, to, certified,
+            rows.append(row("Repair certifications", "49 CFR 396.11(a)(4): 3 months", scope, from, to, certified,
                             coverage ?? (defects == 0 ? "no defects reported" : certified == defects ? "held for all \(defects) defects" : "\(defects - certified) of \(defects) defects not certified")))
-            rows.append(row("Next-driver reviews", "49 CFR 396.11(a)(4): 3 months", nil, from, to, reviewed,
+            rows.append(row("Next-driver reviews", "49 CFR 396.11(a)(4): 3 months", scope, from, to, reviewed,
                             coverage ?? (withDefects == 0 ? "no DVIRs with defects" : reviewed == withDefects ? "held for all \(withDefects) DVIRs with defects"
                                          : "\(withDefects - reviewed) of \(withDefects) DVIRs with defects not reviewed")))
             month = month.adding(months: 1)
