@@ -75,6 +75,18 @@ final class OBDCSVImporterTests: XCTestCase {
         XCTAssertEqual(try t.rows("SELECT DISTINCT at FROM obd_sample ORDER BY at").map { $0[0] as Int64 }, [1_790_841_600_000, 1_790_841_605_000])
     }
 
+    /// Phone fixes are judged as GPX fixes are: the one 5.6 km off its neighbours, a second on
+    /// either side, is dropped with a note; its row's RPM is kept.
+    func testAFixImpossibleAgainstItsNeighboursIsDropped() throws {
+        let t = try TestWarehouse()
+        let o = try t.importFile(fixture("obd/logger-gps-spike.csv"), options: t12)
+        XCTAssertEqual(o.status, .imported, o.error ?? "")
+        XCTAssertEqual(try t.count("position"), 4)
+        XCTAssertEqual(try t.count("position", where: "at = 1791100802000"), 0)
+        XCTAssertEqual(try t.count("obd_sample", where: "pid = 12"), 5)
+        XCTAssertTrue((o.notes ?? []).contains { $0.hasPrefix(GPXPipeline.droppedKind + ": '2026-10-04T08:00:02Z: ") }, "\(o.notes ?? [])")
+    }
+
     /// Rows with a clock and no value anywhere store nothing: the file fails, saying so.
     func testRowsWithoutAnyValueFailTheFile() throws {
         let t = try TestWarehouse()

@@ -75,8 +75,8 @@ public struct OBDCSVImporter: Importer {
         var recorder: OBDRecorder
         var clock: OBDCSVClock
         var judge = FixJudge<Position>(time: { $0.at }, place: { ($0.lat, $0.lon) })
+        /// Kept fixes not yet loaded (a batch at most); dropped ones go straight to the notes.
         var fixes: [Position] = []
-        var dropped: [String] = []
         var run: (driver: String, first: Int64, last: Int64)?
         var drivers = 0
         /// Rows placed in time, and positions kept.
@@ -91,7 +91,7 @@ public struct OBDCSVImporter: Importer {
             var kept: [Position] = [], gone: [String] = []
             judge.add(p, keep: { kept.append($0) }, drop: { gone.append(Self.describe($0)) })
             fixes += kept
-            dropped += gone
+            for d in gone { sink.note(GPXPipeline.droppedKind, example: d) }
             positions += kept.count
             if fixes.count >= OBDRecorder.batch { try sink.load(contentsOf: fixes); fixes.removeAll(keepingCapacity: true) }
         }
@@ -120,10 +120,9 @@ public struct OBDCSVImporter: Importer {
             judge.finish(keep: { kept.append($0) }, drop: { gone.append(Self.describe($0)) })
             positions += kept.count
             fixes += kept
-            dropped += gone
+            for d in gone { sink.note(GPXPipeline.droppedKind, example: d) }
             if !fixes.isEmpty { try sink.load(contentsOf: fixes) }
             fixes = []
-            for d in dropped { sink.note(GPXPipeline.droppedKind, example: d) }
             try closeRun(into: &sink)
             try recorder.finish(into: &sink)
         }
