@@ -16,6 +16,7 @@ public enum ImporterRegistry {
         ELM327Importer.self,
         TorqueImporter.self,
         CarScannerImporter.self,
+        OBDCSVImporter.self,
         ISO15143Importer.self,
         AEMP12Importer.self,
         SamsaraImporter.self,

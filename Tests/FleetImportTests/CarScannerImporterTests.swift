@@ -7,6 +7,19 @@ import FleetTestSupport
 final class CarScannerImporterTests: XCTestCase {
     let t12 = ImportOptions(asset: "T-12")
 
+    /// A log whose readings are all of names FleetKit does not read (the app's Russian names
+    /// here) stored nothing and said "imported", exit 0; now the file fails, saying why.
+    func testALogWithReadingsAndNothingStoredFailsSayingWhy() throws {
+        let t = try TestWarehouse()
+        let o = try t.importFile(fixture("obd/car-scanner-names-unknown 2026-10-01 08-00-00.csv"), options: t12)
+        XCTAssertEqual(o.format, "car-scanner")
+        XCTAssertEqual(o.status, .failed)
+        XCTAssertTrue(o.error?.contains("its 4 readings are of 2 names, none a PID FleetKit reads (Обороты двигателя, Скорость автомобиля)") ?? false, o.error ?? "")
+        XCTAssertTrue(o.error?.contains("set the app's language to English") ?? false, o.error ?? "")
+        XCTAssertEqual(try t.count("obd_sample"), 0)
+        XCTAssertEqual(try t.count("asset", where: "unit_number = 'T-12'"), 0, "nothing of the file is kept")
+    }
+
     func testLongRowsFromTheRecordingStartInTheFileName() throws {
         let t = try TestWarehouse()
         let o = try t.importFile(fixture("obd/car-scanner 2026-10-01 08-00-00.csv"), options: t12)

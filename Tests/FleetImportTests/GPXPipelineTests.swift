@@ -46,12 +46,13 @@ private struct RecordingSink: RecordSink {
 final class GPXPipelineTests: XCTestCase {
     let start: Int64 = 1_790_841_600   // 2026-10-01T00:00:00Z
 
-    /// `count` track points one second apart; `edit` may replace a point's line.
+    /// `count` track points one second apart, 11 m apart along a meridian (a drive: no fix is
+    /// impossible against its neighbours, so `FixJudge` holds none back); `edit` may replace a point's line.
     private func gpx(_ count: Int, tail: String = "</trkseg></trk></gpx>", edit: (Int, String) -> String = { $1 }) -> [UInt8] {
         var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"t\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n"
         for i in 1...count {
             let time = Date(timeIntervalSince1970: TimeInterval(start + Int64(i))).ISO8601Format()
-            let line = "<trkpt lat=\"\(41 + Double(i % 1000) / 10_000)\" lon=\"-87.6\"><ele>\(i % 300).5</ele><time>\(time)</time><speed>\(i % 20)</speed></trkpt>\n"
+            let line = "<trkpt lat=\"\(41 + Double(i) / 10_000)\" lon=\"-87.6\"><ele>\(i % 300).5</ele><time>\(time)</time><speed>\(i % 20)</speed></trkpt>\n"
             text += edit(i, line)
         }
         return Array((text + tail).utf8)

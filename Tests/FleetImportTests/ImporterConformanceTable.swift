@@ -127,6 +127,8 @@ enum ConformanceTable {
         ConformanceEntry(format: "car-scanner", good: [f("obd/car-scanner 2026-10-01 08-00-00.csv")], asset: unit,
             large: LargeInput(name: "car-scanner 2026-10-01 08-00-00.csv", head: "\"SECONDS\";\"PID\";\"VALUE\";\"UNITS\";\n",
                 unit: { "\"\($0).000\";\"Engine RPM\";\"\(800 + $0 % 2000)\";\"rpm\";\n" })),
+        ConformanceEntry(format: "obd-csv", good: [f("obd/pyobd-ts-epoch-ms.csv"), f("obd/logger-epoch-seconds.csv")], asset: unit,
+            large: csv("obd_log.csv", "ts,RPM,SPEED,COOLANT_TEMP,lat,lon", { "\(1_790_812_800_000 + Int64($0) * 1000),\(800 + $0 % 2000),\($0 % 90),\(70 + $0 % 20),41.5,-87.5" })),
         ConformanceEntry(format: "iso15143", good: [f("iso15143/ts-hours-page1.xml"), f("iso15143/bosch-fleet-snapshot.json")],
             hostile: [.xmlEntity], large: LargeInput(name: "hours.xml",
                 head: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<CumulativeOperatingHoursMessages xmlns=\"http://standards.iso.org/iso/15143/-3\">\n"

@@ -26,6 +26,21 @@ final class RealDataOBDTests: XCTestCase {
         return url
     }
 
+    /// Every file of `../shared/realdata/obd` and the test that states its outcome.
+    static let covered: [String: String] = [
+        "carscanner__sauprankul_2025-11-20_16-05-09.csv": "testCarScannerWithTheDateInItsName",
+        "carscanner__sauprankul_Car_scanner_nov_4.csv": "testCarScannerWithoutAYearInItsName",
+        "torque__sauprankul_trackLog-2025-Nov-02_00-59-35.csv": "testTorqueAcrossTheDSTNightTakesTheZoneGPSTimeNames",
+        "saferdriving__obd_data.csv": "testSaferDrivingResearchSetPlacedByItsEpochMilliseconds",
+    ]
+
+    /// A file added to the corpus without an expected outcome fails here, naming it.
+    func testEveryCorpusFileIsCovered() throws {
+        let dir = try Self.corpus("saferdriving__obd_data.csv").deletingLastPathComponent()
+        let files = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { !$0.hasPrefix(".") && $0 != "README.md" })
+        XCTAssertEqual(files, Set(Self.covered.keys), "every corpus file needs an expected outcome")
+    }
+
     var options: ImportOptions {
         var o = ImportOptions(asset: "T-12")
         o.zone = FleetZone(identifier: "America/Los_Angeles")!
@@ -123,6 +138,53 @@ final class RealDataOBDTests: XCTestCase {
             XCTAssertEqual(try t.rows("SELECT lat, lon FROM position WHERE at = 1762070943382").map { "\($0[0] as Double),\($0[1] as Double)" }, ["37.32706578,-121.76873004"])
             XCTAssertEqual(try t.rows("SELECT speed_mps FROM position WHERE at = 1762072062383").first.map { $0[0] as Double } ?? 0, 26.010000228881836, accuracy: 1e-9)
             XCTAssertEqual(outcome.notes?.first, "Device Time of 1796 rows placed by the zone GPS Time names, MST (UTC−07:00), not the fleet zone \(zone)")
+        }
+    }
+    /// The Safer Driving research set (Denmark, March–April 2024): 4 831 rows of 20 sessions, each
+    /// keyed by a `driverID` that occurs in no other session; `timeStamp` is epoch milliseconds,
+    /// so UTC whatever the fleet zone, across the 2024-03-31 change to CEST. `rpm` (0C) and
+    /// `speed` (0D, km/h: the speed limits beside it are Danish, 50/70/80) are the OBD columns;
+    /// `lat`/`long` the phone's fixes; `engineLoadLevel`, `airTemperature` (the weather, 6 °C),
+    /// traffic and weather columns are not J1979 readings and are not stored.
+    /// Expected, by python3: rows = list(csv.DictReader(open(f))); 4 831 rows, 4 831 distinct
+    /// timeStamp, no empty cell, so obd_sample = 2 × 4 831 = 9 662 and 4 831 positions (none at
+    /// 0,0); first 1711293780825 (rpm 1819, speed 64, 55.8928029, 12.3504943), last
+    /// 1712227857014; fastest speed 126 at 1711294306747; first row after the DST change
+    /// -NuU7ssa8mwznMHp3YGI at 1712066901203 (rpm 784); 20 distinct driverID, each one run, the
+    /// first 1711293780825…1711294383201. FixJudge's rule (haversine − 15 m > 70 m/s × dt) finds
+    /// 3 single jumps between runs of agreeing fixes (a phone fix held, then caught up: 330 m in
+    /// 2.64 s) and no fix against two that agree, so no fix is dropped.
+    func testSaferDrivingResearchSetPlacedByItsEpochMilliseconds() throws {
+        for zone in ["Europe/Copenhagen", "UTC"] {
+            let t = try TestWarehouse()
+            var o = ImportOptions(asset: "T-12")
+            o.zone = FleetZone(identifier: zone)!
+            let url = try Self.corpus("saferdriving__obd_data.csv")
+            let outcome = try t.importFile(url, options: o)
+            XCTAssertEqual(outcome.format, "obd-csv", zone)
+            XCTAssertEqual(outcome.status, .imported, "\(zone): \(outcome.error ?? "")")
+            XCTAssertEqual(outcome.rejected, 0, zone)
+            XCTAssertEqual(try t.count("obd_sample"), 9_662, zone)
+            XCTAssertEqual(try t.count("obd_sample", where: "pid = 12"), 4_831, zone)
+            XCTAssertEqual(try t.count("position"), 4_831, zone)
+            XCTAssertEqual(try span(t, "obd_sample"), [1_711_293_780_825, 1_712_227_857_014], zone)
+            XCTAssertEqual(try span(t, "position"), [1_711_293_780_825, 1_712_227_857_014], zone)
+            XCTAssertEqual(try sample(t, at: 1_711_293_780_825, pid: 0x0C), 1819)
+            XCTAssertEqual(try sample(t, at: 1_711_293_780_825, pid: 0x0D), 64)
+            XCTAssertEqual(try sample(t, at: 1_711_294_306_747, pid: 0x0D), 126)
+            XCTAssertEqual(try sample(t, at: 1_712_066_901_203, pid: 0x0C), 784, "\(zone): after the DST change")
+            XCTAssertEqual(try t.rows("SELECT lat, lon FROM position WHERE at = 1711293780825").map { "\($0[0] as Double),\($0[1] as Double)" }, ["55.8928029,12.3504943"])
+            XCTAssertEqual(try t.count("driver"), 20, zone)
+            XCTAssertEqual(try t.count("assignment"), 20, zone)
+            XCTAssertEqual(try t.rows("""
+                SELECT a.start_at, a.end_at FROM assignment a JOIN driver_identifier i ON i.driver_id = a.driver_id
+                WHERE i.id_value = '-Ntl2dnEAh_FlqQQ3HEo'
+                """).map { [$0[0] as Int64, $0[1] as Int64] }, [[1_711_293_780_825, 1_711_294_383_201]])
+            let notes = outcome.notes ?? []
+            XCTAssertTrue(notes.contains("'timeStamp' read as epoch milliseconds (UTC) on 4831 rows"), "\(notes)")
+            XCTAssertFalse(notes.contains { $0.hasPrefix(GPXPipeline.droppedKind) }, "\(notes)")
+            XCTAssertTrue(notes.contains { $0.contains("engineLoadLevel") && $0.contains("airTemperature") }, "\(notes)")
+            XCTAssertEqual(try t.importFile(url, options: o).status, .unchanged, zone)
         }
     }
 }

@@ -87,9 +87,18 @@ public struct CarScannerImporter: Importer {
         }
         if let i = instant { try recorder.record(at: i.at, values: i.values, into: &sink) }
         try recorder.finish(into: &sink)
+        let names = unknown.keys.sorted()
+        let total = unknown.values.reduce(0, +) + otherUnknown, distinct = otherUnknown > 0 ? "more than \(names.count)" : "\(names.count)"
+        // Readings, and none stored: not an import (a log in the app's other languages was
+        // "imported, exit 0" with nothing in it).
+        if recorder.samples == 0, lastPosition == nil, total + empty > 0 {
+            let what = total > 0
+                ? "its \(total) readings are of \(distinct) names, none a PID FleetKit reads (\(names.prefix(5).joined(separator: ", "))\(names.count > 5 ? ", …" : ""))\(empty > 0 ? ", and \(empty) readings have no value" : "")"
+                : "its \(empty) readings all have no value ('-' or empty)"
+            throw FleetError.unreadable(file: input.path, location: nil, reason: "\(what): nothing of the log could be stored",
+                                        hint: "Car Scanner writes PID names in the app's language and FleetKit reads the names docs/FORMATS.md lists (English); set the app's language to English and export the log again. Nothing of this file was imported.")
+        }
         if !unknown.isEmpty {
-            let names = unknown.keys.sorted()
-            let total = unknown.values.reduce(0, +) + otherUnknown, distinct = otherUnknown > 0 ? "more than \(names.count)" : "\(names.count)"
             sink.note("\(total) readings of \(distinct) names were not stored (values the app computes, or PIDs outside FleetKit's table): \(names.prefix(8).joined(separator: ", "))\(names.count > 8 ? ", …" : "")")
         }
         if let how = clock.description { sink.note(how) }

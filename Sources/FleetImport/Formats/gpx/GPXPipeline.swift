@@ -32,7 +32,18 @@ final class GPXPipeline: @unchecked Sendable {
     enum Item {
         case points([Position])
         case reject(Issue)
+        /// A fix dropped as impossible against its neighbours (`FixJudge`): a note, with its place.
+        case dropped(String)
     }
+
+    /// A track point that became a fix, with what names its place in the file.
+    struct Fix {
+        var position: Position
+        var point: (track: Int, segment: Int, index: Int, line: Int)
+    }
+
+    /// The note kind of a dropped fix.
+    static let droppedKind = "fixes impossible against their neighbours (over 70 m/s, less the 15 m jitter radius, to each neighbour it has) were dropped: a receiver's stale power-on position or a lone spike, not where the vehicle was"
 
     static let maxChunks = 4
     /// Items per chunk before it is handed over when it holds no full batch (rejects).
@@ -84,6 +95,7 @@ final class GPXPipeline: @unchecked Sendable {
                     switch item {
                     case .points(let batch): try sink.load(contentsOf: batch)
                     case .reject(let issue): try sink.reject(issue)
+                    case .dropped(let example): sink.note(Self.droppedKind, example: example)
                     }
                 }
             }
@@ -134,6 +146,24 @@ final class GPXPipeline: @unchecked Sendable {
             lock.unlock()
         }
         let scanner = scanner, asset = asset, file = file, batchSize = batchSize
+        // Each fix goes to the batch once the judge knows it is possible (at once, unless it
+        // is the first fix or a jump from the previous one): see FixJudge.
+        var judge = FixJudge<Fix>(time: { $0.position.at }, place: { ($0.position.lat, $0.position.lon) })
+        func keep(_ fix: Fix) throws {
+            batch.append(fix.position)
+            if batch.count == batchSize {
+                chunk.append(.points(batch))
+                batch = []
+                batch.reserveCapacity(batchSize)
+                try push(&chunk, scanned: count)
+                chunkPoints = 0
+            }
+        }
+        func drop(_ verdict: FixJudge<Fix>.Verdict) {
+            // Short: a note keeps 80 characters of an example. The line finds the point.
+            let speeds = verdict.speeds.map { $0.isFinite ? "\(Int($0.rounded())) m/s" : "no time" }
+            chunk.append(.dropped("line \(verdict.fix.point.line) \(Timestamp.iso(verdict.fix.position.at)): \(speeds.joined(separator: ", "))"))
+        }
         do {
             try scanner.scan { point in
                 count += 1
@@ -159,16 +189,12 @@ final class GPXPipeline: @unchecked Sendable {
                     }
                     return
                 }
-                batch.append(Position(assetID: asset, at: at, lat: lat, lon: lon, speedMps: point.speed,
-                                      headingDeg: point.course, altM: point.ele, sourceFileID: file))
-                if batch.count == batchSize {
-                    chunk.append(.points(batch))
-                    batch = []
-                    batch.reserveCapacity(batchSize)
-                    try push(&chunk, scanned: count)
-                    chunkPoints = 0
-                }
+                let fix = Fix(position: Position(assetID: asset, at: at, lat: lat, lon: lon, speedMps: point.speed,
+                                                 headingDeg: point.course, altM: point.ele, sourceFileID: file),
+                              point: (point.track, point.segment, point.index, point.line))
+                try judge.add(fix, keep: keep, drop: drop)
             }
+            try judge.finish(keep: keep, drop: drop)
             chunk.append(.points(batch))
             keepPlanned()
             finish(chunk, nil, scanned: count)

@@ -9,10 +9,12 @@ import FleetCore
 /// with this message, instead of as an unknown format.
 enum OBDLayouts {
     static let supported = """
-        FleetKit reads OBD-II logs in three layouts: Torque Pro CSV (wide: 'GPS Time', 'Device Time', \
+        FleetKit reads OBD-II logs in four layouts: Torque Pro CSV (wide: 'GPS Time', 'Device Time', \
         'Longitude', 'Latitude', then one 'Name(unit)' column per PID, e.g. 'Engine RPM(rpm)'), Car Scanner CSV \
-        (long, ';'-separated: "SECONDS";"PID";"VALUE";"UNITS"), and ELM327 transcripts (AT commands and hex answers); \
-        export in one of them, or pass --format torque|car-scanner|elm327 (docs/FORMATS.md)
+        (long, ';'-separated: "SECONDS";"PID";"VALUE";"UNITS"), logger CSVs with a clock (a 'timestamp', 'ts' or 'time' \
+        column holding epoch seconds or milliseconds or a date-time, and columns named 'rpm', 'speed', 'COOLANT_TEMP', \
+        'lat', 'lon'…), and ELM327 transcripts (AT commands and hex answers); export in one of them, or pass \
+        --format torque|car-scanner|obd-csv|elm327 (docs/FORMATS.md)
         """
 
     /// What an OBD-looking file that no importer reads is, and why it cannot be imported: said
@@ -37,6 +39,7 @@ enum OBDLayouts {
     private static func isClockColumn(_ field: String) -> Bool {
         let k = OBDChannels.key(OBDChannels.splitUnit(field).name)
         return k.contains("time") && !k.contains("run") || k.contains("date") || k.contains("timestamp") || k == "seconds" || k == "utc"
+            || OBDCSVLayout.isTimeName(field)
     }
 
     /// Lines of `seconds:hex` (`0.5:410D32`, `12:410C1AF8`): at least two, and all of the first ones.
