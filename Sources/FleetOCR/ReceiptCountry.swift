@@ -33,7 +33,8 @@ public struct ReceiptCountry: Sendable, Equatable {
     /// Legal forms of its companies (`SDN BHD`, `GMBH`).
     public var legalForms: [String] = []
     /// Regular expressions (on folded text) of its tax and company registration numbers and of
-    /// its domestic phone numbers.
+    /// its domestic phone numbers. A shape two countries print (a 12-digit `GST` number:
+    /// Malaysia's, and Singapore's slips print GST too) is listed under both and names both.
     public var idPatterns: [String] = []
     /// IANA time zones of the country: a fleet in one of them is in the country.
     public var zones: [String] = []
@@ -51,7 +52,8 @@ public struct ReceiptCountry: Sendable, Equatable {
                                     #"(?<![\d+])0\d{1,2}-\d{3,4} ?\d{4}(?!\d)"#, #"\b[A-Z]{0,2}\d{5,9}-[A-Z]\b"#],
                        zones: ["Asia/Kuala_Lumpur", "Asia/Kuching"]),
         ReceiptCountry(code: "SG", currency: "SGD", dollarSign: "SGD", dayFirst: true, decimalMark: ".", fuelUnit: .litre, distanceUnit: "km",
-                       phonePrefix: "+65", addressWords: ["SINGAPORE"], languageWords: [], legalForms: ["PTE LTD", "PTE. LTD"], zones: ["Asia/Singapore"]),
+                       phonePrefix: "+65", addressWords: ["SINGAPORE"], languageWords: [], legalForms: ["PTE LTD", "PTE. LTD"],
+                       idPatterns: [#"\bGST\b[^0-9]{0,16}\d{12}\b"#], zones: ["Asia/Singapore"]),
         ReceiptCountry(code: "US", currency: "USD", dollarSign: "USD", dayFirst: false, decimalMark: ".", fuelUnit: .usGallon, distanceUnit: "mi",
                        phonePrefix: "+1", addressWords: ["USA", "U.S.A"], languageWords: [], legalForms: ["LLC", "INC"],
                        zones: ["America/New_York", "America/Chicago", "America/Denver", "America/Phoenix", "America/Los_Angeles",

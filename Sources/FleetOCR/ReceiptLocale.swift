@@ -127,12 +127,19 @@ public struct ReceiptLocale: Sendable, Equatable {
                     let longer = ReceiptCountry.all.contains { $0.phonePrefix.count > c.phonePrefix.count && $0.phonePrefix.hasPrefix(c.phonePrefix) && key.contains($0.phonePrefix) }
                     if !longer { add("phone", c.phonePrefix, i, countries { $0.phonePrefix == c.phonePrefix }) }
                 }
-                for re in ReceiptCountry.compiledIDPatterns[c.code] ?? [] {
-                    if let m = re.firstMatch(in: key, range: NSRange(key.startIndex..., in: key)), let r = Range(m.range, in: key) {
-                        add("id", String(key[r]), i, [c.code])
+            }
+            // An id shape names every country that prints it.
+            var ids: [(text: String, countries: [String])] = []
+            if key.contains(where: \.isNumber) {
+                for c in ReceiptCountry.all {
+                    for re in ReceiptCountry.compiledIDPatterns[c.code] ?? [] {
+                        guard let m = re.firstMatch(in: key, range: NSRange(key.startIndex..., in: key)), let r = Range(m.range, in: key) else { continue }
+                        let text = String(key[r])
+                        if let k = ids.firstIndex(where: { $0.text == text }) { ids[k].countries.append(c.code) } else { ids.append((text, [c.code])) }
                     }
                 }
             }
+            for id in ids { add("id", id.text, i, id.countries) }
             // A currency printed beside an amount names the countries of that currency.
             for code in Set(ReceiptCurrency.printed(in: text)) where code != "$" {
                 add("currency", code, i, countries { $0.currency == code })

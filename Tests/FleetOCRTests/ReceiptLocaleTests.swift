@@ -19,7 +19,7 @@ final class ReceiptLocaleTests: XCTestCase {
 
     func testEachKindOfMalaysianEvidenceNamesMalaysia() {
         for text in ["LOT 2685 JLN GENTING KLANG", "43000 KAJANG, SELANGOR", "Tel: +603-3362 4137", "Telephone : 03-90805318",
-                     "GST REG NO: 000768122880", "SANYU SUPPLY SDN BHD", "TERIMA KASIH SILA DATANG LAGI", "TOTAL RM 41.95"] {
+                     "CO. REG. NO: 000948487-V", "SANYU SUPPLY SDN BHD", "TERIMA KASIH SILA DATANG LAGI", "TOTAL RM 41.95"] {
             let l = locale("SHOP\n" + text)
             XCTAssertEqual(l.country, "MY", text)
             XCTAssertEqual(l.currency.value, "MYR", text)
@@ -27,6 +27,12 @@ final class ReceiptLocaleTests: XCTestCase {
             XCTAssertEqual(l.dayFirst.value, true, text)
             XCTAssertFalse(l.evidence.isEmpty, text)
         }
+        // A 12-digit GST number is Malaysia's shape, and Singapore's slips print GST too: it
+        // settles what the two share (day first), not the currency.
+        let gst = locale("SHOP\nGST REG NO: 000768122880")
+        XCTAssertEqual(gst.evidence.first?.countries, ["MY", "SG"])
+        XCTAssertEqual(gst.dayFirst.value, true)
+        XCTAssertEqual(gst.currency.source, .fleet)
     }
 
     func testTheFleetSettingsCountOnlyWhenTheSlipNamesNoCountry() {
