@@ -37,7 +37,7 @@ struct ReceiptMerchant {
     static let legalForms = ["GMBH", "MBH", "LTD", "BHD", "SDN", "PLC", "LLC"]
     static let notNames = ["WELCOME", "RECEIPT", "TAX INVOICE", "INVOICE", "CUSTOMER COPY", "MERCHANT COPY", "COPY", "ORIGINAL", "KASSENBON",
                            "BELEG", "QUITTUNG", "TICKET", "RECU", "KVITAS", "DUPLICATE", "SALE", "THANK YOU", "EUR", "USD", "OWNED BY",
-                           "OPERATED BY"]
+                           "OPERATED BY", "CASH SALES", "SALES COUNTER"]
     /// Words of address, contact and registration lines.
     static let addressWords = ["STR", "STRASSE", "ALLEE", "WEG", "PLATZ", "RUE", "AVENUE", "AVE", "ROAD", "RD", "STREET", "ST", "DR", "BLVD", "HWY",
                                "JALAN", "JLN", "LOT", "TMN", "TAMAN", "LORONG", "PERSIARAN", "MUKIM", "KAMPUNG", "GATVE", "TEL", "PHONE", "FAX", "UID", "VAT", "GST", "SIRET", "STEUER", "NR", "REG", "WWW", "HTTP"]
