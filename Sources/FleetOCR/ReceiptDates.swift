@@ -16,8 +16,9 @@ struct ReceiptDates {
     var earliest: CivilDate
     var latest: CivilDate
     /// `03/04/2025` is March 4 (US) rather than 3 April; used only when neither number can be a
-    /// month, nor another date on the slip settles it.
-    var monthFirst: Bool
+    /// month, nor another date on the slip settles it. Nil when the receipt's evidence disagrees
+    /// on the order (`ReceiptLocale`): such a date is then doubtful (`unsettledOrder`).
+    var monthFirst: Bool?
 
     /// Labels of the purchase date.
     static let purchaseLabels = ["DATE", "DATUM", "DATA", "DAT", "FECHA", "TARIKH", "日付", "SALE DATE", "TRANS DATE"]
@@ -25,7 +26,10 @@ struct ReceiptDates {
     static let otherLabels = ["EXP", "EXPIRY", "EXPIRES", "EXPIRATION", "EXPIRATION DATE", "VALID", "VALIDITY", "VALABLE", "VALIDE",
                               "GULTIG", "GUELTIG", "BEST BEFORE", "USE BY", "MHD", "PRINTED", "IMPRIME", "GEDRUCKT", "GALIOJA", "UNTIL", "BIS"]
 
-    struct Candidate { var date: CivilDate; var confidence: Double; var line: Int; var labelled: Bool }
+    struct Candidate { var date: CivilDate; var confidence: Double; var line: Int; var labelled: Bool; var unsettled = false }
+
+    /// The confidence of a date whose day/month order nothing settles: below the review threshold.
+    static let unsettledOrder = 0.5
 
     /// What was read, and the dates left out (outside the window or labelled as another kind of
     /// date), for the review notes.
@@ -69,11 +73,21 @@ struct ReceiptDates {
             let dm = CivilDate(year: amb.y, month: amb.b, day: amb.a), md = CivilDate(year: amb.y, month: amb.a, day: amb.b)
             if let settled = found.first(where: { $0.date == dm || $0.date == md }) {
                 found.append(Candidate(date: settled.date, confidence: 0.95 * factor, line: amb.line, labelled: amb.labelled))
-            } else if let d = monthFirst ? md : dm, d >= earliest, d <= latest {
-                found.append(Candidate(date: d, confidence: 0.75 * factor, line: amb.line, labelled: amb.labelled))
-            } else if let d = monthFirst ? dm : md, d >= earliest, d <= latest {
-                // The conventional order is in the future: the other one is the only possible date.
-                found.append(Candidate(date: d, confidence: 0.75 * factor, line: amb.line, labelled: amb.labelled))
+            } else if let monthFirst {
+                if let d = monthFirst ? md : dm, d >= earliest, d <= latest {
+                    found.append(Candidate(date: d, confidence: 0.75 * factor, line: amb.line, labelled: amb.labelled))
+                } else if let d = monthFirst ? dm : md, d >= earliest, d <= latest {
+                    // The conventional order is in the future: the other one is the only possible date.
+                    found.append(Candidate(date: d, confidence: 0.75 * factor, line: amb.line, labelled: amb.labelled))
+                }
+            } else {
+                // The evidence disagrees on the order: the possible reading (day first when both
+                // are) is kept for the reviewer, doubtful.
+                let possible = [dm, md].compactMap { $0 }.filter { $0 >= earliest && $0 <= latest }
+                if let d = possible.first {
+                    found.append(Candidate(date: d, confidence: (possible.count == 1 ? 0.75 : Self.unsettledOrder) * factor, line: amb.line,
+                                           labelled: amb.labelled, unsettled: possible.count > 1))
+                }
             }
         }
         var dateField: ReceiptFields.Field<CivilDate>? = nil
@@ -84,7 +98,7 @@ struct ReceiptDates {
             // every digit, and no other date on the slip disagrees. However faint each word, a
             // misreading does not repeat itself on another line. Printed once at a low word
             // confidence (`06.06.2015` under 20) it stays doubtful: nothing else confirms it.
-            if agreeing == found.count, Set(found.map(\.line)).count >= 2 { conf = max(conf, Self.printedTwice) }
+            if agreeing == found.count, Set(found.map(\.line)).count >= 2, !found.contains(where: \.unsettled) { conf = max(conf, Self.printedTwice) }
             dateField = .init(best.date, confidence: conf, line: best.line)
         }
         return Outcome(date: dateField, time: Self.time(lines, dateLine: dateField?.line), ignored: ignored)

@@ -17,14 +17,17 @@ public struct ReceiptExtractor: Sendable {
     public var now: Date
     /// No purchase date before this is believed (`2000-01-01`).
     public var earliestDate: CivilDate
+    /// The fleet's IANA time zone: a country's evidence after the receipt's own (`ReceiptLocale`).
+    public var fleetZone: String?
 
     /// Dates are checked against the current time.
     public init(defaultCurrency: String = "USD") {
         self.init(defaultCurrency: defaultCurrency, now: Date())
     }
 
-    public init(defaultCurrency: String, now: Date, earliestDate: CivilDate = CivilDate(year: 2000, month: 1, day: 1)!) {
+    public init(defaultCurrency: String, now: Date, earliestDate: CivilDate = CivilDate(year: 2000, month: 1, day: 1)!, fleetZone: String? = nil) {
         self.defaultCurrency = defaultCurrency
+        self.fleetZone = fleetZone
         self.now = now
         self.earliestDate = earliestDate
     }
@@ -70,21 +73,30 @@ public struct ReceiptExtractor: Sendable {
     }
 
     func extract(lines input: [(text: String, confidence: Double, words: [(digits: String, factor: Double)])]) -> ReceiptFields {
-        let lines = input.map { raw, conf, words -> Line in
+        var lines = input.map { raw, conf, words -> Line in
             let text = ReceiptPatterns.repair(raw)
             return Line(raw: raw, text: text, key: ReceiptPatterns.key(text), factor: Self.factor(conf),
                         numbers: ReceiptNumber.all(in: text), wordFactors: words.filter { $0.digits.count >= 4 })
         }
         var f = ReceiptFields()
         f.maskedText = ReceiptPatterns.maskCardNumbers(lines.map(\.text).joined(separator: "\n"))
-        let currency = ReceiptCurrency.decide(lines, fleet: defaultCurrency)
+        let locale = ReceiptLocale.decide(texts: lines.map(\.text), keys: lines.map(\.key), fleetCurrency: defaultCurrency, fleetZone: fleetZone)
+        f.locale = locale
+        if let mark = locale.decimalMark.value {
+            // The country's decimal mark settles a lone `.` or `,` before three digits: `90.300`
+            // is ninety thousand pesos, `1,000` a thousand ringgit.
+            for i in lines.indices { lines[i].numbers = lines[i].numbers.map { $0.settled(decimalMark: mark) } }
+        }
+        let currency = ReceiptCurrency.decide(lines, fleet: defaultCurrency, locale: locale)
         f.currency = currency.field
         f.currencySource = currency.source
         if currency.source == .fleet { f.notes.append("currency not printed: the fleet's \(defaultCurrency) assumed") }
+        if locale.currency.contested || locale.dayFirst.contested { f.notes.append(locale.summary) }
         let code = currency.field.value
-        let minor = Money.minorDigits(code)
+        let minor = locale.currency.value == code ? locale.printedMinorDigits ?? Money.minorDigits(code) : Money.minorDigits(code)
         let today = CivilDate(daysSinceEpoch: Int((now.timeIntervalSince1970 / 86_400).rounded(.down)))
-        let dates = ReceiptDates(earliest: earliestDate, latest: today.adding(days: 1), monthFirst: code == "USD").read(lines)
+        let monthFirst: Bool? = locale.dayFirst.contested ? nil : locale.dayFirst.value.map { !$0 } ?? (code == "USD")
+        let dates = ReceiptDates(earliest: earliestDate, latest: today.adding(days: 1), monthFirst: monthFirst).read(lines)
         (f.date, f.time) = (dates.date, dates.time)
         f.notes += dates.ignored.prefix(3).map { "date ignored: \($0)" }
         f.fuelGrade = grade(lines)
@@ -92,8 +104,10 @@ public struct ReceiptExtractor: Sendable {
         let totals = ReceiptTotals(lines: lines, minorDigits: minor)
         let keywordTotals = totals.candidates()
         let fuelCue = f.fuelGrade != nil || lines.contains { l in Self.fuelWords.contains { ReceiptPatterns.contains(l.key, $0) } }
-            || lines.prefix(6).contains { l in ReceiptMerchant.fuelBrands.contains { ReceiptPatterns.contains(l.key, $0) } }
-        FuelLines.choose(fuel, totals: keywordTotals, lineAmounts: fuel.lineAmounts(minorDigits: minor), minorDigits: minor, fuelCue: fuelCue, into: &f)
+            || lines.prefix(6).contains { l in ReceiptMerchant.fuelBrands.contains { ReceiptPatterns.contains(l.key, $0) } } || fuel.pumpTable
+        let fuelUnit = locale.fuelUnit.value ?? (code == "USD" ? .usGallon : .litre)
+        FuelLines.choose(fuel, totals: keywordTotals, lineAmounts: fuel.lineAmounts(minorDigits: minor), minorDigits: minor, fuelCue: fuelCue,
+                         defaultUnit: fuelUnit, into: &f)
         totals.settle(&f, keywordTotals: keywordTotals)
         if f.total == nil, let t = totals.fromItemsAndPayment() {
             // No total keyword was read, but the items and a payment line agree on the amount.
@@ -114,9 +128,12 @@ public struct ReceiptExtractor: Sendable {
         // is not enough (`MILK 2% GAL 3.49` on a grocery slip).
         f.isFuel = f.totalCheck == .priceTimesVolume || fuel.pricePerVolume || (f.fuelGrade.map { !Self.weakGrade($0.value) } ?? false)
             || (f.volume != nil && fuelCue)
+        if let line = lines.first(where: { l in Self.notReceiptPhrases.contains { ReceiptPatterns.contains(l.key, $0) } }) {
+            f.notAReceipt = line.text.trimmingCharacters(in: .whitespaces)
+        }
         f.cardLast4 = card(lines)
         f.unitNumber = unitNumber(lines)
-        f.odometer = odometer(lines, currency: code)
+        f.odometer = odometer(lines, defaultUnit: locale.distanceUnit.value ?? (code == "USD" ? "mi" : "km"))
         f.merchant = ReceiptMerchant.merchant(lines, notes: &f.notes)
         if f.isFuel {
             f.category = "fuel"
@@ -126,8 +143,13 @@ public struct ReceiptExtractor: Sendable {
         return f
     }
 
+    /// What a slip prints when it is not the receipt of the sale: a prepaid chit or a
+    /// pre-authorisation, whose receipt or tax invoice follows.
+    static let notReceiptPhrases = ["NOT A RECEIPT", "NOT A TAX INVOICE", "PREPAY CHIT", "BUKAN RESIT"]
+
     /// Words that name fuel on a slip without a grade (`DEGALAI` is Lithuanian for fuels).
-    static let fuelWords = ["FUEL", "DEGALAI", "KURAS", "KRAFTSTOFF", "CARBURANT", "PUMP", "POMPE", "ZAPFSAEULE", "ZAPFSAULE", "KOLONELE", "PAM"]
+    static let fuelWords = ["FUEL", "DEGALAI", "KURAS", "KRAFTSTOFF", "CARBURANT", "PUMP", "POMPE", "ZAPFSAEULE", "ZAPFSAULE", "KOLONELE", "PAM",
+                            "GASOLINA", "COMBUSTIBLE", "ACPM", "SURTIDOR"]
 
     // MARK: - Total
 
@@ -216,13 +238,13 @@ public struct ReceiptExtractor: Sendable {
         return nil
     }
 
-    func odometer(_ lines: [Line], currency: String) -> ReceiptFields.Field<ReceiptFields.Odometer>? {
+    func odometer(_ lines: [Line], defaultUnit: String) -> ReceiptFields.Field<ReceiptFields.Odometer>? {
         for (i, line) in lines.enumerated() where ReceiptPatterns.odometerLabels.contains(where: { ReceiptPatterns.contains(line.key, $0) }) {
             guard let n = line.numbers.first(where: { $0.value.scale == 0 || $0.grouped != nil }) else { continue }
             let value = (n.value.scale == 0 ? n.value : n.grouped!).double
             guard value > 0, value < 3_000_000 else { continue }
             let unit = ReceiptPatterns.contains(line.key, "KM") || line.key.contains("KM-") ? "km"
-                : ReceiptPatterns.contains(line.key, "MI") || ReceiptPatterns.contains(line.key, "MILES") ? "mi" : currency == "USD" ? "mi" : "km"
+                : ReceiptPatterns.contains(line.key, "MI") || ReceiptPatterns.contains(line.key, "MILES") ? "mi" : defaultUnit
             return .init(ReceiptFields.Odometer(value: value, unit: unit), confidence: 0.9 * line.factor, line: i)
         }
         return nil

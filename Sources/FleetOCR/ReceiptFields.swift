@@ -12,7 +12,9 @@ import FleetCore
 ///   confirmed total (≤ 0.5), or implies a price per litre no pump charges (× 0.5).
 /// - `date`: day/month order decided only by convention (0.75, not doubtful alone); dates
 ///   labelled as expiry/validity or outside the possible window are never taken (`notes`).
-/// - `currency`: 0.5 when it is only the fleet's (`currencySource == .fleet`).
+/// - `currency`: 0.5 when it is only the fleet's (`currencySource == .fleet`) and nothing on the
+///   slip points elsewhere; below `currencyDoubt` (so the receipt goes to review) when the slip's
+///   evidence disagrees, or names only countries of another currency (`ReceiptLocale`).
 /// - `merchant`: the header line's quality (letters, words, no symbol noise); a known brand
 ///   0.9; nil with a note when no line reads as a name at the review threshold.
 public struct ReceiptFields: Sendable, Equatable {
@@ -99,6 +101,10 @@ public struct ReceiptFields: Sendable, Equatable {
     /// or missing needs review.
     public static let reviewThreshold = 0.6
 
+    /// Below this the currency is doubtful and the receipt goes to review. The fleet's currency
+    /// on a slip that names no country is exactly this: the fallback the fleet chose, not a doubt.
+    public static let currencyDoubt = 0.5
+
     public var merchant: Field<String>?
     public var date: Field<CivilDate>?
     public var time: Field<ClockTime>?
@@ -119,6 +125,12 @@ public struct ReceiptFields: Sendable, Equatable {
     public var category = "other"
     /// Unit price × volume, when both were read: what the total should be.
     public var computedTotal: Double?
+    /// The slip's own words saying it is not the receipt of the sale (`THIS IS NOT A RECEIPT` on a
+    /// prepaid fuel chit, whose tax invoice follows): it goes to review, so that the sale is not
+    /// counted twice when its invoice is imported too.
+    public var notAReceipt: String?
+    /// The receipt's country and what it settles, with its evidence.
+    public var locale: ReceiptLocale?
     /// How the currency was decided; `currency` is the fleet's base currency (confidence 0.5)
     /// when `fleet`.
     public var currencySource: CurrencySource?
@@ -137,7 +149,8 @@ public struct ReceiptFields: Sendable, Equatable {
     public init() {}
 
     /// The fields that need a human look: missing or below `reviewThreshold`. Volume counts for
-    /// fuel receipts only.
+    /// fuel receipts only; the currency when below `currencyDoubt`; a slip that says it is not a
+    /// receipt (`notAReceipt`).
     public var doubtful: [String] {
         var out: [String] = []
         func check<V>(_ name: String, _ f: Field<V>?) {
@@ -147,6 +160,10 @@ public struct ReceiptFields: Sendable, Equatable {
         check("total", total)
         check("date", date)
         if isFuel { check("volume", volume) }
+        if let n = notAReceipt { out.append("the slip says '\(n)': a later invoice may bill the same sale") }
+        if let c = currency, c.confidence < Self.currencyDoubt {
+            out.append("currency \(c.value) doubtful (\(locale?.summary ?? "evidence disagrees"))")
+        }
         return out
     }
 

@@ -27,9 +27,11 @@ struct FuelLines {
     var prices: [Reading] = []
     /// A price per litre or gallon was printed: a fuel sale even if the volume is unreadable.
     var pricePerVolume = false
+    /// A pump's table row (`pumpRow`): names fuel as a grade would, for the cross-check.
+    var pumpTable = false
     let lines: [Line]
 
-    static let volumeLabels = ["GALLONS", "GALLON", "GALS", "GAL", "LITRES", "LITERS", "LITRE", "LITER", "LTRS", "LTR", "LITROS", "LITRI",
+    static let volumeLabels = ["GALLONS", "GALLON", "GALONES", "GALON", "GALS", "GAL", "LITRES", "LITERS", "LITRE", "LITER", "LTRS", "LTR", "LITROS", "LITRI",
                                "VOLUME", "MENGE", "QTY", "QUANTITY", "KIEKIS", "LITRAI"]
     static let priceLabels: [(label: String, unit: ReceiptFields.VolumeUnit?)] = [
         ("PRICE/GAL", .usGallon), ("PRICE / GAL", .usGallon), ("PRICE/G", .usGallon), ("PPG", .usGallon), ("/GAL", .usGallon), ("PER GAL", .usGallon),
@@ -41,6 +43,14 @@ struct FuelLines {
     init(lines: [Line]) {
         self.lines = lines
         for (i, line) in lines.enumerated() { read(line, at: i) }
+        // A price whose lone mark the country uses to group thousands (`PRECIO/GAL $15.050`,
+        // pesos) is also read as a whole number; the cross-check picks.
+        for p in prices {
+            guard let n = lines[p.line].numbers.first(where: { $0.range == p.range }), n.groupsThousands, let g = n.grouped else { continue }
+            var r = p
+            r.amount = g
+            prices.append(r)
+        }
     }
 
     /// The volume unit a number is followed by (`43,88 l`, `35.10 litre`, `12.345 GAL`).
@@ -52,7 +62,7 @@ struct FuelLines {
         let word = rest.prefix(while: { $0.isLetter })
         let next = rest.dropFirst(word.count).first
         let upper = word.uppercased()
-        if ["LITRES", "LITERS", "LITRE", "LITER", "LTRS", "LTR", "L", "GALLONS", "GALLON", "GALS", "GAL"].contains(upper),
+        if ["LITRES", "LITERS", "LITRE", "LITER", "LITROS", "LTRS", "LTR", "L", "GALLONS", "GALLON", "GALONES", "GALON", "GLS", "GALS", "GAL"].contains(upper),
            !(next.map { $0.isNumber || $0 == "/" } ?? false) {
             return upper.hasPrefix("G") ? .usGallon : .litre
         }
@@ -71,7 +81,7 @@ struct FuelLines {
         func skipSpaces() { while let c = rest.first, c == " " { rest = rest.dropFirst() } }
         skipSpaces()
         let head = String(rest.prefix(3)).uppercased()
-        for mark in ["EUR", "USD", "MYR", "SGD", "GBP", "RM", "S$", "$", "€", "£"] where head.hasPrefix(mark) {
+        for mark in ["EUR", "USD", "MYR", "SGD", "GBP", "COP", "RM", "S$", "$", "€", "£"] where head.hasPrefix(mark) {
             rest = rest.dropFirst(mark.count)
             break
         }
@@ -85,14 +95,14 @@ struct FuelLines {
         let word = rest.prefix(while: \.isLetter).uppercased()
         guard !(rest.dropFirst(word.count).first?.isLetter ?? false) else { return nil }
         if ["L", "LTR", "LITRE", "LITER", "LITRO", "LITRAS", "LT"].contains(word) { return .litre }
-        if ["G", "GAL", "GALLON"].contains(word) { return .usGallon }
+        if ["G", "GAL", "GALLON", "GALON", "GL"].contains(word) { return .usGallon }
         return nil
     }
 
     /// What stands between two numbers of one line, once units, currency marks and spaces are
     /// taken out: `X`, `×`, `*` or `@` makes them a price and a volume (`1,560 X 12.820 l`).
     static func operatorBetween(_ between: Substring) -> String {
-        let tokens = ["LITRES", "LITERS", "LITRE", "LITER", "LTRS", "LTR", "GALLONS", "GAL", "EUR", "USD", "RM", "YEN", "S$", "$", "€", "£", "¥"]
+        let tokens = ["LITRES", "LITERS", "LITRE", "LITER", "LTRS", "LTR", "GALLONS", "GALONES", "GAL", "EUR", "USD", "RM", "YEN", "S$", "$", "€", "£", "¥"]
         let c = Array(between.uppercased())
         var out = "", k = 0
         outer: while k < c.count {
@@ -113,9 +123,32 @@ struct FuelLines {
         return DecimalNumber(mantissa: n.value.mantissa / 10, scale: n.value.scale - 1)
     }
 
+    /// A table header naming a unit price and a quantity (`Item U\Price Qnty Amount`).
+    static func isPriceQuantityHeader(_ line: Line) -> Bool {
+        ["PRICE", "HARGA"].contains { ReceiptPatterns.contains(line.key, $0) } && ["QTY", "QNTY", "QUANTITY", "KUANTITI"].contains { ReceiptPatterns.contains(line.key, $0) }
+    }
+
+    /// A pump's sale as a row of a table headed by unit price and quantity, no unit printed
+    /// (`infiniti 97 E4MP3 2.570 16.32 41.95`): a price to the tenth of a cent, a quantity with
+    /// decimals and an amount with cents whose product is the amount. A shop's row prices in cents
+    /// (`50 1.60 80.00`) and a prepaid chit counts whole units (`1.000 6 6.00`).
+    mutating func pumpRow(_ line: Line, at i: Int, _ nums: [ReceiptNumber]) -> Bool {
+        guard i > 0, nums.count >= 3, lines[max(0, i - 3)..<i].contains(where: Self.isPriceQuantityHeader) else { return false }
+        let t = Array(nums.suffix(3))
+        let (p, q, a) = (t[0], t[1], t[2])
+        guard p.value.scale == 3, q.value.scale >= 2, a.value.scale == 2 else { return false }
+        let tolerance = 0.0005 * q.value.double + 0.5 * pow(10, -Double(q.value.scale)) * p.value.double + 0.015
+        guard abs(p.value.double * q.value.double - a.value.double) <= tolerance else { return false }
+        volumes.append(Reading(amount: q.value, unit: nil, line: i, range: q.range, weight: 0.8 * line.factor, unitless: true))
+        prices.append(Reading(amount: p.value, unit: nil, line: i, range: p.range, weight: 0.8 * line.factor, unitless: true))
+        pumpTable = true
+        return true
+    }
+
     private mutating func read(_ line: Line, at i: Int) {
         let text = line.text
         let nums = line.numbers.filter { !ReceiptExtractor.isPercent($0, in: text) }
+        if pumpRow(line, at: i, nums) { return }
         var used = Set<Range<String.Index>>()
         // A price per unit printed after its number: `€1.599/L`, `2.200 RM / litre`.
         for n in nums where !used.contains(n.range) {
@@ -223,10 +256,10 @@ struct FuelLines {
     ///
     /// - parameter fuelCue: the slip names a fuel (a grade, `DEGALAI`, `FUEL`, …): only then may a
     ///   unit-less `a X b` line be a price and a volume.
-    static func choose(_ fuel: FuelLines, totals: [TotalCandidate], lineAmounts: [TotalCandidate], minorDigits: Int, fuelCue: Bool, into f: inout ReceiptFields) {
+    static func choose(_ fuel: FuelLines, totals: [TotalCandidate], lineAmounts: [TotalCandidate], minorDigits: Int, fuelCue: Bool,
+                       defaultUnit: ReceiptFields.VolumeUnit, into f: inout ReceiptFields) {
         let minorUnit = pow(10, -Double(minorDigits))
         let plausible = f.currency.flatMap { ReceiptPatterns.plausiblePricePerLitre[$0.value] }
-        let defaultUnit: ReceiptFields.VolumeUnit = f.currency?.value == "USD" ? .usGallon : .litre
         var best: (v: Reading, p: Reading, t: TotalCandidate, score: Double, computed: Double)? = nil
         // Bounded work whatever the text: a slip has a few readings, a hostile text thousands,
         // and the search is volumes × prices × amounts.

@@ -36,10 +36,11 @@ struct ReceiptMerchant {
                          "JIFFY LUBE", "VALVOLINE", "MIDAS", "PEP BOYS", "HALFORDS", "NORAUTO", "EUROMASTER"]
     static let legalForms = ["GMBH", "MBH", "LTD", "BHD", "SDN", "PLC", "LLC"]
     static let notNames = ["WELCOME", "RECEIPT", "TAX INVOICE", "INVOICE", "CUSTOMER COPY", "MERCHANT COPY", "COPY", "ORIGINAL", "KASSENBON",
-                           "BELEG", "QUITTUNG", "TICKET", "RECU", "KVITAS", "DUPLICATE", "SALE", "THANK YOU", "EUR", "USD"]
+                           "BELEG", "QUITTUNG", "TICKET", "RECU", "KVITAS", "DUPLICATE", "SALE", "THANK YOU", "EUR", "USD", "OWNED BY",
+                           "OPERATED BY", "CASH SALES", "SALES COUNTER"]
     /// Words of address, contact and registration lines.
     static let addressWords = ["STR", "STRASSE", "ALLEE", "WEG", "PLATZ", "RUE", "AVENUE", "AVE", "ROAD", "RD", "STREET", "ST", "DR", "BLVD", "HWY",
-                               "JALAN", "JLN", "GATVE", "TEL", "PHONE", "FAX", "UID", "VAT", "GST", "SIRET", "STEUER", "NR", "REG", "WWW", "HTTP"]
+                               "JALAN", "JLN", "LOT", "TMN", "TAMAN", "LORONG", "PERSIARAN", "MUKIM", "KAMPUNG", "GATVE", "TEL", "PHONE", "FAX", "UID", "VAT", "GST", "SIRET", "STEUER", "NR", "REG", "WWW", "HTTP"]
 
     static func merchant(_ lines: [Line], notes: inout [String]) -> ReceiptFields.Field<String>? {
         var header: [(line: Int, name: String, quality: Double)] = []

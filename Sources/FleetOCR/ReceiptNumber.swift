@@ -94,13 +94,29 @@ struct ReceiptNumber: Equatable {
         return (decimal(after: last), after == 3 && before <= 3 ? DecimalNumber(mantissa: all, scale: 0) : nil)
     }
 
+    /// The receipt country's decimal mark says a lone mark before three digits groups thousands
+    /// (`90.300` pesos, `1,000` ringgit): money takes `grouped` (`money`), and a unit price may
+    /// be either reading (`FuelLines`), which the cross-check decides.
+    var groupsThousands = false
+
+    /// The number read with the receipt country's decimal mark (`ReceiptLocale`): a lone mark
+    /// before exactly three digits that is the decimal mark stays a decimal (`2.450` RM per
+    /// litre), one that is not groups thousands (`groupsThousands`).
+    func settled(decimalMark: Character) -> ReceiptNumber {
+        guard grouped != nil, let mark = text.last(where: { $0 == "." || $0 == "," }) else { return self }
+        var n = self
+        if mark == decimalMark { n.grouped = nil } else { n.groupsThousands = true }
+        return n
+    }
+
     /// The reading that is a money amount in a currency with `minorDigits` decimals. For a
     /// currency with decimals, the decimal reading, and nothing when it has too many decimals:
     /// slips print such amounts with their decimals (`1,759.00`), so `103,413` for EUR is an
     /// OCR slip of `103,13`, not a hundred thousand euros. For zero-decimal currencies (JPY)
     /// the thousands reading: `1,759` yen.
     func money(minorDigits: Int) -> DecimalNumber? {
-        if minorDigits == 0 { return grouped ?? (value.scale == 0 ? value : nil) }
+        if groupsThousands, let grouped { return grouped }
+        if minorDigits == 0 { return grouped ?? value.scaled(to: 0).map { DecimalNumber(mantissa: $0, scale: 0) } }
         return value.scale <= minorDigits ? value : nil
     }
 }

@@ -60,7 +60,7 @@ enum ReceiptPatterns {
     /// a volume or price implying another price is a misreading (`EUR/1L` read as 1 litre).
     static let plausiblePricePerLitre: [String: ClosedRange<Double>] = [
         "USD": 0.3...3.5, "CAD": 0.5...4, "AUD": 0.5...4, "NZD": 0.5...5, "EUR": 0.5...4, "GBP": 0.5...4, "CHF": 0.5...5,
-        "MYR": 1...8, "SGD": 1...8, "JPY": 60...400, "PLN": 2...15, "SEK": 5...40, "NOK": 5...40, "DKK": 5...40,
+        "MYR": 1...8, "COP": 1000...10000, "SGD": 1...8, "JPY": 60...400, "PLN": 2...15, "SEK": 5...40, "NOK": 5...40, "DKK": 5...40,
     ]
 
     // MARK: - Currency
@@ -244,6 +244,17 @@ enum ReceiptPatterns {
         // "85. 54" → "85.54" (two digits after the space, not a time: "2025, 16:04" stays).
         if hasDigit { pass { x, k in isMark(x, k) && d(x, k - 1) && k + 1 < x.count && x[k + 1] == " " && d(x, k + 2) && d(x, k + 3) && !d(x, k + 4)
                        && !(k + 4 < x.count && x[k + 4] == ":") ? ([x[k]], 2) : nil } }
+        // "RM 8 60" ending a line → "RM 8.60": the decimal mark lost between an amount right
+        // after a currency mark and its two cents (a thermal slip's faint dot).
+        if hasDigit { pass { x, k in
+            guard x[k] == " ", d(x, k - 1), d(x, k + 1), d(x, k + 2), k + 3 == x.count else { return nil }
+            var s = k - 1
+            while d(x, s) { s -= 1 }
+            guard k - 1 - s <= 4 else { return nil }
+            let m = s >= 0 && x[s] == " " ? s - 1 : s
+            let marks: [[Character]] = [["R", "M"], ["$"], ["€"], ["£"]]
+            return marks.contains { mk in m - mk.count + 1 >= 0 && Array(x[(m - mk.count + 1)...m]) == mk && !letter(x, m - mk.count) } ? (["."], 1) : nil
+        } }
         // "85 .54" → "85.54".
         if hasDigit { pass { x, k in x[k] == " " && d(x, k - 1) && isMark(x, k + 1) && d(x, k + 2) ? ([], 1) : nil } }
         // "4O" → "40" (an O after a digit, before a digit, a mark or the end of a word).

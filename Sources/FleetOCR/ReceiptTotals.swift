@@ -45,8 +45,14 @@ struct ReceiptTotals {
             guard let keyword = Self.totalKeyword(key: line.key, tokens: tokens[i]) else { continue }
             var source = line, at = i
             if line.numbers.isEmpty {
-                guard i >= firstAmount, i + 1 < lines.count, lines[i + 1].numbers.count == 1, lines[i + 1].key.filter(\.isLetter).count <= 3 else { continue }
-                source = lines[i + 1]
+                guard i >= firstAmount, i + 1 < lines.count else { continue }
+                let next = lines[i + 1]
+                let bare = next.numbers.count == 1 && next.key.filter(\.isLetter).count <= 3
+                // `TOTAL AMOUNT` over `CASH RM 6.00`: the amount paid in one tender under the
+                // keyword, on a slip that gives no change (else the tender is not the total).
+                let paid = !bare && has(next, Self.paymentWords) && money(next).count == 1 && !lines.indices.contains { hasMisread($0, Self.changeWords) }
+                guard bare || paid else { continue }
+                source = next
                 at = i + 1
             }
             let amounts = money(source)
@@ -65,6 +71,7 @@ struct ReceiptTotals {
     /// keyword joined to the next word (`TOTALTIC` for `TOTAL TTC`): enough to read the line
     /// again (`ReceiptExtractor.linesToReread`), not to take an amount from it.
     static func totalKeyword(key: String, tokens: [[UInt8]], glued: Bool = false) -> (phrase: String, weight: Double)? {
+        let key = withoutIncludedTax(key)
         guard !ReceiptPatterns.notTotal.contains(where: { ReceiptPatterns.contains(key, $0) }) else { return nil }
         if let printed = ReceiptPatterns.totalKeywords.first(where: { ReceiptPatterns.contains(key, $0.phrase) }) { return printed }
         let misread = misreadTotalWords.first { w in
@@ -93,6 +100,16 @@ struct ReceiptTotals {
     private func same(_ a: DecimalNumber, _ b: Double, within minor: Double = 0.5) -> Bool {
         abs(a.double - b) <= minor * pow(10, -Double(minorDigits)) + 1e-9
     }
+
+    /// The key without a tax named as included (`TOTAL SALES INCL. GST @6%`, `INKL. MWST`): the
+    /// total with its tax is still the total; only a line about the tax itself is not.
+    static func withoutIncludedTax(_ key: String) -> String {
+        guard key.contains("INCL") || key.contains("INKL") else { return key }
+        guard let re = includedTax else { return key }
+        return re.stringByReplacingMatches(in: key, range: NSRange(key.startIndex..., in: key), withTemplate: " ")
+    }
+
+    static let includedTax = try? NSRegularExpression(pattern: #"\bIN[CK]L(?:USIVE|UDING)?\b\.?\s*(?:OF\s+)?(?:GST|SST|VAT|TAX|MWST|UST|TVA|IVA)\b"#)
 
     /// Total keywords recognised even when misread (`ReceiptPatterns.resembles`).
     static let misreadTotalWords = ["SUMME", "TOTAL", "MOKETI", "TOTAAL", "GESAMT", "JUMLAH", "BETRAG"]

@@ -402,11 +402,13 @@ final class ReceiptExtractorTests: XCTestCase {
     /// Two currency marks tied on one line, and two languages' words on one line, are settled
     /// the same way on every reading: not by a dictionary's iteration order, which differs
     /// between two dictionaries of the same content (the fuzz harness found the same text read
-    /// as USD and as EUR in one process).
+    /// as USD and as EUR in one process). Two countries' words are a disagreement: the fleet's
+    /// currency, doubtful.
     func testTiedCurrencyCluesAreSettledTheSameWayEveryTime() {
         let marks = "SHOP\n01.02.2025\nTOTAL $45.67 EUR 94,35"
         let words = "SHOP\n01.02.2025\nSUMME TUNAI 12,50"
-        for (text, expected) in [(marks, "USD"), (words, "MYR")] {
+        XCTAssertLessThan(ReceiptExtractor(defaultCurrency: "USD").extract(text: words).currency?.confidence ?? 1, ReceiptFields.currencyDoubt)
+        for (text, expected) in [(marks, "USD"), (words, "USD")] {
             var seen = Set<String>()
             for _ in 0..<50 { seen.insert(ReceiptExtractor(defaultCurrency: "USD").extract(text: text).currency?.value ?? "-") }
             XCTAssertEqual(seen, [expected], text)

@@ -10,7 +10,7 @@
 # another, as a user would script it), scored for date and total presence in its text, and timed
 # for receipts/s. fleetkit import reads up to one receipt per core at once (ImportPrefetch): its
 # wall time gains from the cores, its CPU time does not, so both ratios are reported.
-# Quick mode: the real scans only (six images, well under a minute).
+# Quick mode: the real scans only (sixteen images, about a minute).
 source "$(dirname "$0")/common.sh"
 command -v tesseract >/dev/null || { record row=7 what="Receipt accuracy" note="not available: the tesseract command is missing (apt-get install tesseract-ocr)"; exit 0; }
 ensure_venv PIL=Pillow numpy
@@ -54,7 +54,7 @@ if [ -d "$REAL" ]; then
     cat "$SCORE/real-scans.md" >>"$OUT"
     read -r n fk fkc peer peerc < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["images"], d["fleetkit_wall"], d["fleetkit_cpu"], d["peer_wall"], d["peer_cpu"])' "$SCORE/real-scans.json")
     record row=7 what="Receipts end to end (fleetkit import), real scans, $n images" unit=receipts/s n="$n" fk_wall="$fk" fk_cpu="$fkc" fk_runs=1 runs=1 \
-        peer="tesseract CLI once per image" peer_wall="$peer" peer_cpu="$peerc" target="accuracy table below" note="the six real German supermarket scans of ../shared/realdata/receipts, stored sideways"
+        peer="tesseract CLI once per image" peer_wall="$peer" peer_cpu="$peerc" target="accuracy table below" note="the real scans of ../shared/realdata/receipts: six German supermarket slips stored sideways and ten Malaysian SROIE receipts (fuel, prepaid chits, shops), each set in its own table"
 else
     echo "Real scans: not measured, ../shared/realdata/receipts is missing." >>"$OUT"
 fi

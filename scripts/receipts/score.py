@@ -113,7 +113,8 @@ def judge(field, t, row):
     if field == "unit_price":
         if row["price"] is None:
             return None
-        per_unit = row["price"] / 100 * (L_PER_GAL if t.get("volume_unit") == "gal" else 1)
+        digits = 0 if t["currency"] == "JPY" else 2   # the stored price is in the currency's minor unit
+        per_unit = row["price"] / 10 ** digits * (L_PER_GAL if t.get("volume_unit") == "gal" else 1)
         return abs(per_unit - float(t["unit_price"])) <= half_unit(t["unit_price"]) + 1e-6
     if field == "merchant":
         if not row["merchant"]:

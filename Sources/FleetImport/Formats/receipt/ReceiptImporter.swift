@@ -54,7 +54,7 @@ public struct ReceiptImporter: PrereadingImporter {
         do {
             // Read until the fields the import needs are sure, not until the text looks clean
             // (`ReceiptReadingJudge`; docs/FORMATS.md, "Reading until the fields are sure").
-            let judge = ReceiptReadingJudge(extractor: ReceiptExtractor(defaultCurrency: input.currency))
+            let judge = ReceiptReadingJudge(extractor: ReceiptExtractor(defaultCurrency: input.currency, now: Date(), fleetZone: input.zone.timeZone.identifier))
             result = try OCRPool.shared.withEngine { try OCRPipeline().read(contentsOf: input.source.path, engine: $0, judge: judge) }
         } catch let error as OCRImage.Error {
             throw FleetError.unreadable(file: input.path, location: nil, reason: Self.reason(error),
@@ -70,7 +70,7 @@ public struct ReceiptImporter: PrereadingImporter {
                                         reason: "the image has ink shapes taller than a text line with \(Self.count(n)) edge steps (a pattern of lines, not text), more than the \(Self.count(OCREngine.maxTallEdges)) OCR reads within its memory budget",
                                         hint: "Rescan or photograph the receipt on its own, without a patterned background.")
         }
-        let fields = ReceiptExtractor(defaultCurrency: input.currency).extract(result)
+        let fields = ReceiptExtractor(defaultCurrency: input.currency, now: Date(), fleetZone: input.zone.timeZone.identifier).extract(result)
         return Reading(fields: fields, sha256: try SHA256.hex(ofFile: input.source))
     }
 

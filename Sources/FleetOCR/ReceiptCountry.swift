@@ -1,0 +1,117 @@
+import Foundation
+
+/// What a country's receipts print, and the evidence that names the country on a slip: one row
+/// of the table `ReceiptLocale` decides from (docs/FORMATS.md, "Locale of a receipt").
+///
+/// Evidence is matched on folded upper-case text (`ReceiptPatterns.key`) as whole words. A word
+/// counts only among the countries of this table: `JUMLAH` is Malay and Indonesian, and names
+/// Malaysia here because Indonesia has no row.
+public struct ReceiptCountry: Sendable, Equatable {
+    /// ISO 3166-1 alpha-2.
+    public var code: String
+    /// ISO 4217 code of the country's currency.
+    public var currency: String
+    /// What a bare `$` means on its receipts; nil where `$` is not the local sign.
+    public var dollarSign: String?
+    /// `03/04/2025` is 3 April (day first) or March 4.
+    public var dayFirst: Bool
+    /// The decimal mark of printed amounts; the other of `.` and `,` groups thousands.
+    public var decimalMark: Character
+    /// Decimals printed on money amounts when they differ from ISO 4217's minor unit
+    /// (Colombian pesos are printed without cents: `$90.300`).
+    public var printedMinorDigits: Int?
+    /// The unit fuel is sold in.
+    public var fuelUnit: ReceiptFields.VolumeUnit
+    /// The unit of odometers: "km" or "mi".
+    public var distanceUnit: String
+    /// The international dialling prefix (`+60`).
+    public var phonePrefix: String
+    /// Country names, states and regions, and address words only its addresses use.
+    public var addressWords: [String]
+    /// Words of its receipts' language that no other country of the table prints.
+    public var languageWords: [String]
+    /// Legal forms of its companies (`SDN BHD`, `GMBH`).
+    public var legalForms: [String] = []
+    /// Regular expressions (on folded text) of its tax and company registration numbers and of
+    /// its domestic phone numbers. A shape two countries print (a 12-digit `GST` number:
+    /// Malaysia's, and Singapore's slips print GST too) is listed under both and names both.
+    public var idPatterns: [String] = []
+    /// IANA time zones of the country: a fleet in one of them is in the country.
+    public var zones: [String] = []
+
+    /// The countries FleetKit knows receipts of. Several rows may share a property (the euro,
+    /// day-first dates): evidence naming any of them settles what they share.
+    public static let all: [ReceiptCountry] = [
+        ReceiptCountry(code: "MY", currency: "MYR", dayFirst: true, decimalMark: ".", fuelUnit: .litre, distanceUnit: "km", phonePrefix: "+60",
+                       addressWords: ["MALAYSIA", "SELANGOR", "JOHOR", "KELANTAN", "KEDAH", "PERAK", "PAHANG", "SABAH", "SARAWAK", "MELAKA",
+                                      "TERENGGANU", "PERLIS", "NEGERI SEMBILAN", "PULAU PINANG", "KUALA LUMPUR", "PUTRAJAYA", "LABUAN",
+                                      "JALAN", "JLN", "TAMAN", "TMN", "MUKIM", "KAMPUNG", "BANDAR", "LORONG", "PERSIARAN", "SEKSYEN"],
+                       languageWords: ["JUMLAH", "TUNAI", "BAKI", "KEMBALI", "CUKAI", "RINGGIT", "TERIMA KASIH", "SILA DATANG LAGI"],
+                       legalForms: ["SDN BHD", "SDN. BHD", "BHD"],
+                       idPatterns: [#"\bGST\b[^0-9]{0,16}\d{12}\b"#, #"\bSST\b[^0-9]{0,16}[A-Z]\d{2}-\d{4}-\d{8}\b"#,
+                                    #"(?<![\d+])0\d{1,2}-\d{3,4} ?\d{4}(?!\d)"#, #"\b[A-Z]{0,2}\d{5,9}-[A-Z]\b"#],
+                       zones: ["Asia/Kuala_Lumpur", "Asia/Kuching"]),
+        ReceiptCountry(code: "SG", currency: "SGD", dollarSign: "SGD", dayFirst: true, decimalMark: ".", fuelUnit: .litre, distanceUnit: "km",
+                       phonePrefix: "+65", addressWords: ["SINGAPORE"], languageWords: [], legalForms: ["PTE LTD", "PTE. LTD"],
+                       idPatterns: [#"\bGST\b[^0-9]{0,16}\d{12}\b"#], zones: ["Asia/Singapore"]),
+        ReceiptCountry(code: "US", currency: "USD", dollarSign: "USD", dayFirst: false, decimalMark: ".", fuelUnit: .usGallon, distanceUnit: "mi",
+                       phonePrefix: "+1", addressWords: ["USA", "U.S.A"], languageWords: [], legalForms: ["LLC", "INC"],
+                       zones: ["America/New_York", "America/Chicago", "America/Denver", "America/Phoenix", "America/Los_Angeles",
+                               "America/Anchorage", "Pacific/Honolulu", "America/Detroit", "America/Indiana/Indianapolis", "America/Boise"]),
+        ReceiptCountry(code: "CA", currency: "CAD", dollarSign: "CAD", dayFirst: false, decimalMark: ".", fuelUnit: .litre, distanceUnit: "km",
+                       phonePrefix: "+1", addressWords: ["CANADA", "ONTARIO", "QUEBEC", "ALBERTA", "MANITOBA", "SASKATCHEWAN", "NOVA SCOTIA"],
+                       languageWords: [], zones: ["America/Toronto", "America/Vancouver", "America/Edmonton", "America/Winnipeg", "America/Halifax"]),
+        ReceiptCountry(code: "CO", currency: "COP", dollarSign: "COP", dayFirst: true, decimalMark: ",", printedMinorDigits: 0, fuelUnit: .usGallon,
+                       distanceUnit: "km", phonePrefix: "+57",
+                       addressWords: ["COLOMBIA", "BOGOTA", "MEDELLIN", "CALI", "BARRANQUILLA", "CARTAGENA", "BUCARAMANGA", "ANTIOQUIA",
+                                      "CUNDINAMARCA", "VALLE DEL CAUCA"],
+                       languageWords: ["GALONES", "GALON", "NIT"], idPatterns: [#"\bNIT\b[^0-9]{0,6}\d{3}\.?\d{3}\.?\d{3}-?\d\b"#],
+                       zones: ["America/Bogota"]),
+        ReceiptCountry(code: "GB", currency: "GBP", dayFirst: true, decimalMark: ".", fuelUnit: .litre, distanceUnit: "mi", phonePrefix: "+44",
+                       addressWords: ["UNITED KINGDOM", "ENGLAND", "SCOTLAND", "WALES", "LONDON"], languageWords: [], legalForms: ["PLC"],
+                       idPatterns: [#"\bGB ?\d{3} ?\d{4} ?\d{2}\b"#], zones: ["Europe/London"]),
+        ReceiptCountry(code: "IE", currency: "EUR", dayFirst: true, decimalMark: ".", fuelUnit: .litre, distanceUnit: "km", phonePrefix: "+353",
+                       addressWords: ["IRELAND", "DUBLIN", "CORK", "GALWAY"], languageWords: [], idPatterns: [#"\bIE ?\d{7}[A-Z]{1,2}\b"#],
+                       zones: ["Europe/Dublin"]),
+        ReceiptCountry(code: "DE", currency: "EUR", dayFirst: true, decimalMark: ",", fuelUnit: .litre, distanceUnit: "km", phonePrefix: "+49",
+                       addressWords: ["DEUTSCHLAND", "GERMANY", "STRASSE", "STR"],
+                       languageWords: ["SUMME", "MWST", "RUCKGELD", "RUECKGELD", "GEGEBEN", "ZWISCHENSUMME", "GESAMTBETRAG", "UHRZEIT", "KASSE", "BRUTTO"],
+                       legalForms: ["GMBH", "GMBH & CO. KG"], idPatterns: [#"\bDE ?\d{3} ?\d{3} ?\d{3}\b"#], zones: ["Europe/Berlin"]),
+        ReceiptCountry(code: "AT", currency: "EUR", dayFirst: true, decimalMark: ",", fuelUnit: .litre, distanceUnit: "km", phonePrefix: "+43",
+                       addressWords: ["OSTERREICH", "AUSTRIA", "WIEN"], languageWords: [], legalForms: ["GMBH"], idPatterns: [#"\bATU ?\d{8}\b"#],
+                       zones: ["Europe/Vienna"]),
+        ReceiptCountry(code: "FR", currency: "EUR", dayFirst: true, decimalMark: ",", fuelUnit: .litre, distanceUnit: "km", phonePrefix: "+33",
+                       addressWords: ["FRANCE", "PARIS", "CEDEX"],
+                       languageWords: ["TTC", "NET A PAYER", "ESPECES", "RENDU", "MONNAIE", "CARBURANT"],
+                       legalForms: ["SARL", "SAS"], idPatterns: [#"\bFR ?[0-9A-Z]{2} ?\d{9}\b"#, #"\bSIRET\b"#], zones: ["Europe/Paris"]),
+        ReceiptCountry(code: "NL", currency: "EUR", dayFirst: true, decimalMark: ",", fuelUnit: .litre, distanceUnit: "km", phonePrefix: "+31",
+                       addressWords: ["NEDERLAND", "AMSTERDAM"], languageWords: ["TOTAAL", "BTW", "TE BETALEN", "WISSELGELD"], legalForms: ["B.V"],
+                       idPatterns: [#"\bNL ?\d{9}B\d{2}\b"#], zones: ["Europe/Amsterdam"]),
+        ReceiptCountry(code: "IT", currency: "EUR", dayFirst: true, decimalMark: ",", fuelUnit: .litre, distanceUnit: "km", phonePrefix: "+39",
+                       addressWords: ["ITALIA"], languageWords: ["TOTALE", "CONTANTI", "SCONTRINO"], legalForms: ["S.R.L", "SRL"],
+                       idPatterns: [#"\bIT ?\d{11}\b"#], zones: ["Europe/Rome"]),
+        ReceiptCountry(code: "ES", currency: "EUR", dayFirst: true, decimalMark: ",", fuelUnit: .litre, distanceUnit: "km", phonePrefix: "+34",
+                       addressWords: ["ESPANA", "MADRID", "BARCELONA"], languageWords: [], legalForms: ["S.L"],
+                       idPatterns: [#"\bES ?[A-Z0-9]\d{7}[A-Z0-9]\b"#], zones: ["Europe/Madrid"]),
+        ReceiptCountry(code: "LT", currency: "EUR", dayFirst: true, decimalMark: ",", fuelUnit: .litre, distanceUnit: "km", phonePrefix: "+370",
+                       addressWords: ["LIETUVA", "VILNIUS", "KAUNAS"],
+                       languageWords: ["MOKETI", "PVM", "KVITAS", "GRYNIEJI", "GRAZA", "KORTELE", "LITRAI", "DEGALAI"],
+                       legalForms: ["UAB"], idPatterns: [#"\bLT ?\d{9,12}\b"#], zones: ["Europe/Vilnius"]),
+        ReceiptCountry(code: "PL", currency: "PLN", dayFirst: true, decimalMark: ",", fuelUnit: .litre, distanceUnit: "km", phonePrefix: "+48",
+                       addressWords: ["POLSKA"], languageWords: ["PTU", "PARAGON FISKALNY", "RAZEM", "GOTOWKA", "RESZTA", "SPRZEDAZ"],
+                       legalForms: ["SP. Z O.O", "SP Z OO"], idPatterns: [#"\bNIP\b[^0-9]{0,4}\d{3}-?\d{3}-?\d{2}-?\d{2}\b"#], zones: ["Europe/Warsaw"]),
+        ReceiptCountry(code: "JP", currency: "JPY", dayFirst: false, decimalMark: ".", fuelUnit: .litre, distanceUnit: "km", phonePrefix: "+81",
+                       addressWords: ["JAPAN", "東京都"], languageWords: ["合計", "お預り", "お釣り", "釣銭", "現金", "領収書"], zones: ["Asia/Tokyo"]),
+        ReceiptCountry(code: "IN", currency: "INR", dayFirst: true, decimalMark: ".", fuelUnit: .litre, distanceUnit: "km", phonePrefix: "+91",
+                       addressWords: ["INDIA", "MAHARASHTRA", "KARNATAKA", "DELHI", "MUMBAI", "BANGALORE", "BENGALURU", "CHENNAI", "TAMIL NADU"],
+                       languageWords: ["GSTIN"], idPatterns: [#"\b\d{2}[A-Z]{5}\d{4}[A-Z][0-9A-Z]Z[0-9A-Z]\b"#], zones: ["Asia/Kolkata"]),
+    ]
+
+    /// The row of a country code.
+    public static func named(_ code: String) -> ReceiptCountry? { all.first { $0.code == code } }
+
+    /// Compiled `idPatterns`, once.
+    static let compiledIDPatterns: [String: [NSRegularExpression]] = Dictionary(uniqueKeysWithValues: all.map { c in
+        (c.code, c.idPatterns.compactMap { try? NSRegularExpression(pattern: $0) })
+    })
+}
