@@ -43,7 +43,7 @@ final class GPXPipeline: @unchecked Sendable {
     }
 
     /// The note kind of a dropped fix.
-    static let droppedKind = "fixes impossible against their neighbours (over 70 m/s, less the 15 m jitter radius, to each neighbour it has) were dropped: a receiver's stale power-on position or a lone spike, not where the vehicle was"
+    static let droppedKind = "fixes impossible (over 70 m/s, less the 15 m jitter radius) against two neighbouring fixes that agree were dropped: a receiver's stale power-on position or a lone spike, not where the vehicle was"
 
     static let maxChunks = 4
     /// Items per chunk before it is handed over when it holds no full batch (rejects).
