@@ -183,7 +183,7 @@ struct GeotabSpan {
 
     func notes() -> [String] {
         guard let first, let last, count > 0 else { return [] }
-        var s = "\(count) timed records from \(Timestamp.iso(first)) to \(Timestamp.iso(last))"
+        var s = count == 1 ? "1 timed record, at \(Timestamp.iso(first))" : "\(count) timed records from \(Timestamp.iso(first)) to \(Timestamp.iso(last))"
         if outOfOrder > 0 { s += "; \(outOfOrder) came earlier than the record before them (MyGeotab does not sort), each was stored at its own time" }
         return [s]
     }
