@@ -20,6 +20,7 @@ public enum ImporterRegistry {
         ISO15143Importer.self,
         AEMP12Importer.self,
         SamsaraImporter.self,
+        GeotabImporter.self,
         DeereImporter.self,
         ReceiptImporter.self,
         FxRatesImporter.self,

@@ -91,6 +91,18 @@ final class ISO15143HelpersTests: XCTestCase {
         XCTAssertNil(bosch?.pin)
         XCTAssertEqual(bosch?.identifiers, [AssetRef.Identifier(source: "iso15143", type: "machine_id", value: "510TS_15075")])
         XCTAssertNil(ISOIdentity.ref(fromLink: "/Fleet/Equipment/a%20b/Location"), "a space is not part of a machine id")
+        // Typed paths: the value after the type word is the identity, never the word itself.
+        XCTAssertEqual(ISOIdentity.ref(fromLink: "/Fleet/Equipment/ID/844585/Locations/2026-10-01T00:00:00Z/2026-10-02T00:00:00Z/1")?.identifiers,
+                       [AssetRef.Identifier(source: "iso15143", type: "machine_id", value: "844585")])
+        XCTAssertNil(ISOIdentity.ref(fromLink: "/Fleet/Equipment/ID/844585/Locations/1")?.pin, "an ID is not a PIN")
+        XCTAssertEqual(ISOIdentity.ref(fromLink: "/Fleet/Equipment/PIN/1dw260exjef001076/FuelUsed/1")?.pin, "1DW260EXJEF001076")
+        XCTAssertEqual(ISOIdentity.ref(fromLink: "/Fleet/Equipment/pin/1DW260EXJEF001076")?.identifiers, [])
+        XCTAssertEqual(ISOIdentity.ref(fromLink: "/Fleet/Equipment/SerialNumber/TC-0042/Locations/1")?.identifiers,
+                       [AssetRef.Identifier(source: "iso15143", type: "serial_number", value: "TC-0042")])
+        for reserved in ["/Fleet/Equipment/ID", "/Fleet/Equipment/ID/", "/Fleet/Equipment/ID/Locations/1", "/Fleet/Equipment/PIN/SerialNumber",
+                         "/Fleet/Equipment/Locations/2026-10-01T00:00:00Z", "/Fleet/Equipment/CumulativeOperatingHours/1", "/Fleet/Equipment/ID/%20"] {
+            XCTAssertNil(ISOIdentity.ref(fromLink: reserved), reserved)
+        }
     }
 
     func testVINShapedLabelsAreExact() {

@@ -191,4 +191,35 @@ final class ISO15143IdentityTests: XCTestCase {
         XCTAssertEqual(ISO15143Importer.sniff(Data("[1]".utf8), filename: "x.json"), .no)
         XCTAssertEqual(ISO15143Importer.sniff(Data("[{\"id\": 1}]".utf8), filename: "x.json"), .no)
     }
+    /// A time series that names its machine only in a typed self link, as Tigercat's feed does
+    /// (`/Fleet/Equipment/ID/844585/Locations/…`): the machine is the value after `ID`, as the
+    /// vendor's machine id, never the word `ID`, so two machines stay two assets, in XML and JSON.
+    /// Expected from the fixtures: two fixes per file, one asset per id.
+    func testTypedSelfLinksNameTheMachineByTheValueNotTheTypeWord() throws {
+        for ext in ["xml", "json"] {
+            let t = try TestWarehouse()
+            for id in ["844585", "844586"] {
+                let o = try t.importFile(fixture("iso15143/tigercat-locations-id-\(id).\(ext)"))
+                XCTAssertEqual(o.format, "iso15143", ext)
+                XCTAssertEqual([o.loaded, o.rejected], [2, 0], "\(ext): \(o.error ?? "") \(o.notes ?? [])")
+            }
+            XCTAssertEqual(try identifiers(t), ["# iso15143/machine_id/844585", "# iso15143/machine_id/844586"], ext)
+            XCTAssertEqual(try t.count("asset"), 2, ext)
+            XCTAssertEqual(try t.rows("SELECT COUNT(*) FROM position GROUP BY asset_id").map { $0[0] as Int }, [2, 2], ext)
+        }
+    }
+
+    /// `/SerialNumber/{serial}` names the machine by its serial, the identifier master data's
+    /// `vendor_serial` claims; a link whose only word after `Equipment` is a reserved one names no
+    /// machine, so the page is refused with a reason rather than loaded onto an asset called `ID`.
+    func testSerialNumberLinksAndReservedWords() throws {
+        let t = try TestWarehouse()
+        let serial = try t.importFile(fixture("iso15143/link-serial-number.xml"))
+        XCTAssertEqual([serial.loaded, serial.rejected], [1, 0], serial.error ?? "")
+        XCTAssertEqual(try identifiers(t), ["# iso15143/serial_number/TC-0042"])
+        let reserved = try t.importFile(fixture("iso15143/link-reserved-word-only.json"))
+        XCTAssertEqual([reserved.loaded, reserved.rejected], [0, 1])
+        XCTAssertEqual(try t.rows("SELECT reason FROM reject").map { $0[0] as String }, ["unknown_asset"])
+        XCTAssertEqual(try t.count("asset"), 1)
+    }
 }

@@ -6,7 +6,7 @@ import FleetWarehouse
 ///
 /// The unit number is the asset's name in reports. VIN and PIN link it to telematics data;
 /// vendor id columns (`samsara_id`, `deere_principal_id`, `deere_equipment_id`, and the ISO
-/// feed's `vendor_serial` and `telematics_id`) link it to a vendor's own ids, merging any asset that telematics created before master data arrived.
+/// feed's `vendor_serial` and `telematics_id`, MyGeotab's `geotab_id`) link it to a vendor's own ids, merging any asset that telematics created before master data arrived.
 public struct AssetsImporter: Importer {
     public static let format = "assets"
     public static let summary = "Master data: vehicles, machines and trailers with VIN/PIN, group, cost centre and vendor ids (CSV)"
@@ -36,6 +36,7 @@ public struct AssetsImporter: Importer {
         "deere_equipment_id": ["jdlink_equipment_id"],
         "vendor_serial": ["telematics_serial", "telematics_unit_serial", "aemp_serial_number", "iso_serial_number"],
         "telematics_id": ["iso_machine_id", "aemp_machine_id", "telematics_machine_id"],
+        "geotab_id": ["geotab_device_id"],
     ]
     static let required = ["unit_number"]
 
@@ -70,6 +71,7 @@ public struct AssetsImporter: Importer {
             // that the feed sends without a PIN.
             if let id = row.text("vendor_serial") { identifiers.append(.init(source: "iso15143", type: "serial_number", value: id)) }
             if let id = row.text("telematics_id") { identifiers.append(.init(source: "iso15143", type: "machine_id", value: id)) }
+            if let id = row.text("geotab_id") { identifiers.append(.init(source: "geotab", type: "device_id", value: id)) }
             let vin = try row.vin("vin")
             let pin = row.text("pin").map(PIN.normalise)
             let kind = try row.choice("kind", Self.kinds) ?? (pin != nil && vin == nil ? "equipment" : "vehicle")

@@ -85,19 +85,44 @@ enum ISOIdentity {
         return AssetRef(vin: vin, pin: pin, kind: vin != nil ? .vehicle : .equipment)
     }
 
-    /// The machine a time-series link names (`…/Fleet/Equipment/{id}/{DataElement}/…`), for
-    /// pages that carry no `EquipmentHeader`. The standard puts the PIN there, and an id that is
-    /// one (4–30 letters and digits once spaces and dashes are dropped) is read as the PIN. Bosch
-    /// puts its own machine id there (`510TS_15075`): an id with other characters is not bent into
-    /// a PIN but kept exactly as the vendor's machine id (`iso15143`, `machine_id`), which the
-    /// assets CSV's `telematics_id` column claims.
+    /// The machine a time-series link names (`…/Fleet/Equipment/…/{DataElement}/…`), for pages
+    /// that carry no `EquipmentHeader`.
+    ///
+    /// - Typed: the standard's paths say what the identifier is, `/Fleet/Equipment/ID/{id}`,
+    ///   `/PIN/{pin}` or `/SerialNumber/{serial}` (Tigercat, Trackunit, Develon). The value after
+    ///   the type word is the identity, as that type: `PIN` a PIN (4–30 letters and digits),
+    ///   `ID` the vendor's machine id (`iso15143`, `machine_id`, exactly as written), which the
+    ///   assets CSV's `telematics_id` column claims, and `SerialNumber` the serial (`iso15143`,
+    ///   `serial_number`), which its `vendor_serial` column claims. An `ID` is never read as a
+    ///   PIN: it names the vendor's record, and two makers' ids could collide as PINs.
+    /// - Untyped (`/Fleet/Equipment/{id}/…`): the segment is read as the PIN when it is one,
+    ///   and is also kept as the machine id; Bosch puts its own machine id there (`510TS_15075`),
+    ///   which is kept exactly, never bent into a PIN.
+    /// - A reserved word (a type word, a data element name, `Fleet`, `Equipment`) is never an
+    ///   identity: `/Fleet/Equipment/ID/` with nothing after it names no machine, and an `ID`
+    ///   taken as the machine would merge every machine of a feed into one asset.
     static func ref(fromLink href: String) -> AssetRef? {
         let path = href.split(separator: "?", maxSplits: 1).first.map(String.init) ?? href
         let parts = path.split(separator: "/").map(String.init)
         guard let i = parts.lastIndex(where: { $0.caseInsensitiveCompare("Equipment") == .orderedSame }), i + 1 < parts.count else { return nil }
-        let segment = parts[i + 1].removingPercentEncoding ?? parts[i + 1]
+        func decoded(_ k: Int) -> String? { k < parts.count ? (parts[k].removingPercentEncoding ?? parts[k]) : nil }
+        guard let segment = decoded(i + 1) else { return nil }
+        if let type = LinkIdentifier(segment) {
+            guard let value = decoded(i + 2), !isReserved(value), isVisible(value) else { return nil }
+            switch type {
+            case .pin:
+                let pin = PIN.normalise(value)
+                guard (4...30).contains(pin.utf8.count), isAlphanumericASCII(pin) else { return nil }
+                return ref(pin: pin)
+            case .id:
+                return AssetRef(identifiers: [AssetRef.Identifier(source: "iso15143", type: "machine_id", value: value)], kind: .equipment)
+            case .serialNumber:
+                return AssetRef(identifiers: [AssetRef.Identifier(source: "iso15143", type: "serial_number", value: value)], kind: .equipment)
+            }
+        }
+        guard !isReserved(segment) else { return nil }
         let pin = PIN.normalise(segment)
-        let visible = (1...64).contains(segment.utf8.count) && segment.utf8.allSatisfy { $0 > 32 && $0 < 127 }
+        let visible = isVisible(segment)
         let machineID = AssetRef.Identifier(source: "iso15143", type: "machine_id", value: segment)
         if (4...30).contains(pin.utf8.count), isAlphanumericASCII(pin) {
             // Also the machine id as written: Bosch's own ids (`Machine2`) look like PINs, and
@@ -108,6 +133,36 @@ enum ISOIdentity {
         }
         guard visible else { return nil }
         return AssetRef(identifiers: [machineID], kind: .equipment)
+    }
+
+    /// The identifier types of the standard's equipment paths.
+    enum LinkIdentifier {
+        case id, pin, serialNumber
+
+        init?(_ word: String) {
+            switch word.lowercased() {
+            case "id": self = .id
+            case "pin": self = .pin
+            case "serialnumber": self = .serialNumber
+            default: return nil
+            }
+        }
+    }
+
+    /// Words of the standard's paths that name no machine: the identifier types, the path's
+    /// own steps and the data elements (compared without case).
+    static func isReserved(_ word: String) -> Bool {
+        let w = word.lowercased()
+        return LinkIdentifier(word) != nil || reservedWords.contains(w)
+            || ISOElementMapper.kind(of: word) != .unknown || w.hasSuffix("messages")
+    }
+
+    static let reservedWords: Set<String> = ["fleet", "equipment", "equipmentid", "oemname", "model", "make", "locations", "location",
+                                             "faults", "fault", "page", "snapshot", "timeseries"]
+
+    /// 1–64 visible ASCII characters: a space or a control character is never part of an id.
+    static func isVisible(_ s: String) -> Bool {
+        (1...64).contains(s.utf8.count) && s.utf8.allSatisfy { $0 > 32 && $0 < 127 }
     }
 
     /// Only ASCII letters and digits, checked on the UTF-8 bytes: the same test as
