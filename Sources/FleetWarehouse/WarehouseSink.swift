@@ -351,7 +351,8 @@ public struct WarehouseSink: RecordSink {
 
     public mutating func reject(_ issue: Issue) throws {
         try Reject.columnTable.insert(Reject(sourceFileID: sourceFileID, location: issue.location, reason: issue.reason.rawValue,
-                                             message: issue.message, raw: issue.raw), in: db)
+                                             message: issue.message, raw: issue.raw, rowTable: issue.row?.table, rowKey: issue.row?.key,
+                                             amountMinor: issue.row?.amountMinor, currency: issue.row?.currency, at: issue.row?.at), in: db)
         counts.rejected += 1
     }
 }

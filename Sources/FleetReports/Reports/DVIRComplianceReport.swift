@@ -10,6 +10,7 @@ public struct DVIRComplianceReport: Report {
     public static let name = "dvir-compliance"
     public static let title = "DVIR compliance"
     public static let summary = "Per vehicle: days operated, DVIRs filed, days missing one, defects, certification before the next trip, violations; the DVIR register; retention"
+    public static let needs = [ReportDataNeed(.dvir)]
     public init() {}
 
     /// Movement above this in a window counts as operating (matches the operated-day rule).
