@@ -22,6 +22,7 @@ struct IdentityResolver {
     private var folding = UnitFolding()
     /// What the import line says about unit numbers not in master data: (kind, example).
     private(set) var notes: [(kind: String, example: String)] = []
+    private var createdNoted = 0
 
     static let foldedNote = "unit numbers not in master data read as the master-data unit with the same letters and digits (case and punctuation ignored)"
     static let createdNote = "unit numbers not in master data, created as new assets (`fleetkit status` lists them)"
@@ -51,8 +52,8 @@ struct IdentityResolver {
 
         var id: Int64
         var folded: Int64?
-        // Master data reads the warehouse's units before it creates one, so it knows its own.
-        if master, ref.unitNumber != nil { _ = try folding.hasMasters(db) }
+        // Master data reads the warehouse's auto-created units before it creates one.
+        if master, let unit = ref.unitNumber { _ = try folding.autos(matching: unit, except: -1, db) }
         if found.isEmpty, !master, let unit = ref.unitNumber {
             // A unit number no asset has: the master-data unit with the same letters and digits,
             // when exactly one has them; else a new asset, named on the import line.
@@ -62,7 +63,10 @@ struct IdentityResolver {
                 notes.append((Self.foldedNote, "'\(unit)' → \(same[0].unit)"))
                 ref.unitNumber = nil
             } else if try folding.hasMasters(db) {
-                let near = same.isEmpty ? try folding.nearby(unit, db) : same.map { $0.unit }.sorted()
+                // The import line shows the first few (`NoteLedger.maxExamples`) and counts the
+                // rest: a did-you-mean is looked for only for those it shows.
+                createdNoted += 1
+                let near = createdNoted > NoteLedger.maxExamples ? [] : same.isEmpty ? try folding.nearby(unit, db) : same.map { $0.unit }.sorted()
                 notes.append((Self.createdNote, "'\(unit)'" + (near.isEmpty ? "" : " (did you mean \(near.joined(separator: " or "))?)")))
             }
         }
@@ -107,9 +111,8 @@ struct IdentityResolver {
     /// either import order. Not when another master-data asset has the same letters and digits
     /// (which one is meant cannot be told), nor when a VIN or PIN contradicts.
     private mutating func adoptSpellings(of unit: String, into id: Int64, in db: Database) throws {
-        guard try folding.masters(matching: unit, db).allSatisfy({ $0.id == id }) else { return }
         let spellings = try folding.autos(matching: unit, except: id, db)
-        guard !spellings.isEmpty else { return }
+        guard !spellings.isEmpty, try folding.masters(matching: unit, db).allSatisfy({ $0.id == id }) else { return }
         let q = "SELECT vin, pin FROM asset WHERE id = ?"
         guard let mine = try Row.fetchOne(db, sql: q, arguments: [id]) else { return }
         for other in spellings {

@@ -12,8 +12,10 @@ import FleetCore
 /// arrives after the facts, it adopts the assets the facts created under a spelling of its unit
 /// (when no VIN or PIN contradicts it), so the import order does not matter.
 ///
-/// The unit numbers of the warehouse are read once per file, when a unit is first not found,
-/// and kept up to date as the file creates and merges assets.
+/// The warehouse's master-data units are read once per fact file, when a unit is first not
+/// found; its auto-created units once per master-data file. Neither grows with the rows of the
+/// file that reads it (a master file of 114,000 assets kept each in a map: 14 MB), and both are
+/// forgotten after a merge.
 struct UnitFolding {
     struct Unit {
         var id: Int64
@@ -22,22 +24,26 @@ struct UnitFolding {
 
     static let nearbyLimit = 20_000
     private var masters: [String: [Unit]]?
-    private var autos: [String: [Unit]] = [:]
+    private var autos: [String: [Unit]]?
 
     /// Letters and digits only, lower-cased: `V-101`, `v101` and `V 101` give `v101`.
     static func key(_ unit: String) -> String {
         String(String.UnicodeScalarView(unit.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil }))
     }
 
+    private static func read(_ db: Database, auto: Bool) throws -> [String: [Unit]] {
+        var out: [String: [Unit]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, unit_number FROM asset WHERE unit_number IS NOT NULL AND auto_created = ?", arguments: [auto]) {
+            let u = Unit(id: row[0], unit: row[1])
+            out[Self.key(u.unit), default: []].append(u)
+        }
+        return out
+    }
+
     private mutating func load(_ db: Database) throws -> [String: [Unit]] {
         if let masters { return masters }
-        var m: [String: [Unit]] = [:], a: [String: [Unit]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, unit_number, auto_created FROM asset WHERE unit_number IS NOT NULL") {
-            let u = Unit(id: row[0], unit: row[1])
-            if row[2] as Bool { a[Self.key(u.unit), default: []].append(u) } else { m[Self.key(u.unit), default: []].append(u) }
-        }
+        let m = try Self.read(db, auto: false)
         masters = m
-        autos = a
         return m
     }
 
@@ -51,8 +57,8 @@ struct UnitFolding {
 
     /// The assets the facts created under a spelling of `unit`, other than `id`.
     mutating func autos(matching unit: String, except id: Int64, _ db: Database) throws -> [Unit] {
-        _ = try load(db)
-        return (autos[Self.key(unit)] ?? []).filter { $0.id != id }
+        if autos == nil { autos = try Self.read(db, auto: true) }
+        return (autos?[Self.key(unit)] ?? []).filter { $0.id != id }
     }
 
     /// Master-data units one letter or digit away from `unit` (a typo), at most three. Not
@@ -68,20 +74,21 @@ struct UnitFolding {
         return Array(out.sorted().prefix(3))
     }
 
+    /// Keeps what was read true when a file creates or defines an asset; adds nothing to a part
+    /// not read, so neither grows with the file.
     mutating func added(id: Int64, unit: String?, master: Bool) {
-        guard masters != nil, let unit else { return }
-        let u = Unit(id: id, unit: unit)
+        guard let unit else { return }
+        let k = Self.key(unit)
         if master {
-            for k in Array(autos.keys) { autos[k]?.removeAll { $0.id == id } }
-            masters![Self.key(unit), default: []].removeAll { $0.id == id }
-            masters![Self.key(unit), default: []].append(u)
-        } else {
-            autos[Self.key(unit), default: []].append(u)
+            autos?[k]?.removeAll { $0.id == id }
+            if masters != nil, masters?[k]?.contains(where: { $0.id == id }) != true { masters?[k, default: []].append(Unit(id: id, unit: unit)) }
+        } else if autos != nil {
+            autos?[k, default: []].append(Unit(id: id, unit: unit))
         }
     }
 
     /// Forgets what was read: after a merge, or a rollback.
-    mutating func reset() { masters = nil; autos = [:] }
+    mutating func reset() { masters = nil; autos = nil }
 
     /// True when `a` and `b` differ by at most one inserted, deleted or replaced character.
     static func withinOneEdit(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Bool {
