@@ -12,6 +12,9 @@ public struct Issue: Sendable, Equatable, CustomStringConvertible {
     public var message: String
     /// The raw input text the issue is about, capped so a hostile row cannot bloat the warehouse.
     public var raw: String
+    /// What the importer could still read of a rejected money row (its natural key, amount and
+    /// time), so a later load of the same key resolves the reject and reports can list its amount.
+    public var row: RejectedRow?
 
     public init(_ reason: Reason, at location: String, _ message: String, raw: String = "") {
         self.reason = reason
@@ -33,6 +36,13 @@ public struct Issue: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(location): \(reason.rawValue): \(message)" }
+
+    /// The issue with what could be read of its row.
+    public func with(_ row: RejectedRow?) -> Issue {
+        var copy = self
+        copy.row = row
+        return copy
+    }
 
     public static let rawLimit = 4096
 

@@ -18,6 +18,19 @@ struct IdentityResolver {
     /// Far more machines than a feed sends per page, far fewer than a master file can hold.
     static let cacheLimit = 4096
     private var merged: Set<Int64> = []
+    /// Unit numbers matched by their letters and digits (`UnitFolding`).
+    private var folding = UnitFolding()
+    /// What the import line says about unit numbers not in master data: (kind, example).
+    private(set) var notes: [(kind: String, example: String)] = []
+    private var createdNoted = 0
+
+    static let foldedNote = "unit numbers not in master data read as the master-data unit with the same letters and digits (case and punctuation ignored)"
+    static let createdNote = "unit numbers not in master data, created as new assets (`fleetkit status` lists them)"
+
+    mutating func takeNotes() -> [(kind: String, example: String)] {
+        defer { notes.removeAll() }
+        return notes
+    }
 
     /// Assets that absorbed another since the last call: their derived tables need a rebuild.
     mutating func takeMerged() -> Set<Int64> {
@@ -25,42 +38,96 @@ struct IdentityResolver {
         return merged
     }
 
-    mutating func resolve(_ ref: AssetRef, in db: Database, sourceFileID: Int64) throws -> Int64 {
+    /// `master` is true for master data defining the asset: its unit number is never folded,
+    /// and it adopts the assets facts created under another spelling of it (`UnitFolding`).
+    mutating func resolve(_ ref: AssetRef, in db: Database, sourceFileID: Int64, master: Bool = false) throws -> Int64 {
         if let id = cache[ref] { return id }
-        let ref = Self.withoutIdentifierName(ref)
+        let cacheKey = ref
+        var ref = Self.withoutIdentifierName(ref)
         // Every ref of every importer passes here: the one place identifiers are refused.
         if let problem = ref.identifierProblem { throw problem }
         guard ref.isResolvable else { throw RowError(.unknownAsset, "the row names no asset (no VIN, PIN, vendor id or unit number)") }
         // Every asset the ref's identifiers name (AssetLookup): two or more are one asset.
         let found = try AssetLookup(db).all(ref)
 
-        let id: Int64
-        if found.isEmpty {
+        var id: Int64
+        var folded: Int64?
+        // Master data reads the warehouse's auto-created units before it creates one.
+        if master, let unit = ref.unitNumber { _ = try folding.autos(matching: unit, except: -1, db) }
+        if found.isEmpty, !master, let unit = ref.unitNumber {
+            // A unit number no asset has: the master-data unit with the same letters and digits,
+            // when exactly one has them; else a new asset, named on the import line.
+            let same = try folding.masters(matching: unit, db)
+            if same.count == 1 {
+                folded = same[0].id
+                notes.append((Self.foldedNote, "'\(unit)' → \(same[0].unit)"))
+                ref.unitNumber = nil
+            } else if try folding.hasMasters(db) {
+                // The import line shows the first few (`NoteLedger.maxExamples`) and counts the
+                // rest: a did-you-mean is looked for only for those it shows.
+                createdNoted += 1
+                let near = createdNoted > NoteLedger.maxExamples ? [] : same.isEmpty ? try folding.nearby(unit, db) : same.map { $0.unit }.sorted()
+                notes.append((Self.createdNote, "'\(unit)'" + (near.isEmpty ? "" : " (did you mean \(near.joined(separator: " or "))?)")))
+            }
+        }
+        if let folded {
+            id = folded
+            try checkSingleValued(ref, on: id, in: db)
+            try attach(ref, to: id, in: db)
+        } else if found.isEmpty {
             // Cached SQL from `Asset.writtenColumns`, not GRDB's Codable insert (which builds its
             // SQL on every call); the columns the ref does not give are NULL, no source file.
             let created = Asset(unitNumber: ref.unitNumber, kind: (ref.kind ?? .vehicle).rawValue, name: ref.name, vin: ref.vin, pin: ref.pin,
                                 make: ref.make, model: ref.model, year: ref.year, autoCreated: true)
             try CachedQuery.execute(db, Asset.insertSQL) { Asset.writtenColumns.bind(created, into: &$0) }
             id = db.lastInsertedRowID
+            folding.added(id: id, unit: ref.unitNumber, master: master)
         } else {
             let survivor = try Self.survivor(of: found, in: db)
             for other in found where other != survivor {
                 try AssetMerger.merge(other, into: survivor, in: db)
                 cache.removeAll()
+                folding.reset()
                 merged.insert(survivor)
             }
             id = survivor
             try checkSingleValued(ref, on: id, in: db)
             try attach(ref, to: id, in: db)
+            if master { folding.added(id: id, unit: ref.unitNumber, master: true) }
         }
+        if master, let unit = ref.unitNumber { try adoptSpellings(of: unit, into: id, in: db) }
         for i in ref.identifiers {
             try CachedQuery.execute(db, AssetIdentifier.insertSQL) {
                 AssetIdentifier.columnTable.bind(AssetIdentifier(assetID: id, source: i.source, idType: i.type, idValue: i.value), into: &$0)
             }
         }
         if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
-        cache[ref] = id
+        cache[cacheKey] = id
         return id
+    }
+
+    /// Master data defining `unit` takes in the assets facts created earlier under another
+    /// spelling of it (`v-101` before master data's `V-101`), so the warehouse is the same in
+    /// either import order. Not when another master-data asset has the same letters and digits
+    /// (which one is meant cannot be told), nor when a VIN or PIN contradicts.
+    private mutating func adoptSpellings(of unit: String, into id: Int64, in db: Database) throws {
+        let spellings = try folding.autos(matching: unit, except: id, db)
+        guard !spellings.isEmpty, try folding.masters(matching: unit, db).allSatisfy({ $0.id == id }) else { return }
+        let q = "SELECT vin, pin FROM asset WHERE id = ?"
+        guard let mine = try Row.fetchOne(db, sql: q, arguments: [id]) else { return }
+        for other in spellings {
+            guard let theirs = try Row.fetchOne(db, sql: q + " AND auto_created = 1", arguments: [other.id]) else { continue }
+            let contradicts = [0, 1].contains { i in
+                let a: String? = mine[i], b: String? = theirs[i]
+                return a != nil && b != nil && a != b
+            }
+            guard !contradicts else { continue }
+            try db.execute(sql: "UPDATE asset SET unit_number = NULL WHERE id = ?", arguments: [other.id])
+            try AssetMerger.merge(other.id, into: id, in: db)
+            merged.insert(id)
+        }
+        cache.removeAll()
+        folding.reset()
     }
 
     /// Identifier types an asset holds one value of. A machine has one maker: a feed's serial

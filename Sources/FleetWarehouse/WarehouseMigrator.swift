@@ -22,6 +22,8 @@ public enum WarehouseMigrator {
         m.registerMigration("v10-dvir-defect-pending") { db in try db.execute(sql: v10PendingDefects) }
         m.registerMigration("v11-asset-name-source") { db in try db.execute(sql: v11AssetNameSource) }
         m.registerMigration("v12-dvir-audit") { db in try db.execute(sql: v12DVIRAudit) }
+        m.registerMigration("v12-assumed-currency") { db in try db.execute(sql: v12AssumedCurrency) }
+        m.registerMigration("v12-reject-rows") { db in try db.execute(sql: v12RejectRows) }
         return m
     }
 

@@ -33,15 +33,16 @@ public struct WarehouseSink: RecordSink {
         try resolve(ref)
     }
 
-    private mutating func resolve(_ ref: AssetRef) throws -> Int64 {
-        let id = try identities.resolve(ref, in: db, sourceFileID: sourceFileID)
+    private mutating func resolve(_ ref: AssetRef, master: Bool = false) throws -> Int64 {
+        let id = try identities.resolve(ref, in: db, sourceFileID: sourceFileID, master: master)
         for survivor in identities.takeMerged() { touched.touchAll(survivor) }
+        for n in identities.takeNotes() { noteLedger.add(n.kind, example: n.example) }
         return id
     }
 
     public mutating func defineAsset(_ ref: AssetRef, fields: Asset) throws -> LoadOutcome {
         let existed = try findAsset(ref) != nil
-        let id = try resolve(ref)
+        let id = try resolve(ref, master: true)
         // Cached statements, not `Asset.fetchOne(db, key:)` and `update(db)`: those build and
         // authorise their SQL on every call, about half of an assets import's time.
         let before = try Asset.fetchOne(db.cachedStatement(sql: "SELECT * FROM asset WHERE id = ?"), arguments: [id])!
@@ -350,7 +351,8 @@ public struct WarehouseSink: RecordSink {
 
     public mutating func reject(_ issue: Issue) throws {
         try Reject.columnTable.insert(Reject(sourceFileID: sourceFileID, location: issue.location, reason: issue.reason.rawValue,
-                                             message: issue.message, raw: issue.raw), in: db)
+                                             message: issue.message, raw: issue.raw, rowTable: issue.row?.table, rowKey: issue.row?.key,
+                                             amountMinor: issue.row?.amountMinor, currency: issue.row?.currency, at: issue.row?.at), in: db)
         counts.rejected += 1
     }
 }

@@ -2,21 +2,23 @@ import Foundation
 import FleetKit
 
 /// What `fleetkit report --json` prints on stdout: one object with the files written (each with
-/// its report and format), every report's headline totals as its text shows them, the reasons
+/// its report and format), every report's headline totals as numbers with their unit, the reasons
 /// reports are partial, the reports or formats that failed, and the exit code the run ends
 /// with. WHY one object at the end: a script reads one JSON value; errors still go to stderr
 /// and the exit code is the same as without `--json`.
 struct ReportResult: Encodable {
     struct File: Encodable { var report: String; var format: String; var path: String }
-    struct Headline: Encodable { var name: String; var value: String }
+    /// A headline figure: `value` a number a script can compare (money in the report currency's
+    /// units, distance in km or mi, hours, percent 0–100, counts), `unit` what it is in (`USD`,
+    /// `km`, `mi`, `h`, `%`, `count`), and `text` as the report prints it (`$63,674.83`).
+    struct Headline: Encodable { var name: String; var value: Double; var unit: String; var text: String }
     struct Report: Encodable {
         var report: String
         var title: String
         /// True when any figure is incomplete (the reasons are in `partial_reasons`).
         var partial: Bool
         var partial_reasons: [String]
-        /// Formatted as the report shows them, with unit or currency; the report's own JSON
-        /// file has the numbers.
+        /// Every headline the report knows; an unknown one is left out, never 0.
         var headlines: [Headline]
     }
     struct Partial: Encodable { var reason: String; var reports: [String] }
@@ -41,10 +43,12 @@ struct ReportResult: Encodable {
         to = "\(period.to)"
         self.out = out.path
         files = written.steps.flatMap { step in step.files.map { File(report: step.report, format: step.format ?? "", path: $0.path) } }
-        let headlines = Dictionary(written.headlines.map { ($0.0, $0.1) }, uniquingKeysWith: { a, _ in a })
         reports = written.outputs.map { o in
             Report(report: o.metadata.report, title: o.metadata.title, partial: o.metadata.isPartial, partial_reasons: o.metadata.partial,
-                   headlines: (headlines[o.metadata.report] ?? []).map { Headline(name: $0.0, value: $0.1) })
+                   headlines: o.metadata.headlines.map { h in
+                       let symbol = h.unit.symbol(o.metadata)
+                       return Headline(name: h.name, value: h.value, unit: symbol.isEmpty ? "count" : symbol, text: h.text(o.metadata))
+                   })
         }
         self.partial = partial.map { Partial(reason: $0.reason, reports: $0.reports) }
         allow_partial = allowPartial

@@ -31,6 +31,10 @@ struct WarehouseStatus: Codable {
     var tables: [String: Int]
     var assets: Int
     var auto_created_assets: Int
+    /// The auto-created assets by what names them (unit number, VIN, PIN or name), the first
+    /// `autoCreatedShown`: a typed unit number that is not in master data shows here.
+    var auto_created: [String]
+    static let autoCreatedShown = 50
     var files: Int
     var coverage: [Coverage]
     var rejects_by_reason: [String: Int]
@@ -87,6 +91,10 @@ struct WarehouseStatus: Codable {
             }
             return WarehouseStatus(warehouse: w.path, settings: settings, trip_rules: trips, tables: tables, assets: tables["asset"] ?? 0,
                                    auto_created_assets: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset WHERE auto_created = 1") ?? 0,
+                                   auto_created: try String.fetchAll(db, sql: """
+                                       SELECT COALESCE(unit_number, vin, pin, name, 'asset #' || id) AS label FROM asset WHERE auto_created = 1
+                                       ORDER BY label LIMIT \(autoCreatedShown)
+                                       """),
                                    files: tables["source_file"] ?? 0, coverage: coverage, rejects_by_reason: reasons, last_runs: runs,
                                    failed_files: failed)
         }
@@ -96,7 +104,11 @@ struct WarehouseStatus: Codable {
         Console.out("warehouse: \(warehouse)")
         Console.out("settings:  time zone \(settings["timezone"] ?? "?"), currency \(settings["currency"] ?? "?"), units \(settings["units"] ?? "?"), DVIR policy \(settings["dvir_policy"] ?? "?")")
         Console.out("trips:     \(trip_rules)")
-        Console.out("assets:    \(assets) (\(auto_created_assets) auto-created from telematics, not in master data)")
+        Console.out("assets:    \(assets) (\(auto_created_assets) auto-created from facts, not in master data)")
+        if !auto_created.isEmpty {
+            Console.out("auto-created: " + auto_created.map(ControlText.escaped).joined(separator: ", ") + (auto_created_assets > auto_created.count ? ", …" : "")
+                        + " (add them to assets.csv, or correct the files that name them)")
+        }
         Console.out("files:     \(files) imported")
         Console.out("rows per table:")
         for t in Self.countedTables where (tables[t] ?? 0) > 0 { Console.out("  \(t.padding(toLength: 20, withPad: " ", startingAt: 0))\(tables[t]!)") }

@@ -11,7 +11,9 @@ final class ExpensesImporterTests: XCTestCase {
         XCTAssertEqual(outcome.status, .imported)
         XCTAssertEqual(outcome.format, "expenses")
         XCTAssertEqual([outcome.loaded, outcome.updated, outcome.unchanged, outcome.rejected], [7, 0, 0, 0])
-        XCTAssertNil(outcome.notes)
+        // EXP-1001 leaves its currency cell empty: it took the base currency, and says so.
+        XCTAssertEqual(outcome.notes, ["1 row took the warehouse currency USD: its currency cell is empty (line 2); if they are in another currency, add a currency column and import the file again"])
+        XCTAssertEqual(try t.count("expense", where: "currency_assumed = 1 AND source_key = 'id:EXP-1001'"), 1)
         let rows = try t.rows("""
             SELECT e.source_key, COALESCE(a.unit_number, a.vin, '-'), e.unit_hint, e.at, e.category, e.amount_minor, e.currency, e.vendor, e.description
             FROM expense e LEFT JOIN asset a ON a.id = e.asset_id ORDER BY e.at

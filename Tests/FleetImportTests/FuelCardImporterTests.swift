@@ -30,7 +30,9 @@ final class FuelCardImporterTests: XCTestCase {
         XCTAssertEqual(outcome.status, .imported)
         XCTAssertEqual(outcome.format, "fuel-card")
         XCTAssertEqual([outcome.loaded, outcome.updated, outcome.unchanged, outcome.rejected], [4, 0, 0, 0])
-        XCTAssertNil(outcome.notes)
+        // The file has no currency column: said on the import line, and kept on each row.
+        XCTAssertEqual(outcome.notes, ["4 rows took the warehouse currency USD: no currency column (lines 2, 3, 4, 5); if they are in another currency, add a currency column and import the file again"])
+        XCTAssertEqual(try t.count("fuel_purchase", where: "currency_assumed = 1"), 4)
         XCTAssertEqual(try purchases(t).map(\.description), [
             "card:WX-900001 | T-12 | nil | 1790836930000 | Pilot Travel Center #318, Joliet, IL | Diesel #2 | 33239 USD | 1234 | review 0",
             "card:WX-900002 | 1FTFW1E50PFA00001 | nil | 1790960700000 | Shell, Naperville, IL | Unleaded Regular | 6365 USD | 5678 | review 0",
@@ -177,7 +179,8 @@ final class FuelCardImporterTests: XCTestCase {
             "card:WX-920005 58491 0",    // 150 gal × 3.899 = 584.85: 6 cents, within what 3-decimal price and volume can hide
             "card:WX-920006 58500 1",    // 15 cents off
         ])
-        XCTAssertEqual(outcome.notes, ["2 transactions (lines 3, 7) had unit price × volume differing from the total beyond rounding; loaded as charged with needs_review = 1"])
+        XCTAssertEqual(outcome.notes, ["2 transactions (lines 3, 7) had unit price × volume differing from the total beyond rounding; loaded as charged with needs_review = 1",
+                                       "5 rows took the warehouse currency USD: no currency column (lines 2, 3, 5, 6, 7); if they are in another currency, add a currency column and import the file again"])
         let r = try t.rows("SELECT location, reason, message FROM reject")[0]
         XCTAssertEqual(r[0] as String, "line 4")
         XCTAssertEqual(r[1] as String, "inconsistent_amounts")

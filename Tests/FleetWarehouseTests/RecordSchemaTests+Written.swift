@@ -76,10 +76,12 @@ extension RecordSchemaTests {
             changed.id = fileID
             XCTAssertEqual(try SourceFile.fetchOne(db, key: fileID), changed)
 
-            let reject = Reject(sourceFileID: p.file, location: "row 4", reason: "bad_value", message: "speed -1", raw: "4,-1")
+            let reject = Reject(sourceFileID: p.file, location: "row 4", reason: "bad_value", message: "speed -1", raw: "4,-1",
+                                rowTable: "fuel_purchase", rowKey: "card:T3", amountMinor: 5_838, currency: "USD", at: 1_790_000_000_000)
             let rejectID = try Reject.columnTable.insert(reject, in: db)
             try assertStored(Reject.columnTable, where: "id = \(rejectID)", ["source_file_id": p.file, "location": "row 4", "reason": "bad_value",
-                                                                          "message": "speed -1", "raw": "4,-1"], db)
+                                                                          "message": "speed -1", "raw": "4,-1", "row_table": "fuel_purchase", "row_key": "card:T3",
+                                                                          "amount_minor": 5_838, "currency": "USD", "at": 1_790_000_000_000], db)
 
             let driver = Driver(employeeID: "E9", name: "Ann", licenseNumber: "L9", licenseState: "OR", licenseExpiry: "2030-01-02",
                                 status: "active", phone: "555", email: "a@x", autoCreated: true, sourceFileID: p.file)

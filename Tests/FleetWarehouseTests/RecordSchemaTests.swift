@@ -266,28 +266,28 @@ final class RecordSchemaTests: XCTestCase {
             try assertDecodes(assignment, db, id: \.id)
 
             let fuel = FuelPurchase(sourceKey: "card:1", origin: "receipt", assetID: a, unitHint: "T-9", at: 1_013, merchant: "Shell",
-                                    volumeMl: 40_000.5, unitPriceMinorPerL: 151.25, totalMinor: 6_050, currency: "EUR", fuelGrade: "diesel",
+                                    volumeMl: 40_000.5, unitPriceMinorPerL: 151.25, totalMinor: 6_050, currency: "EUR", currencyAssumed: true, fuelGrade: "diesel",
                                     odometerM: 123_456.5, cardLast4: "4242", ocrConfidence: 0.875, needsReview: true, linkedTo: p.purchase,
                                     sourceFileID: f)
             try assertRoundTrip(fuel, where: "source_key = 'card:1'", ["source_key": "card:1", "origin": "receipt", "asset_id": a,
                                                                        "unit_hint": "T-9", "at": 1_013, "merchant": "Shell", "volume_ml": 40_000.5,
-                                                                       "unit_price_minor_per_l": 151.25, "total_minor": 6_050, "currency": "EUR",
+                                                                       "unit_price_minor_per_l": 151.25, "total_minor": 6_050, "currency": "EUR", "currency_assumed": 1,
                                                                        "fuel_grade": "diesel", "odometer_m": 123_456.5, "card_last4": "4242",
                                                                        "ocr_confidence": 0.875, "needs_review": 1, "linked_to": p.purchase,
                                                                        "source_file_id": f], db)
             try assertDecodes(fuel, where: "source_key = 'card:1'", db, id: \.id)
 
             let expense = Expense(sourceKey: "exp:1", assetID: a, unitHint: "T-8", at: 1_014, category: "tolls", amountMinor: 1_250,
-                                  currency: "CAD", vendor: "407 ETR", description: "toll", sourceFileID: f)
+                                  currency: "CAD", currencyAssumed: true, vendor: "407 ETR", description: "toll", sourceFileID: f)
             try assertRoundTrip(expense, ["source_key": "exp:1", "asset_id": a, "unit_hint": "T-8", "at": 1_014, "category": "tolls",
-                                          "amount_minor": 1_250, "currency": "CAD", "vendor": "407 ETR", "description": "toll", "source_file_id": f], db)
+                                          "amount_minor": 1_250, "currency": "CAD", "currency_assumed": 1, "vendor": "407 ETR", "description": "toll", "source_file_id": f], db)
             try assertDecodes(expense, db, id: \.id)
 
             let service = MaintenanceRecord(sourceKey: "wo:1", assetID: a, serviceType: "oil", performedAt: 1_015, odometerM: 10.5,
-                                            engineS: 20.5, costMinor: 9_900, currency: "USD", vendor: "Shop", workOrder: "WO-7", notes: "ok",
+                                            engineS: 20.5, costMinor: 9_900, currency: "USD", currencyAssumed: true, vendor: "Shop", workOrder: "WO-7", notes: "ok",
                                             sourceFileID: f)
             try assertRoundTrip(service, ["source_key": "wo:1", "asset_id": a, "service_type": "oil", "performed_at": 1_015, "odometer_m": 10.5,
-                                          "engine_s": 20.5, "cost_minor": 9_900, "currency": "USD", "vendor": "Shop", "work_order": "WO-7",
+                                          "engine_s": 20.5, "cost_minor": 9_900, "currency": "USD", "currency_assumed": 1, "vendor": "Shop", "work_order": "WO-7",
                                           "notes": "ok", "source_file_id": f], db)
             try assertDecodes(service, db, id: \.id)
 

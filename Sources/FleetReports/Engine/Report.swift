@@ -11,8 +11,15 @@ public protocol Report: Sendable {
     static var title: String { get }
     /// One line for `fleetkit report --help`.
     static var summary: String { get }
+    /// The kinds of data the figures rest on: a period starting before one of them is partial
+    /// and the headlines resting on it are left out (`ReportDataKind`).
+    static var needs: [ReportDataNeed] { get }
     init()
     func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput
+}
+
+extension Report {
+    public static var needs: [ReportDataNeed] { [] }
 }
 
 /// Every report, in the order `report all` writes them.

@@ -73,11 +73,38 @@ public enum ReportCompleteness {
         return wanted.filter { !known.contains($0) }
     }
 
+    /// The reasons a period starts before data the report needs, and the headlines that are
+    /// unknown for it. A kind whose first day is within `quietDays` of the period's start covers
+    /// it (the first days of a month can be quiet, as its last can); a kind the warehouse holds
+    /// none of is not judged here (the report's own data quality says it is empty).
+    static func startReasons(_ db: Database, _ request: ReportRequest, needs: [ReportDataNeed]) throws -> (reasons: [String], unknown: Set<String>?) {
+        var reasons: [String] = []
+        var unknown: Set<String>? = []
+        for need in needs {
+            guard let first = try need.kind.firstDay(db, request),
+                  first.daysSinceEpoch - request.period.from.daysSinceEpoch > quietDays else { continue }
+            if first > request.period.to {
+                reasons.append("no \(need.kind.label) in \(request.period.label): the warehouse's \(need.kind.label) start on \(first); the figures that rest on them are left out")
+            } else {
+                reasons.append("no \(need.kind.label) before \(first), after the period's first day \(request.period.from): import the earlier files, or report a period that starts on \(first) or later; the figures that rest on them are left out")
+            }
+            if let names = need.headlines { unknown = unknown.map { $0.union(names) } } else { unknown = nil }
+        }
+        return (reasons, unknown)
+    }
+
     /// Stamps `output` with the data cut-off and the shared reasons, before any it gave itself.
+    /// The data the report needs (`Report.needs`, found by the report's name) is checked from the
+    /// period's start; headlines resting on data the period starts before are removed.
     public static func apply(_ output: inout ReportOutput, _ db: Database, _ request: ReportRequest) throws {
         let through = try dataThrough(db, request)
         output.metadata.dataThrough = through
-        let common = try commonReasons(db, request, dataThrough: through)
+        let needs = ReportRegistry.named(output.metadata.report)?.needs ?? []
+        let start = try startReasons(db, request, needs: needs)
+        if !start.reasons.isEmpty {
+            output.metadata.headlines.removeAll { h in start.unknown.map { $0.contains(h.name) } ?? true }
+        }
+        let common = try commonReasons(db, request, dataThrough: through) + start.reasons
         output.metadata.partial = common + output.metadata.partial.filter { !common.contains($0) }
     }
 }

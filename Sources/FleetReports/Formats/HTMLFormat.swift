@@ -150,7 +150,7 @@ public struct HTMLFormat: ReportFormat {
         case .null: return (isNumeric(type) ? "num" : "", "")
         case let .text(s): return ("", s)
         case let .integer(i): return ("num", ValueText.group(String(i)))
-        case let .number(d): return ("num", ValueText.grouped(d, places: type.places))
+        case let .number(d): return ("num", type == .rate ? ValueText.rate(d) : ValueText.grouped(d, places: type.places))
         case let .money(minor, currency): return ("num", ValueText.groupedMoney(minor: minor, currency: currency))
         case let .percent(p): return ("num", ValueText.grouped(p, places: max(1, type.places)) + "%")
         case let .date(d): return ("date", d.description)

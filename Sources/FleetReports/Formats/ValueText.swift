@@ -54,6 +54,13 @@ enum ValueText {
         return scaled.rounded(.toNearestOrAwayFromZero) / factor
     }
 
+    /// A rate with its own precision: at least the column's four decimals, up to six when it has
+    /// them (`1.0872`, `0.728100` is `0.7281`, `1.373438`), grouped (`149.8000`).
+    static func rate(_ value: Double) -> String {
+        let decimals = plain(value).flatMap { $0.split(separator: ".").dropFirst().first?.count } ?? 0
+        return grouped(value, places: min(plainPlaces, max(ReportColumnType.rate.places, decimals)))
+    }
+
     /// `$1,234.50`, `€-12.00` is written `-€12.00`, `1,234.50 CHF` for codes without a common symbol.
     static func groupedMoney(minor: Int64, currency: String) -> String {
         let text = group(money(minor: minor, currency: currency))

@@ -268,7 +268,7 @@ public struct XLSXFormat: ReportFormat {
         case .null: return 0
         case let .text(s): return s.split(separator: "\n").map(\.count).max() ?? 0
         case let .integer(i): return ValueText.group(String(i)).count
-        case let .number(d): return ValueText.grouped(d, places: type.places).count
+        case let .number(d): return (type == .rate ? ValueText.rate(d) : ValueText.grouped(d, places: type.places)).count
         case let .money(minor, currency): return ValueText.group(ValueText.money(minor: minor, currency: currency)).count + 4
         case let .percent(p): return ValueText.grouped(p, places: max(1, type.places)).count + 1
         case .date: return 10

@@ -4,7 +4,7 @@ import FleetCore
 /// every format object until the workbook closes, so a format per cell would bloat the file).
 ///
 /// Number formats by value: integers `#,##0`; numbers `#,##0.0` with the column type's places
-/// (durations are hours, `0.0`); money `#,##0.00 "USD"` with the currency's minor digits; percent
+/// (durations are hours, `0.0`; rates `#,##0.0000##`, four to six decimals); money `#,##0.00 "USD"` with the currency's minor digits; percent
 /// `0.0%` (the cell holds 0.734 for 73.4 %); dates `yyyy-mm-dd`; datetimes `yyyy-mm-dd hh:mm`.
 final class XLSXStyles {
     private let workbook: Workbook
@@ -82,7 +82,7 @@ final class XLSXStyles {
         switch value {
         case .null, .text: return nil
         case .integer: return "#,##0"
-        case .number: return decimal(type.places)
+        case .number: return type == .rate ? decimal(type.places) + "##" : decimal(type.places)
         case let .money(_, currency): return money(currency)
         case .percent: return "0." + String(repeating: "0", count: max(1, type.places)) + "%"
         case .date: return "yyyy-mm-dd"

@@ -19,7 +19,7 @@ public enum HeadlineUnit: Sendable, Equatable {
         case .distance: self = .distance
         case .duration: self = .hours
         case .percent: self = .percent
-        case .text, .integer, .decimal, .date, .datetime, .volume: self = .count
+        case .text, .integer, .decimal, .date, .datetime, .volume, .rate: self = .count
         }
     }
 

@@ -63,6 +63,9 @@ public struct ReportColumn: Sendable, Equatable {
 
 public enum ReportColumnType: String, Sendable, Equatable {
     case text, integer, decimal, money, percent, date, datetime, duration, distance, volume
+    /// An exchange rate: shown with its own precision, four to six decimals, since a rate cut
+    /// to one decimal (1.1 for 1.0872) cannot be checked against the treasury's.
+    case rate
 
     /// Digits shown after the decimal mark (renderers may show more for small values).
     public var places: Int {
@@ -70,6 +73,7 @@ public enum ReportColumnType: String, Sendable, Equatable {
         case .text, .integer, .date, .datetime: return 0
         case .money: return 2
         case .percent, .duration, .distance, .volume, .decimal: return 1
+        case .rate: return 4
         }
     }
 }

@@ -16,6 +16,7 @@ public struct CostReport: Report {
     public static let name = "cost"
     public static let title = "Cost report"
     public static let summary = "Costs per asset, month and category with group and cost-centre subtotals, cost per distance and engine hour, fuel economy"
+    public static let needs = [ReportDataNeed(.fuel, headlines: ["total", "fuel"])]
     public init() {}
 
     public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {
@@ -155,6 +156,11 @@ public struct CostReport: Report {
                     missing.isEmpty ? "none" : missing.keys.sorted().map { c in
                         "\(c): \(missing[c]!.rows) rows, \(Money(minor: missing[c]!.minor, currency: c))"
                     }.joined(separator: "; ") + "; import an fx-rates file")
+        let openRejects = try OpenMoneyRejects(db, request, sources: sources)
+        quality.add("Money rows rejected and not loaded since (not counted)", openRejects.count, openRejects.detail)
+        let assumed = try AssumedCurrencyCosts(db, request, base: base)
+        quality.add("Costs whose file gave no currency (counted in the warehouse currency \(base))", assumed.rows,
+                    assumed.rows == 0 ? "none" : assumed.detail + "; if they are in another currency, import the files again with a currency column")
         quality.add("Costs with no asset (on the Unassigned row)", unassignedRows,
                     unassignedRows == 0 ? "none" : "\(Money(minor: unassignedMinor, currency: cur))")
         let pendingRows = pending.values.reduce(0) { $0 + $1.rows }
@@ -188,6 +194,18 @@ public struct CostReport: Report {
             output.metadata.partial.append("\(missingRows) of \(lineCount) cost rows have no exchange rate to \(cur) and are left out of the totals ("
                 + missing.keys.sorted().map { "\($0): \(Money(minor: missing[$0]!.minor, currency: $0))" }.joined(separator: "; ")
                 + "): import an fx-rates file with \(cur) rates, or report in \(base)")
+        }
+        if openRejects.count > 0 {
+            output.metadata.partial.append("\(openRejects.count) money rows of the period were rejected and have not loaded since, so the totals leave them out: "
+                + openRejects.detail)
+        }
+        if assumed.rows > 0 {
+            let what = "\(assumed.rows) cost rows took the warehouse currency \(base) because their file gave none (\(assumed.detail))"
+            if assumed.foreignSeen {
+                output.metadata.partial.append(what + ", and the warehouse holds other currencies: import the files again with a currency column, or accept them as \(base) with --allow-partial")
+            } else {
+                output.metadata.methods.append(what + "; the warehouse holds no other currency, so they are taken to be \(base).")
+            }
         }
         if pendingRows > 0 {
             output.metadata.partial.append("\(pendingRows) receipt fuel purchases (\(pendingAmounts) as read) have a total no second source confirms and are not counted until reviewed: see `fleetkit review list`")

@@ -53,9 +53,10 @@ extension CostReport {
             TableColumn(ReportColumn("date", "Date", .date), role: .key, total: .label("Total")) { .date($0.day) },
             .text("unit", "Unit") { unit($0.assetID) }, .text("category", "Category") { $0.category }, .text("source", "Source") { $0.source },
             .text("vendor", "Vendor", role: .note) { $0.vendor ?? "" }, .text("description", "Description", role: .note) { $0.description ?? "" },
-            .decimal("amount", "Amount") { DecimalNumber(mantissa: $0.amountMinor, scale: Money.minorDigits($0.currency)).double },
+            // In the row's own currency: money with its minor digits, never totalled across currencies.
+            TableColumn(ReportColumn("amount", "Amount", .money), role: .measure, total: .none) { .money(minor: $0.amountMinor, currency: $0.currency) },
             .text("currency", "Currency") { $0.currency },
-            .decimal("rate", "Rate to \(cur)") { $0.rate },
+            TableColumn(ReportColumn("rate", "Rate to \(cur)", .rate), role: .measure, total: .none) { $0.rate.map { .number($0) } ?? .null },
             .money("amount_report", "Amount", currency: cur) { $0.reportMinor },
             .text("needs_review", "Needs review", role: .note) { $0.pendingReview ? "yes: total unconfirmed, not counted" : $0.needsReview ? "yes" : "" },
             TableColumn(ReportColumn("source_file", "Source file", .integer), role: .note) { .integer($0.sourceFileID) },

@@ -15,6 +15,7 @@ public struct DVIRComplianceReport: Report {
     public static let name = "dvir-compliance"
     public static let title = "DVIR compliance"
     public static let summary = "Per vehicle: days operated, end-of-day reports and pre-trip inspections, days missing an end-of-day report under the DVIR policy, defects, certification before the next trip, violations; signature-chain findings; the DVIR register; retention"
+    public static let needs = [ReportDataNeed(.dvir)]
     public init() {}
 
     /// Movement above this in a window counts as operating (matches the operated-day rule).

@@ -7,6 +7,7 @@ public struct SummaryReport: Report {
     public static let name = "summary"
     public static let title = "Fleet summary"
     public static let summary = "Assets, active assets, utilization, maintenance due and overdue, open defects, DVIR violations, fuel and total spend"
+    public static let needs = [ReportDataNeed(.fuel, headlines: ["fuel", "total"]), ReportDataNeed(.dvir, headlines: ["open_defects"]), ReportDataNeed(.telematics, headlines: ["utilization", "active_assets"])]
     public init() {}
 
     public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {

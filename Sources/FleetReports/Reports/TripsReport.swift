@@ -11,6 +11,7 @@ public struct TripsReport: Report {
     public static let name = "trips"
     public static let title = "Trips"
     public static let summary = "Trips with start and end, distance, duration, moving and idle time, max and average speed, driver, start and end reasons"
+    public static let needs = [ReportDataNeed(.telematics)]
     public init() {}
 
     /// One trip as the query reads it (SI units, UTC epoch milliseconds).

@@ -9,6 +9,7 @@ public struct UtilizationReport: Report {
     public static let name = "utilization"
     public static let title = "Utilization"
     public static let summary = "Per asset: days operated of days available, engine, idle and working hours, idle ratio, distance, utilization against target hours"
+    public static let needs = [ReportDataNeed(.telematics)]
     public init() {}
 
     static let defaultTargetHoursPerWeek = 40.0

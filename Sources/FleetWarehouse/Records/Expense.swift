@@ -12,11 +12,14 @@ public struct Expense: Codable, Sendable, Equatable, FetchableRecord, MutablePer
     public var category: String
     public var amountMinor: Int64
     public var currency: String
+    /// True when the file gave no currency and the row took the warehouse's base currency
+    /// (counted in the cost report's data quality).
+    public var currencyAssumed: Bool
     public var vendor: String?
     public var description: String?
     public var sourceFileID: Int64
 
-    public init(id: Int64? = nil, sourceKey: String, assetID: Int64? = nil, unitHint: String? = nil, at: Int64, category: String, amountMinor: Int64, currency: String, vendor: String? = nil, description: String? = nil, sourceFileID: Int64) {
+    public init(id: Int64? = nil, sourceKey: String, assetID: Int64? = nil, unitHint: String? = nil, at: Int64, category: String, amountMinor: Int64, currency: String, currencyAssumed: Bool = false, vendor: String? = nil, description: String? = nil, sourceFileID: Int64) {
         self.id = id
         self.sourceKey = sourceKey
         self.assetID = assetID
@@ -25,6 +28,7 @@ public struct Expense: Codable, Sendable, Equatable, FetchableRecord, MutablePer
         self.category = category
         self.amountMinor = amountMinor
         self.currency = currency
+        self.currencyAssumed = currencyAssumed
         self.vendor = vendor
         self.description = description
         self.sourceFileID = sourceFileID
@@ -39,6 +43,7 @@ public struct Expense: Codable, Sendable, Equatable, FetchableRecord, MutablePer
         case category
         case amountMinor = "amount_minor"
         case currency
+        case currencyAssumed = "currency_assumed"
         case vendor
         case description
         case sourceFileID = "source_file_id"
@@ -56,6 +61,7 @@ extension Expense: TabulatedRecord {
         .value("category") { $0.category },
         .value("amount_minor") { $0.amountMinor },
         .value("currency") { $0.currency },
+        .value("currency_assumed") { $0.currencyAssumed },
         .value("vendor") { $0.vendor },
         .value("description") { $0.description },
         .provenance("source_file_id") { $0.sourceFileID },

@@ -15,6 +15,9 @@ public struct FuelPurchase: Codable, Sendable, Equatable, FetchableRecord, Mutab
     public var unitPriceMinorPerL: Double?
     public var totalMinor: Int64?
     public var currency: String
+    /// True when the file gave no currency and the row took the warehouse's base currency
+    /// (counted in the cost report's data quality).
+    public var currencyAssumed: Bool
     public var fuelGrade: String?
     public var odometerM: Double?
     public var cardLast4: String?
@@ -23,7 +26,7 @@ public struct FuelPurchase: Codable, Sendable, Equatable, FetchableRecord, Mutab
     public var linkedTo: Int64?
     public var sourceFileID: Int64
 
-    public init(id: Int64? = nil, sourceKey: String, origin: String, assetID: Int64? = nil, unitHint: String? = nil, at: Int64, merchant: String? = nil, volumeMl: Double? = nil, unitPriceMinorPerL: Double? = nil, totalMinor: Int64? = nil, currency: String, fuelGrade: String? = nil, odometerM: Double? = nil, cardLast4: String? = nil, ocrConfidence: Double? = nil, needsReview: Bool, linkedTo: Int64? = nil, sourceFileID: Int64) {
+    public init(id: Int64? = nil, sourceKey: String, origin: String, assetID: Int64? = nil, unitHint: String? = nil, at: Int64, merchant: String? = nil, volumeMl: Double? = nil, unitPriceMinorPerL: Double? = nil, totalMinor: Int64? = nil, currency: String, currencyAssumed: Bool = false, fuelGrade: String? = nil, odometerM: Double? = nil, cardLast4: String? = nil, ocrConfidence: Double? = nil, needsReview: Bool, linkedTo: Int64? = nil, sourceFileID: Int64) {
         self.id = id
         self.sourceKey = sourceKey
         self.origin = origin
@@ -35,6 +38,7 @@ public struct FuelPurchase: Codable, Sendable, Equatable, FetchableRecord, Mutab
         self.unitPriceMinorPerL = unitPriceMinorPerL
         self.totalMinor = totalMinor
         self.currency = currency
+        self.currencyAssumed = currencyAssumed
         self.fuelGrade = fuelGrade
         self.odometerM = odometerM
         self.cardLast4 = cardLast4
@@ -56,6 +60,7 @@ public struct FuelPurchase: Codable, Sendable, Equatable, FetchableRecord, Mutab
         case unitPriceMinorPerL = "unit_price_minor_per_l"
         case totalMinor = "total_minor"
         case currency
+        case currencyAssumed = "currency_assumed"
         case fuelGrade = "fuel_grade"
         case odometerM = "odometer_m"
         case cardLast4 = "card_last4"
@@ -80,6 +85,7 @@ extension FuelPurchase: TabulatedRecord {
         .value("unit_price_minor_per_l") { $0.unitPriceMinorPerL },
         .value("total_minor") { $0.totalMinor },
         .value("currency") { $0.currency },
+        .value("currency_assumed") { $0.currencyAssumed },
         .value("fuel_grade") { $0.fuelGrade },
         .value("odometer_m") { $0.odometerM },
         .value("card_last4") { $0.cardLast4 },

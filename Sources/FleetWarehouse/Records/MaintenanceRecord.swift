@@ -13,12 +13,15 @@ public struct MaintenanceRecord: Codable, Sendable, Equatable, FetchableRecord, 
     public var engineS: Double?
     public var costMinor: Int64?
     public var currency: String?
+    /// True when the file gave no currency and the row took the warehouse's base currency
+    /// (counted in the cost report's data quality).
+    public var currencyAssumed: Bool
     public var vendor: String?
     public var workOrder: String?
     public var notes: String?
     public var sourceFileID: Int64
 
-    public init(id: Int64? = nil, sourceKey: String, assetID: Int64, serviceType: String, performedAt: Int64, odometerM: Double? = nil, engineS: Double? = nil, costMinor: Int64? = nil, currency: String? = nil, vendor: String? = nil, workOrder: String? = nil, notes: String? = nil, sourceFileID: Int64) {
+    public init(id: Int64? = nil, sourceKey: String, assetID: Int64, serviceType: String, performedAt: Int64, odometerM: Double? = nil, engineS: Double? = nil, costMinor: Int64? = nil, currency: String? = nil, currencyAssumed: Bool = false, vendor: String? = nil, workOrder: String? = nil, notes: String? = nil, sourceFileID: Int64) {
         self.id = id
         self.sourceKey = sourceKey
         self.assetID = assetID
@@ -28,6 +31,7 @@ public struct MaintenanceRecord: Codable, Sendable, Equatable, FetchableRecord, 
         self.engineS = engineS
         self.costMinor = costMinor
         self.currency = currency
+        self.currencyAssumed = currencyAssumed
         self.vendor = vendor
         self.workOrder = workOrder
         self.notes = notes
@@ -44,6 +48,7 @@ public struct MaintenanceRecord: Codable, Sendable, Equatable, FetchableRecord, 
         case engineS = "engine_s"
         case costMinor = "cost_minor"
         case currency
+        case currencyAssumed = "currency_assumed"
         case vendor
         case workOrder = "work_order"
         case notes
@@ -63,6 +68,7 @@ extension MaintenanceRecord: TabulatedRecord {
         .value("engine_s") { $0.engineS },
         .value("cost_minor") { $0.costMinor },
         .value("currency") { $0.currency },
+        .value("currency_assumed") { $0.currencyAssumed },
         .value("vendor") { $0.vendor },
         .value("work_order") { $0.workOrder },
         .value("notes") { $0.notes },

@@ -66,6 +66,14 @@ public struct ExpensesImporter: Importer {
 
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
         var rows = try CSVRows(input, format: Self.format, columns: Self.columns, required: Self.required)
+        var assumed = AssumedCurrency()
+        rows.salvage = { row in
+            let currency = (try? row.currencyCode()) ?? row.currency
+            let key = row.text("expense_id").map { "id:" + $0 }
+                ?? row.text("invoice_number").map { "id:" + (row.text("vendor").map { $0.lowercased() + "|" } ?? "") + $0 }
+            return RejectedRow(table: "expense", key: key, amountMinor: try? row.money("amount", currency: currency), currency: currency,
+                               at: try? row.timestamp(date: "date", time: "time"))
+        }
         try rows.forEach(into: &sink) { row, sink in
             guard let at = try row.timestamp(date: "date", time: "time") else {
                 throw RowError(.missingField, "'date' is empty; every expense needs the date it was incurred (YYYY-MM-DD)")
@@ -99,9 +107,11 @@ public struct ExpensesImporter: Importer {
 
             let assetID = unit != nil || vin != nil ? try sink.asset(AssetRef(vin: vin, unitNumber: unit)) : nil
             try sink.load(Expense(sourceKey: key, assetID: assetID, unitHint: row.text("vehicle_name"), at: at, category: category,
-                                  amountMinor: amount, currency: currency, vendor: vendor, description: row.text("description"),
-                                  sourceFileID: sink.sourceFileID))
+                                  amountMinor: amount, currency: currency, currencyAssumed: AssumedCurrency.isAssumed(row),
+                                  vendor: vendor, description: row.text("description"), sourceFileID: sink.sourceFileID))
+            assumed.count(row)
         }
+        assumed.note(into: &sink, base: input.currency)
     }
 
 

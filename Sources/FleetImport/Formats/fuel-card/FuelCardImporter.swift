@@ -100,6 +100,13 @@ public struct FuelCardImporter: Importer {
         }
         var review: [Int] = []
         var reviewCount = 0
+        var assumed = AssumedCurrency()
+        rows.salvage = { row in
+            let currency = (try? row.currencyCode()) ?? row.currency
+            return RejectedRow(table: "fuel_purchase", key: row.text("transaction_id").map { "card:" + $0 },
+                               amountMinor: try? row.money("total", currency: currency), currency: currency,
+                               at: try? row.timestamp(date: "transaction_date", time: "transaction_time"))
+        }
         try rows.forEach(into: &masking) { row, sink in
             guard let at = try row.timestamp(date: "transaction_date", time: "transaction_time") else {
                 throw RowError(.missingField, "the transaction date is empty; every card transaction needs its date and time")
@@ -143,9 +150,10 @@ public struct FuelCardImporter: Importer {
             let assetID = unit != nil || vin != nil ? try sink.asset(AssetRef(vin: vin, unitNumber: unit)) : nil
             try sink.load(FuelPurchase(sourceKey: key, origin: "card", assetID: assetID, unitHint: row.text("vehicle_description").map(Self.maskCardNumbers),
                                        at: at, merchant: merchant.isEmpty ? nil : Self.maskCardNumbers(merchant), volumeMl: volume?.millilitres,
-                                       unitPriceMinorPerL: price?.minorPerLitre, totalMinor: total, currency: currency,
+                                       unitPriceMinorPerL: price?.minorPerLitre, totalMinor: total, currency: currency, currencyAssumed: AssumedCurrency.isAssumed(row),
                                        fuelGrade: row.text("fuel_grade").map(Self.maskCardNumbers), odometerM: odometer == 0 ? nil : odometer,
                                        cardLast4: last4, needsReview: needsReview, sourceFileID: sink.sourceFileID))
+            assumed.count(row)
             if needsReview {
                 reviewCount += 1
                 if review.count < 10 { review.append(row.line) }
@@ -155,6 +163,7 @@ public struct FuelCardImporter: Importer {
             masking.note("\(reviewCount) transaction\(reviewCount == 1 ? "" : "s") (line\(review.count == 1 ? "" : "s") \(review.map(String.init).joined(separator: ", "))\(reviewCount > review.count ? ", …" : "")) "
                 + "had unit price × volume differing from the total beyond rounding; loaded as charged with needs_review = 1")
         }
+        assumed.note(into: &masking, base: input.currency)
         sink = masking.base
     }
 

@@ -51,6 +51,14 @@ public struct MaintenanceImporter: Importer {
 
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
         var rows = try CSVRows(input, format: Self.format, columns: Self.columns, required: Self.required)
+        var assumed = AssumedCurrency()
+        rows.salvage = { row in
+            guard row.text("cost") != nil else { return nil }
+            let currency = (try? row.currencyCode()) ?? row.currency
+            let key = row.text("work_order").flatMap { wo in (try? Self.serviceType(row, "service_type")).map { "wo:\(wo)|\($0)" } }
+            return RejectedRow(table: "maintenance_record", key: key, amountMinor: try? row.money("cost", currency: currency), currency: currency,
+                               at: try? row.timestamp("performed_at"))
+        }
         try rows.forEach(into: &sink) { row, sink in
             if let status = try row.choice("status", Self.statuses), status != "completed" {
                 let todo = status == "cancelled" ? "a cancelled work order was not performed; leave it out of the export"
@@ -80,9 +88,11 @@ public struct MaintenanceImporter: Importer {
             let assetID = try sink.asset(AssetRef(vin: vin, unitNumber: unit))
             try sink.load(MaintenanceRecord(sourceKey: key, assetID: assetID, serviceType: serviceType, performedAt: performedAt,
                                             odometerM: odometer, engineS: engineSeconds, costMinor: cost,
-                                            currency: cost == nil ? nil : currency, vendor: row.text("vendor"),
-                                            workOrder: workOrder, notes: row.text("notes"), sourceFileID: sink.sourceFileID))
+                                            currency: cost == nil ? nil : currency, currencyAssumed: cost != nil && AssumedCurrency.isAssumed(row),
+                                            vendor: row.text("vendor"), workOrder: workOrder, notes: row.text("notes"), sourceFileID: sink.sourceFileID))
+            if cost != nil { assumed.count(row) }
         }
+        assumed.note(into: &sink, base: input.currency)
     }
 
     /// Ten million kilometres: past this an odometer value is a typo or a wrong unit.

@@ -14,6 +14,9 @@ struct CSVRows {
     private var headerCount: Int
     private let seenKeys = KeyLedger()
     private let choices = ChoiceMemo()
+    /// What a money format can still read of a row it rejects (`RejectedRow`): kept with the
+    /// reject so a later load of the same key resolves it.
+    var salvage: ((Row) -> RejectedRow?)?
 
     /// - throws: `FleetError.unreadable` when the header lacks a required column.
     init(_ input: InputFile, format: String, columns: [String: [String]], required: [String]) throws {
@@ -74,7 +77,7 @@ struct CSVRows {
             do {
                 try sink.atomically { sink in try body(&row, &sink) }
             } catch let e as RowError {
-                try sink.reject(e.issue(at: location, raw: record.raw))
+                try sink.reject(e.issue(at: location, raw: record.raw).with(salvage?(row)))
             }
         }
     }
