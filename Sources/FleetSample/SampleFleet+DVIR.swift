@@ -28,7 +28,7 @@ extension SampleWriter {
     mutating func writeDVIRs() throws {
         var rows: [[String]] = []
         var repairs: [[String]] = []
-        var dvirNumber = 70_000
+        var dvirNumber = 0
         for (i, a) in fleet.assets.enumerated() where a.model.kind == "vehicle" {
             var rng = SeededRandom(seed: fleet.seed).fork(UInt64(4000 + i))
             let days = fleet.usage(of: i).filter(\.operated)
@@ -40,10 +40,11 @@ extension SampleWriter {
                 index += 1
                 if rng.chance(0.02) { continue }   // a missed inspection: a compliance gap
                 dvirNumber += 1
+                let dvirID = idPrefix + String(format: "%05d", dvirNumber)
                 let start = localISO(day.date, 6, rng.int(10...50))
                 let signed = localISO(day.date, 7, rng.int(0...9))
                 let odometerMi = String(Int((day.odometerKmAtStart * 1000 / Units.metresPerMile).rounded()))
-                var dvir = [String(dvirNumber), a.unit, driver.employeeID, driver.name, "pre_trip", start.text, signed.text]
+                var dvir = [dvirID, a.unit, driver.employeeID, driver.name, "pre_trip", start.text, signed.text]
                 guard rng.chance(0.05) else {
                     rows.append(dvir + ["safe", odometerMi, "Yard, 1200 W Industrial Dr, Joliet IL", "", "", "", "", "", signed.text,
                                         "", "", "", "", "", "", "", "", ""])
@@ -59,10 +60,10 @@ extension SampleWriter {
                 let updated = review?.text ?? fixed.text
                 dvir += ["resolved", odometerMi, "Yard, 1200 W Industrial Dr, Joliet IL", mechanic, fixed.text,
                          "Repaired: \(k.comment.lowercased())", review?.text ?? "", review == nil ? "" : driver.name, updated]
-                rows.append(dvir + ["D\(dvirNumber)-1", k.component, k.type, k.comment, k.critical ? "yes" : "no", signed.text,
+                rows.append(dvir + ["D\(dvirID)-1", k.component, k.type, k.comment, k.critical ? "yes" : "no", signed.text,
                                     fixed.text, mechanic, "repaired"])
                 repairs.append([a.unit, "repair_" + k.component, fixed.text, "", "", SampleWriter.decimal(rng.double(k.cost), 2), "USD",
-                                "In-house shop", "DVIR-\(dvirNumber)", k.comment])
+                                "In-house shop", "DVIR-\(dvirID)", k.comment])
             }
         }
         try write(SampleWriter.csv(["dvir_id", "unit_number", "driver_id", "driver_name", "type", "started_at", "signed_at", "safety_status",
