@@ -21,6 +21,7 @@ public enum WarehouseMigrator {
         m.registerMigration("v9-receipt-review") { db in try db.execute(sql: v9ReceiptReview) }
         m.registerMigration("v10-dvir-defect-pending") { db in try db.execute(sql: v10PendingDefects) }
         m.registerMigration("v11-asset-name-source") { db in try db.execute(sql: v11AssetNameSource) }
+        m.registerMigration("v12-month-end") { db in try db.execute(sql: v12MonthEnd) }
         return m
     }
 

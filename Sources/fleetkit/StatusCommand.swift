@@ -36,6 +36,7 @@ struct WarehouseStatus: Codable {
     var rejects_by_reason: [String: Int]
     var last_runs: [Run]
     var failed_files: [FailedFile]
+    var month_end: MonthEndStatus
 
     static let countedTables = ["asset", "driver", "assignment", "source_file", "reject", "meter_reading", "position", "engine_event",
                                 "obd_sample", "dtc_event", "trip", "asset_day", "fuel_purchase", "expense", "maintenance_record",
@@ -88,7 +89,7 @@ struct WarehouseStatus: Codable {
             return WarehouseStatus(warehouse: w.path, settings: settings, trip_rules: trips, tables: tables, assets: tables["asset"] ?? 0,
                                    auto_created_assets: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset WHERE auto_created = 1") ?? 0,
                                    files: tables["source_file"] ?? 0, coverage: coverage, rejects_by_reason: reasons, last_runs: runs,
-                                   failed_files: failed)
+                                   failed_files: failed, month_end: try MonthEndStatus.read(db))
         }
     }
 
@@ -108,6 +109,7 @@ struct WarehouseStatus: Codable {
             Console.out("rejects by reason (fleetkit rejects lists them):")
             for (r, n) in rejects_by_reason.sorted(by: { $0.key < $1.key }) { Console.out("  \(r.padding(toLength: 20, withPad: " ", startingAt: 0))\(n)") }
         }
+        month_end.printText()
         if !last_runs.isEmpty {
             Console.out("last runs:")
             for r in last_runs { Console.out("  #\(r.id) \(r.started_at) \(r.status): \(r.command)") }
