@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The main job on the embedded sample fleet, the way a cron job runs it: the nightly job over
 # an inbox holding SampleData, then the same exports again (nothing may change), then the
-# deliberately broken files of SampleData/bad (they must be quarantined). `make run` calls this
+# deliberately broken files of SampleData/bad (they must be quarantined); then November's
+# exports after October is closed, a corrected October file the job quarantines as a
+# restatement, and its replacement applied and recorded. `make run` calls this
 # after the release build.
 #
 # SampleData is FleetKit's own data, so a rejected row or a quarantined file in the first run
@@ -80,13 +82,52 @@ echo "== fleetkit verify: the warehouse audits itself (a figure that contradicts
 "$bin" verify --db "$run/fleet.sqlite"
 
 echo
-echo "== the reports for October 2026"
+echo "== November arrives (fleetkit sample --start 2026-11-01); the job closes October first (close_after_days: 5)"
+# The November exports carry their own ids, and master data, history and rates that agree with
+# October's on every day both cover: importing them changes nothing of October.
+"$bin" sample --out "$run/november" --start 2026-11-01 --days 30 > /dev/null
+for entry in "$run"/november/*; do cp -R "$entry" "$run/inbox/"; done
+echo "close_after_days: 5" >> "$run/fleetkit.yml"
+"$bin" nightly --config "$run/fleetkit.yml" --as-of 2026-12-01
+
+echo
+echo "== a corrected October fuel-card export arrives: October is closed, so the job quarantines it"
+fixed=fuel-card-2026-10-corrected.csv
+python3 - SampleData/fuel-card/fuel-card-2026-10.csv "$run/inbox/$fixed" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+rows[1][12] = f"{float(rows[1][12]) + 10:.2f}"      # the first fill's total, corrected by the vendor
+csv.writer(open(sys.argv[2], "w", newline=""), lineterminator="\n").writerows(rows)
+PY
+set +e
+"$bin" nightly --config "$run/fleetkit.yml" --as-of 2026-12-01
+rc=$?
+set -e
+if [ "$rc" -ne 1 ]; then echo "expected exit code 1 for the restatement, got $rc" >&2; exit 1; fi
+echo "(exit code 1, as expected; the figures it would change are in $run/quarantine/$fixed.reason.txt)"
+
+echo
+echo "== finance accepts it: the corrected file replaces the original, the restatement is recorded"
+"$bin" import --db "$run/fleet.sqlite" --allow-restatement --replaces fuel-card-2026-10.csv "$run/quarantine/$fixed"
+"$bin" report all --db "$run/fleet.sqlite" --month 2026-10 --out Reports --quiet
+
+echo
+echo "== fleetkit status"
+"$bin" status --db "$run/fleet.sqlite"
+
+echo
+echo "== fleetkit verify"
+"$bin" verify --db "$run/fleet.sqlite"
+
+echo
+echo "== the reports for October (restated) and November 2026"
 python3 - <<'PY'
 import json
-for name in ["summary", "cost", "utilization", "maintenance-due", "dvir-compliance", "trips"]:
-    r = json.load(open(f"Reports/{name}-2026-10.json"))
-    totals = ", ".join(f"{k} {v}" for k, v in r["totals"].items())
-    print(f"{name:16} {totals}")
+for month in ["2026-10", "2026-11"]:
+    for name in ["summary", "cost", "utilization", "maintenance-due", "dvir-compliance", "trips"]:
+        r = json.load(open(f"Reports/{name}-{month}.json"))
+        totals = ", ".join(f"{k} {v}" for k, v in r["totals"].items())
+        print(f"{month} {name:16} {totals}")
 PY
 echo
 echo "Open Reports/index.html in a browser; XLSX, CSV and JSON are beside it in Reports/."

@@ -20,6 +20,14 @@ public struct ImportOptions: Sendable {
     /// Trip detection fed while positions load (`WarehouseSink.streamTrips`): the same tables
     /// either way, faster on; off only to compare the two.
     public var streamTrips = true
+    /// Apply a file that changes a closed month's figures, recording each change in the
+    /// restatement ledger (`MonthEnd`); without it such a file is refused, nothing kept.
+    public var allowRestatement = false
+    /// `--replaces FILE|ID`: the stored file this one replaces, forgotten in the same
+    /// transaction (`Corrections`). Only for an import of one file.
+    public var replaces: String?
+    /// Who runs the import, for the restatement and correction ledgers.
+    public var actor = "fleetkit"
 
     public init(format: String? = nil, asset: String? = nil, dryRun: Bool = false, zone: FleetZone = .utc, currency: String = "USD") {
         self.format = format
@@ -43,6 +51,13 @@ public struct FileOutcome: Codable, Sendable, Equatable {
     public var error: String?
     public var notes: [String]?
     public var sourceFileID: Int64?
+    /// Of `updated`, the stored rows moved to another month (`PeriodMoves`): nil when none.
+    public var moved: Int?
+    /// The figures of closed months this file changes: applied and recorded (imported with
+    /// `allowRestatement`), or the reason it was refused (failed).
+    public var restatements: [PeriodFigures.Change]?
+    /// The file this one replaced (`ImportOptions.replaces`), as forgotten.
+    public var replaced: Corrections.Forgotten?
     /// True when the file changed while it was read (or since the listing the caller checked
     /// it against): nothing of it was kept, and it should be tried again once complete rather
     /// than quarantined.
@@ -66,6 +81,15 @@ public struct FileOutcome: Codable, Sendable, Equatable {
         case path, format, status, loaded, updated, unchanged, rejected, error, notes
         case sourceFileID = "source_file_id"
         case changedWhileRead = "changed_while_read"
+        case moved = "moved_to_another_month"
+        case restatements
+        case replaced
+    }
+
+    /// "5 updated", or "5 updated (2 moved to another month)": an update that changes two
+    /// months' figures is named on the file's line.
+    public var updatedText: String {
+        "\(updated) updated" + (moved.map { " (\($0) moved to another month)" } ?? "")
     }
 }
 
@@ -256,6 +280,8 @@ public struct ImportSession {
         let digest = FileDigest(opened.descriptorURL)
         defer { digest.finish(); withExtendedLifetime(opened) {} }
         var changed: String?
+        var restatements: [PeriodFigures.Change]?
+        var replaced: Corrections.Forgotten?
         do {
             try warehouse.pool.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
@@ -275,8 +301,14 @@ public struct ImportSession {
                                           importedAt: Timestamp.now(), importRunID: runID, status: "importing",
                                           loaded: 0, updated: 0, unchanged: 0, rejected: 0)
                     let fileID = try SourceFile.columnTable.insert(file, in: db)
-                    var sink = WarehouseSink(db: db, sourceFileID: fileID)
                     let derive = DeriveSettings(zone: options.zone, trips: options.trips)
+                    // The closed months' figures before anything changes (none closed: nothing read).
+                    let closedBefore = try MonthEnd.snapshot(db, zone: options.zone)
+                    if let predecessor = options.replaces {
+                        let target = try Corrections.find(db, predecessor)
+                        replaced = try Corrections.forget(db, fileID: target.id, settings: derive)
+                    }
+                    var sink = WarehouseSink(db: db, sourceFileID: fileID)
                     sink.derive = derive
                     sink.streamTrips = options.streamTrips
                     if let preread { try preread.reader(input, &sink) } else { try importerType.init().read(input, into: &sink) }
@@ -294,6 +326,13 @@ public struct ImportSession {
                         outcome.sourceFileID = existing
                         return .rollback
                     }
+                    let restated = try MonthEnd.changes(db, since: closedBefore, zone: options.zone)
+                    if !restated.isEmpty {
+                        restatements = restated
+                        guard options.allowRestatement else { return .rollback }
+                        try MonthEnd.record(db, restated, filePath: url.path, sha256: file.sha256, by: options.actor)
+                    }
+                    if let replaced { try Corrections.record(db, replaced, action: "replace", replacedBy: url.path, by: options.actor) }
                     let c = sink.counts
                     file.status = c.rejected > 0 ? "partial" : "imported"
                     (file.loaded, file.updated, file.unchanged, file.rejected) = (c.loaded, c.updated, c.unchanged, c.rejected)
@@ -301,10 +340,19 @@ public struct ImportSession {
                     outcome.status = .imported
                     (outcome.loaded, outcome.updated, outcome.unchanged, outcome.rejected) = (c.loaded, c.updated, c.unchanged, c.rejected)
                     outcome.notes = sink.notes.isEmpty ? nil : sink.notes
+                    outcome.moved = sink.moves.count > 0 ? sink.moves.count : nil
                     outcome.sourceFileID = options.dryRun ? nil : fileID
                     return options.dryRun ? .rollback : .commit
                 }
             }
+            if let restatements, !options.allowRestatement, outcome.status != .unchanged, changed == nil {
+                outcome = FileOutcome(path: url.path, format: importerType.format, status: .failed,
+                                      error: "\(url.path): \(MonthEnd.refusal(restatements)); nothing of it was kept")
+                outcome.restatements = restatements
+                return outcome
+            }
+            outcome.restatements = restatements
+            outcome.replaced = replaced
             if let changed {
                 outcome = FileOutcome(path: url.path, format: importerType.format, status: .failed,
                                       error: "\(url.path): \(changed); nothing of it was kept. Import it again once it is complete")

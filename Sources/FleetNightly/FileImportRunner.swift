@@ -94,6 +94,9 @@ public struct FileImportRequest: Codable, Sendable, Equatable {
         var options = ImportOptions(zone: zone, currency: currency)
         options.trips = trips
         options.attributeByFolder = attributeByFolder
+        // A file that would restate a closed month is refused and quarantined, never applied
+        // unattended (`allowRestatement` stays false).
+        options.actor = "fleetkit nightly (\(UserName.current))"
         return options
     }
 

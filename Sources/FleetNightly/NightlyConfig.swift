@@ -38,6 +38,10 @@ public struct NightlyConfig: Decodable, Sendable {
     /// the run exits 1, as `fleetkit report` does without `--allow-partial`.
     public enum ReportMode: String, Decodable, Sendable, CaseIterable { case partial, strict }
     public var trips: TripRules = TripRules()
+    /// Close each month this many days after it ends, before the night's imports (`MonthEnd`):
+    /// a file that would then change its figures is quarantined as a restatement. nil: the job
+    /// closes nothing (`fleetkit close` does).
+    public var closeAfterDays: Int? = nil
 
     public struct Attribution: Decodable, Sendable {
         public var byFolder = true
@@ -53,6 +57,7 @@ public struct NightlyConfig: Decodable, Sendable {
         case warehouse, inbox, archive, quarantine, reports, timezone, currency, units, periods, formats, attribution, trips
         case settleSeconds = "settle_seconds", requireDoneMarker = "require_done_marker", dvirPolicy = "dvir_policy", reportsToRefresh = "reports_to_refresh"
         case reportMode = "report_mode", reportFileMode = "report_file_mode"
+        case closeAfterDays = "close_after_days"
     }
 
     public init(from decoder: Decoder) throws {
@@ -75,6 +80,7 @@ public struct NightlyConfig: Decodable, Sendable {
         reportFileMode = try c.decodeIfPresent(String.self, forKey: .reportFileMode)
         attribution = try c.decodeIfPresent(Attribution.self, forKey: .attribution) ?? attribution
         trips = try c.decodeIfPresent(TripRules.self, forKey: .trips) ?? trips
+        closeAfterDays = try c.decodeIfPresent(Int.self, forKey: .closeAfterDays)
     }
 
     /// Reads and checks a config file. Relative paths in it are relative to the file's folder,
@@ -138,6 +144,7 @@ public struct NightlyConfig: Decodable, Sendable {
         var problems: [Problem] = []
         func bad(_ key: String, _ value: String, _ hint: String) { problems.append(Problem(key: key, value: value, hint: hint)) }
         if FleetZone(identifier: timezone) == nil { bad("timezone", timezone, "use an IANA name such as America/Chicago") }
+        if let n = closeAfterDays, !(0...366).contains(n) { bad("close_after_days", String(n), "0…366 days after the month ends") }
         if !Money.isCurrencyCode(currency) { bad("currency", currency, "use an ISO 4217 code such as USD") }
         if DVIRPolicy(text: dvirPolicy) == nil { bad("dvir_policy", dvirPolicy, DVIRPolicy.names) }
         if let problem = trips.problem() { bad("trips", (try? trips.storedText()) ?? "", problem) }

@@ -54,6 +54,8 @@ public struct NightlyJob {
         /// The config's settings that differed from the warehouse's and were stored, and how
         /// many assets that re-derived; absent when none changed.
         public var settings_changed: SettingsChange? = nil
+        /// Months the run closed before its imports (`close_after_days`); absent when none.
+        public var closed_periods: [String]? = nil
         /// Something the run worked around but an operator must know (a corrupt stored setting);
         /// `fleetkit nightly` prints each on stderr.
         public var warnings: [String] = []
@@ -91,6 +93,14 @@ public struct NightlyJob {
         let runID = try session.begin(command: command)
         let runner = makeRunner(session)
         let today = zone.day(of: Int64(now.timeIntervalSince1970 * 1000))
+        // Months due to close are closed before the night's files: one that would change them is
+        // then a restatement, refused and quarantined with the figures it would change.
+        var closedNow: [String] = []
+        if let days = config.closeAfterDays {
+            closedNow = try warehouse.pool.write { db in
+                try MonthEnd.closeDue(db, asOf: today, afterDays: days, zone: settings.zone, by: "fleetkit nightly (\(UserName.current))")
+            }
+        }
 
         var results: [FileResult] = []
         var outcomes: [FileOutcome] = []
@@ -193,6 +203,7 @@ public struct NightlyJob {
                              settings_changed: settingsChange.isEmpty ? nil : settingsChange,
                              warnings: stored.warning.map { [$0] } ?? [])
         (result.verify, result.verify_error) = (verify, verifyError)
+        result.closed_periods = closedNow.isEmpty ? nil : closedNow
         if verify?.clean == false || verifyError != nil { result.exit_code = 1 }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

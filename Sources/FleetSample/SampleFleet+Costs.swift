@@ -7,7 +7,7 @@ extension SampleWriter {
 
     mutating func writeCosts() throws {
         var fuelRows: [(String, [String])] = []
-        var txn = 880_000
+        var txn = 0
         let stations = [("Pilot Travel Center #412", "Joliet", "IL"), ("Shell", "Naperville", "IL"), ("BP", "Gary", "IN"),
                         ("Casey's #2231", "Aurora", "IL"), ("Love's #389", "Kenosha", "WI"), ("Speedway", "Hammond", "IN")]
         for (i, a) in fleet.assets.enumerated() where a.model.kind == "vehicle" {
@@ -29,7 +29,7 @@ extension SampleWriter {
                 let odometerMi = (day.odometerKmAtStart + day.km * 0.6) * 1000 / Units.metresPerMile
                 let driver = a.driver.map { fleet.drivers[$0].employeeID } ?? ""
                 fuelRows.append((day.date.description + time + a.unit,
-                                 ["T\(txn)", day.date.description, time, card, a.unit, driver, station, city, state,
+                                 ["T\(idPrefix)\(String(format: "%05d", txn))", day.date.description, time, card, a.unit, driver, station, city, state,
                                   diesel ? "Diesel #2" : "Unleaded Regular", SampleWriter.decimal(gallons, 3), priceText,
                                   SampleWriter.decimal(total, 2), "USD", String(Int(odometerMi.rounded()))]))
                 sinceFill = 0
@@ -80,17 +80,17 @@ extension SampleWriter {
         if let m = fleet.assets.first(where: { $0.model.make == "John Deere" }) {
             add(fleet.start.adding(days: 20), "parts", 1_128.40, "EUR", "Deere Parts Mannheim", "Cab filter set (imported)", m.unit)
         }
-        // Business-day reference rates for the two foreign currencies (a rate holds until the next).
+        // Business-day reference rates for the two foreign currencies (a rate holds until the
+        // next). A day's rate is a function of the seed and the date only, so the samples of
+        // two months agree on the days both list.
         var fx: [[String]] = []
-        var cad = 1.3712, eur = 0.9231
         for d in -3..<fleet.days {
             let day = fleet.start.adding(days: d)
             let weekday = (day.daysSinceEpoch + 4) % 7
             guard weekday != 0, weekday != 6 else { continue }
-            cad *= 1 + rng.double(-0.003...0.003)
-            eur *= 1 + rng.double(-0.003...0.003)
-            fx.append([day.description, "CAD", SampleWriter.decimal(cad, 4)])
-            fx.append([day.description, "EUR", SampleWriter.decimal(eur, 4)])
+            var dayRng = SeededRandom(seed: fleet.seed).fork(3100).fork(UInt64(bitPattern: Int64(day.daysSinceEpoch)))
+            fx.append([day.description, "CAD", SampleWriter.decimal(1.3712 * (1 + dayRng.double(-0.01...0.01)), 4)])
+            fx.append([day.description, "EUR", SampleWriter.decimal(0.9231 * (1 + dayRng.double(-0.01...0.01)), 4)])
         }
         try write(SampleWriter.csv(["date", "currency", "per_base"], fx), to: "master/fx-rates.csv")
 

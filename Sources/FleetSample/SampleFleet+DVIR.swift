@@ -54,10 +54,11 @@ extension SampleWriter {
                 if let repair = endOfDay?.repair { repairs.append(repair) }
                 if rng.chance(0.02) { continue }   // a missed inspection: a compliance gap
                 dvirNumber += 1
+                let dvirID = idPrefix + String(format: "%05d", dvirNumber)
                 let start = localISO(day.date, 6, rng.int(10...50))
                 let signed = localISO(day.date, 7, rng.int(0...9))
                 let odometerMi = String(Int((day.odometerKmAtStart * 1000 / Units.metresPerMile).rounded()))
-                var dvir = [String(dvirNumber), a.unit, driver.employeeID, driver.name, "pre_trip", start.text, signed.text]
+                var dvir = [dvirID, a.unit, driver.employeeID, driver.name, "pre_trip", start.text, signed.text]
                 guard rng.chance(0.05) else {
                     rows.append(dvir + ["safe", odometerMi, "Yard, 1200 W Industrial Dr, Joliet IL", "", "", "", "", "", signed.text,
                                         "", "", "", "", "", "", "", "", ""])
@@ -73,10 +74,10 @@ extension SampleWriter {
                 let updated = review?.text ?? fixed.text
                 dvir += ["resolved", odometerMi, "Yard, 1200 W Industrial Dr, Joliet IL", mechanic, fixed.text,
                          "Repaired: \(k.comment.lowercased())", review?.text ?? "", review == nil ? "" : driver.name, updated]
-                rows.append(dvir + ["D\(dvirNumber)-1", k.component, k.type, k.comment, k.critical ? "yes" : "no", signed.text,
+                rows.append(dvir + ["D\(dvirID)-1", k.component, k.type, k.comment, k.critical ? "yes" : "no", signed.text,
                                     fixed.text, mechanic, "repaired"])
                 repairs.append([a.unit, "repair_" + k.component, fixed.text, "", "", SampleWriter.decimal(rng.double(k.cost), 2), "USD",
-                                "In-house shop", "DVIR-\(dvirNumber)", k.comment])
+                                "In-house shop", "DVIR-\(dvirID)", k.comment])
             }
         }
         try write(SampleWriter.csv(["dvir_id", "unit_number", "driver_id", "driver_name", "type", "started_at", "signed_at", "safety_status",
@@ -104,7 +105,8 @@ extension SampleWriter {
         let signedMinute = min(endMinute + rng.int(6...14), 23 * 60 + 55)
         let signed = localISO(day.date, signedMinute / 60, signedMinute % 60)
         let odometerMi = String(Int(((day.odometerKmAtStart + day.km) * 1000 / Units.metresPerMile).rounded()))
-        let dvir = [String(number), unit, driver.employeeID, driver.name, "post_trip", start.text, signed.text]
+        let id = idPrefix + String(format: "%05d", number)
+        let dvir = [id, unit, driver.employeeID, driver.name, "post_trip", start.text, signed.text]
         let yard = "Yard, 1200 W Industrial Dr, Joliet IL"
         guard rng.chance(0.035), let next else {
             return (dvir + ["safe", odometerMi, yard, "", "", "", "", "", signed.text, "", "", "", "", "", "", "", "", ""], nil)
@@ -116,8 +118,8 @@ extension SampleWriter {
         let review = localISO(next.date, 6, 5)
         let mechanic = rng.pick(["R. Okafor", "J. Brandt", "S. Lindqvist"])
         let row = dvir + ["resolved", odometerMi, yard, mechanic, fixed.text, "Repaired: \(k.comment.lowercased())", review.text, driver.name, review.text,
-                          "D\(number)-1", k.component, k.type, k.comment, k.critical ? "yes" : "no", signed.text, fixed.text, mechanic, "repaired"]
-        let repair = [unit, "repair_" + k.component, fixed.text, "", "", SampleWriter.decimal(rng.double(k.cost), 2), "USD", "In-house shop", "DVIR-\(number)", k.comment]
+                          "D\(id)-1", k.component, k.type, k.comment, k.critical ? "yes" : "no", signed.text, fixed.text, mechanic, "repaired"]
+        let repair = [unit, "repair_" + k.component, fixed.text, "", "", SampleWriter.decimal(rng.double(k.cost), 2), "USD", "In-house shop", "DVIR-\(id)", k.comment]
         return (row, repair)
     }
 }

@@ -28,23 +28,16 @@ extension SampleWriter {
                     let p = feed.prefix
                     for (i, a) in mine {
                         let u = usage[i]![d]
-                        var rng = SeededRandom(seed: fleet.seed).fork(UInt64(5000 + i * 100 + d))
                         let before = usage[i]![..<d]
-                        let startIdle = a.engineHours * 0.28 + before.map(\.idleHours).reduce(0, +)
-                        let startFuel = a.engineHours * a.model.fuelRate + before.map(\.fuelLitres).reduce(0, +)
-                        let site = (41.52 + Double(i % 4) * 0.031, -88.08 - Double(i % 3) * 0.027)
-                        let lat = site.0 + rng.double(-0.002...0.002), lon = site.1 + rng.double(-0.002...0.002)
-                        let startMinute = rng.int(25...55), endMinute = rng.int(0...59)
-                        // The shift ends at 16:xx, or later on a long day: the hour meter cannot
-                        // run faster than the clock (the rollup flags that as implausible).
-                        let end = max(16 * 60 + endMinute, 6 * 60 + startMinute + Int((u.engineHours * 60).rounded(.up)) + 20)
+                        let startIdle = a.idleHours + before.map(\.idleHours).reduce(0, +)
+                        let startFuel = a.fuelLitres + before.map(\.fuelLitres).reduce(0, +)
                         if u.operated {
-                            lastReport[i] = hour == 7
-                                ? (localISO(day, 6, startMinute).text, u.engineHoursAtStart, startIdle, startFuel, lat, lon)
-                                : (localISO(day, end / 60, end % 60).text, u.engineHoursAtStart + u.engineHours, startIdle + u.idleHours,
-                                   startFuel + u.fuelLitres, lat, lon)
+                            lastReport[i] = isoReport(i, day, SampleFleet.Use(operated: true, km: u.km, engineHours: u.engineHours, idleHours: u.idleHours,
+                                                                               fuelLitres: u.fuelLitres),
+                                                      meters: (u.engineHoursAtStart, startIdle, startFuel), evening: hour != 7)
                         } else if lastReport[i] == nil {
-                            lastReport[i] = (localISO(day.adding(days: -1), 16, endMinute).text, u.engineHoursAtStart, startIdle, startFuel, lat, lon)
+                            lastReport[i] = reportBefore(i, a) ?? isoReport(i, day.adding(days: -1), SampleFleet.Use(operated: true, km: 0, engineHours: 0, idleHours: 0, fuelLitres: 0),
+                                                                          meters: (u.engineHoursAtStart, startIdle, startFuel), evening: true)
                         }
                         let r = lastReport[i]!
                         func el(_ name: String, _ body: String) -> String {
@@ -68,5 +61,40 @@ extension SampleWriter {
                 }
             }
         }
+    }
+
+    typealias ISOReport = (text: String, hours: Double, idle: Double, fuel: Double, lat: Double, lon: Double)
+
+    /// A machine's report of `date`: at shift start (06:xx) or shift end (16:xx, later on a long
+    /// day), with the meters at the day's start plus its use. A function of the seed, the
+    /// machine and the date: the samples of two months report the same of every day.
+    func isoReport(_ i: Int, _ date: CivilDate, _ u: SampleFleet.Use, meters: (hours: Double, idle: Double, fuel: Double), evening: Bool) -> ISOReport {
+        var rng = SeededRandom(seed: fleet.seed).fork(UInt64(5000 + i)).fork(UInt64(bitPattern: Int64(date.daysSinceEpoch)))
+        let site = (41.52 + Double(i % 4) * 0.031, -88.08 - Double(i % 3) * 0.027)
+        let lat = site.0 + rng.double(-0.002...0.002), lon = site.1 + rng.double(-0.002...0.002)
+        let startMinute = rng.int(25...55), endMinute = rng.int(0...59)
+        // The shift ends at 16:xx, or later on a long day: the hour meter cannot
+        // run faster than the clock (the rollup flags that as implausible).
+        let end = max(16 * 60 + endMinute, 6 * 60 + startMinute + Int((u.engineHours * 60).rounded(.up)) + 20)
+        return evening
+            ? (localISO(date, end / 60, end % 60).text, meters.hours + u.engineHours, meters.idle + u.idleHours, meters.fuel + u.fuelLitres, lat, lon)
+            : (localISO(date, 6, startMinute).text, meters.hours, meters.idle, meters.fuel, lat, lon)
+    }
+
+    /// The last report before the period (the evening of the machine's last operated day in
+    /// the 60 days before it): what a stale snapshot repeats until the machine runs again, the
+    /// same report the previous month's sample ended with.
+    func reportBefore(_ i: Int, _ a: SampleFleet.Asset) -> ISOReport? {
+        var hours = a.engineHours, idle = a.idleHours, fuel = a.fuelLitres
+        for back in 1...60 {
+            let date = fleet.start.adding(days: -back)
+            guard date >= a.inService else { return nil }
+            let u = fleet.use(of: i, on: date)
+            hours -= u.engineHours
+            idle -= u.idleHours
+            fuel -= u.fuelLitres
+            if u.operated { return isoReport(i, date, u, meters: (hours, idle, fuel), evening: true) }
+        }
+        return nil
     }
 }

@@ -2,6 +2,9 @@ import Foundation
 import FleetCore
 
 extension SampleWriter {
+    /// The day a few vehicles pass to a relief driver (mid-October 2026, inside the default sample).
+    static let reliefHandover = CivilDate(year: 2026, month: 10, day: 15)!
+
     /// Master data: assets, drivers, assignments, service schedules.
     mutating func writeMasterData() throws {
         let assetRows = fleet.assets.map { a -> [String] in
@@ -20,13 +23,15 @@ extension SampleWriter {
         try write(SampleWriter.csv(["employee_id", "name", "license_number", "license_state", "license_expiry", "status", "samsara_id"],
                                    driverRows), to: "master/drivers.csv")
 
-        // Each vehicle has its regular driver from its in-service date; a few change hands mid-month.
+        // Each vehicle has its regular driver from its in-service date; a few changed hands on
+        // one fixed day. Like every master row, a function of the fleet and never of the sample's
+        // start: the October and November samples list the same assignments.
         var assignmentRows: [[String]] = []
-        let handover = fleet.start.adding(days: 14)
+        let handover = SampleWriter.reliefHandover
         for a in fleet.assets where a.model.kind == "vehicle" {
             guard let d = a.driver else { continue }
-            let since = max(a.inService, fleet.start.adding(days: -365))
-            if d % 6 == 5, fleet.drivers.count > fleet.assets.filter({ $0.model.kind == "vehicle" }).count + 2 {
+            let since = a.inService
+            if d % 6 == 5, handover > since, fleet.drivers.count > fleet.assets.filter({ $0.model.kind == "vehicle" }).count + 2 {
                 let relief = fleet.drivers[fleet.drivers.count - 1 - d % 3]
                 assignmentRows.append([fleet.drivers[d].employeeID, a.unit, since.description, handover.adding(days: -1).description])
                 assignmentRows.append([relief.employeeID, a.unit, handover.description, ""])

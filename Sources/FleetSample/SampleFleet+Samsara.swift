@@ -91,38 +91,40 @@ extension SampleWriter {
         var s = Series()
         var odometer = Int64((a.odometerKm * 1000).rounded())
         var engine = Int64((a.engineHours * 3600).rounded())
-        var idle = Int64((a.engineHours * 0.18 * 3600).rounded()) * 1000
-        var fuelUsed = Int64((a.odometerKm * a.model.fuelRate * 10).rounded())   // km × L/100 km, in mL
+        // Every counter starts at the asset's total since it entered service, on the grid its
+        // daily steps use, so the next month's sample continues exactly where this one ends.
+        var idle = Int64((a.idleHours * 100).rounded()) * 36_000
+        var fuelUsed = Int64((a.fuelLitres * 10).rounded()) * 100
         let tank = Self.tanks[a.model.model] ?? 100
         var level = tank * rng.double(0.55...0.9)
         var def = rng.double(60...95)
         let diesel = a.model.fuel == "diesel"
         let faultDay = rng.chance(0.3) ? rng.int(0...(fleet.days - 1)) : nil
         let bearing = rng.double(0...(2 * Double.pi))
-        var previousEnd: Int64? = nil   // the last drive's engine-off, UTC ms
+        // The last drive's engine-off (UTC ms), from the days before the period as well: a
+        // long-haul drive of the day before the start may run past midnight, and the first
+        // drive here starts only after it, exactly as the previous month's sample ended it.
+        var previousEnd: Int64? = nil
+        for back in (1...3).reversed() {
+            let date = fleet.start.adding(days: -back)
+            if let w = driveWindow(index, date, fleet.use(of: index, on: date), after: previousEnd) { previousEnd = w.endUTC }
+        }
         for (d, day) in fleet.usage(of: index).enumerated() where day.operated {
-            let seconds = Int64((day.engineHours * 100).rounded()) * 36
             let dOdo = Int64((day.km * 10).rounded()) * 100, dIdle = Int64((day.idleHours * 100).rounded()) * 36_000
             let dFuel = Int64((day.fuelLitres * 10).rounded()) * 100
-            // The engine runs `seconds`, inside the local day: from about 07:00 when it fits.
-            let latest = 86_340 - seconds
-            var startSecond = max(30, min(Int64(7 * 3600 + rng.int(0...1200)), latest))
+            guard let window = driveWindow(index, day.date, SampleFleet.Use(operated: true, km: day.km, engineHours: day.engineHours,
+                                                                            idleHours: day.idleHours, fuelLitres: day.fuelLitres),
+                                           after: previousEnd) else { continue }
+            let seconds = window.seconds, startSecond = window.start
             let localDay = Int64(day.date.daysSinceEpoch) * 86_400_000
             func utc(_ s: Int64) -> Int64 { Timestamp.utc(fromLocal: localDay + s * 1000, in: fleet.zone.timeZone) }
             func at(_ s: Int64) -> String { Timestamp.iso(utc(s)) }
-            // A day of more engine time than the day has (a long-haul tractor's 720 km at
-            // 32 km/h plus idle is 28 h) ends after midnight. The next day's drive starts only
-            // after it, with a 30-minute stop: one vehicle never drives two drives at once.
-            // Before this, such a next day could start (at 00:00:30) while the engine still ran:
-            // an engine `On` while on, the next drive's fixes 25 km out between the last
-            // drive's, and an odometer value repeated 1 h 47 min later after a 25 km move —
-            // readings no vehicle sends (16 drives of the 1,000-vehicle benchmark year).
-            if let previousEnd, utc(startSecond) < previousEnd + Self.restBetweenDrives {
-                startSecond += (previousEnd + Self.restBetweenDrives - utc(startSecond) + 999) / 1000
-            }
             let times = [0, 1, 2, 3].map { startSecond + seconds * Int64($0) / 3 }
+            let away = min(day.km / 6, 25.0)
+            let out = offset(Self.yard, km: away, bearing: bearing), back = offset(Self.yard, km: away * 0.8, bearing: bearing + 0.3)
             for (k, t) in times.enumerated() {
-                s.add("obdOdometerMeters", d, "{\"time\": \"\(at(t))\", \"value\": \(odometer + dOdo * Int64(k) / 3)}")
+                let along = Self.odometerAlong(start: times[0], end: times[3], at: t, out: out, back: back, metres: dOdo)
+                s.add("obdOdometerMeters", d, "{\"time\": \"\(at(t))\", \"value\": \(odometer + along)}")
                 s.add("obdEngineSeconds", d, "{\"time\": \"\(at(t))\", \"value\": \(engine + seconds * Int64(k) / 3)}")
             }
             for (k, t) in [times[0], times[3]].enumerated() {
@@ -140,8 +142,6 @@ extension SampleWriter {
             }
             s.add("engineStates", d, "{\"time\": \"\(at(times[0]))\", \"value\": \"On\"}")
             s.add("engineStates", d, "{\"time\": \"\(at(times[3]))\", \"value\": \"Off\"}")
-            let away = min(day.km / 6, 25.0)
-            let out = offset(Self.yard, km: away, bearing: bearing), back = offset(Self.yard, km: away * 0.8, bearing: bearing + 0.3)
             s.routes.append(Route(day: d, localDay: localDay, start: times[0], end: times[3], out: out, back: back, metres: Double(dOdo)))
             let fixes = [(times[0] + 60, Self.yard, 0.0, 0.0), (times[0] + 1260, out, bearing, rng.double(28...58)),
                          (times[3] - 1320, back, bearing + Double.pi, rng.double(28...58)), (times[3] - 60, Self.yard, 0.0, 0.0)]
@@ -155,6 +155,47 @@ extension SampleWriter {
             odometer += dOdo; engine += seconds; idle += dIdle; fuelUsed += dFuel
         }
         return s
+    }
+
+    /// The engine-on second (into the local day) and engine seconds of the asset's drive on
+    /// `date`, and its engine-off (UTC ms); nil when it does not operate. A function of the
+    /// seed, the asset and the date, and of the previous drive's end (a drive past midnight
+    /// delays the next by `restBetweenDrives`), never of the sample's start.
+    func driveWindow(_ index: Int, _ date: CivilDate, _ use: SampleFleet.Use, after previousEnd: Int64?) -> (start: Int64, seconds: Int64, endUTC: Int64)? {
+        guard use.operated else { return nil }
+        var rng = SeededRandom(seed: fleet.seed).fork(UInt64(7500 + index)).fork(UInt64(bitPattern: Int64(date.daysSinceEpoch)))
+        let seconds = Int64((use.engineHours * 100).rounded()) * 36
+        // The engine runs `seconds`, inside the local day: from about 07:00 when it fits.
+        let latest = 86_340 - seconds
+        var startSecond = max(30, min(Int64(7 * 3600 + rng.int(0...1200)), latest))
+        let localDay = Int64(date.daysSinceEpoch) * 86_400_000
+        func utc(_ s: Int64) -> Int64 { Timestamp.utc(fromLocal: localDay + s * 1000, in: fleet.zone.timeZone) }
+        // A day of more engine time than the day has (a long-haul tractor's 720 km at
+        // 32 km/h plus idle is 28 h) ends after midnight. The next day's drive starts only
+        // after it, with a 30-minute stop: one vehicle never drives two drives at once (an
+        // engine `On` while on, or fixes of two drives interleaved, are readings no vehicle sends).
+        if let previousEnd, utc(startSecond) < previousEnd + Self.restBetweenDrives {
+            startSecond += (previousEnd + Self.restBetweenDrives - utc(startSecond) + 999) / 1000
+        }
+        return (startSecond, seconds, utc(startSecond + seconds))
+    }
+
+    /// The odometer's rise (metres) at second `t` of a drive from `start` to `end` that covers
+    /// `metres` along the day's route (`SampleGPX`: yard → `out` in the 20 minutes after the
+    /// engine starts, four minutes there, the work leg at a steady speed, `back` → yard ending a
+    /// minute before the engine stops). The odometer follows the path, so a GPS track of the
+    /// drive is never longer than the odometer between two readings. A drive too short for
+    /// that route (under two hours) rises evenly.
+    static func odometerAlong(start: Int64, end: Int64, at t: Int64, out: (lat: Double, lon: Double), back: (lat: Double, lon: Double), metres: Int64) -> Int64 {
+        guard end > start else { return metres }
+        guard end - start >= 7200 else { return metres * (t - start) / (end - start) }
+        let first = Geo.haversine(yard.lat, yard.lon, out.lat, out.lon), last = Geo.haversine(back.lat, back.lon, yard.lat, yard.lon)
+        let work = max(Double(metres) - first - last, Geo.haversine(out.lat, out.lon, back.lat, back.lon))
+        let total = first + work + last
+        let workStart = start + 1505, workEnd = end - 1315
+        func part(_ from: Int64, _ to: Int64) -> Double { min(max(Double(t - from) / Double(to - from), 0), 1) }
+        let path = first * part(start + 65, start + 1265) + work * part(workStart, workEnd) + last * part(workEnd, end - 55)
+        return min(metres, max(0, Int64((Double(metres) * path / total).rounded())))
     }
 
     private func faultJSON(_ a: SampleFleet.Asset, at time: String, _ rng: inout SeededRandom) -> String {

@@ -28,19 +28,17 @@ extension SampleWriter {
                                     "every_engine_hours", "soon_days", "soon_km", "soon_engine_hours"], schedules),
                   to: "master/service-schedules.csv")
 
-        // History: for each asset and each service that applies to it, walk back a year from
-        // the end of the period at the service's interval (distance, hours or months, whichever
-        // the schedule uses). One asset in seven skipped its last oil change or 500-hour service.
+        // History: each asset's services from the day it entered service, at the interval its
+        // schedule uses (distance, hours or months, whichever comes first) on its real daily
+        // use; the rows of the year before the period's end are written. Every service is a
+        // function of the seed, the asset and its dates only, with a work order named by unit
+        // and day: the October and November samples write the same rows for the days both
+        // cover, so importing both changes nothing of October. One asset in seven services its
+        // oil or 500-hour work late, so the maintenance-due report has something to say.
         var rows: [(at: String, row: [String])] = []
-        var wo = 4100
         let end = fleet.start.adding(days: fleet.days)
+        let firstWritten = end.adding(days: -400)
         for (i, a) in fleet.assets.enumerated() {
-            var rng = SeededRandom(seed: fleet.seed).fork(UInt64(1000 + i))
-            let days = fleet.usage(of: i)
-            let kmEnd = a.odometerKm + days.map(\.km).reduce(0, +)
-            let hoursEnd = a.engineHours + days.map(\.engineHours).reduce(0, +)
-            let kmPerDay = max(days.map(\.km).reduce(0, +) / Double(days.count), 0)
-            let hoursPerDay = max(days.map(\.engineHours).reduce(0, +) / Double(days.count), 0.01)
             let machine = a.model.kind == "equipment"
             var services: [(name: String, everyKm: Double?, everyHours: Double?, everyMonths: Int?, cost: ClosedRange<Double>)] = [
                 ("annual_inspection", nil, nil, 12, machine ? 450...650 : 95...180)]
@@ -53,30 +51,40 @@ extension SampleWriter {
                 services.append(("oil_change", km, nil, months, a.model.group == "Tractors" ? 380...520 : 79...149))
                 if a.model.group == "Pickups" || a.model.group == "Vans" { services.append(("tire_rotation", 10_000, nil, nil, 35...60)) }
             }
-            for service in services {
-                let overdue = i % 7 == 3 && service.name != "annual_inspection" && service.name != "tire_rotation"
-                // Days between services: the interval reached first at this asset's use.
-                var gaps: [Double] = []
-                if let km = service.everyKm, kmPerDay > 0 { gaps.append(km / kmPerDay) }
-                if let h = service.everyHours { gaps.append(h / hoursPerDay) }
-                if let m = service.everyMonths { gaps.append(Double(m) * 30.4) }
-                guard let gap = gaps.min(), gap >= 7 else { continue }
-                var back = overdue ? gap * rng.double(1.08...1.25) : gap * rng.double(0.1...0.92)
-                while back < 400 {
-                    let day = end.adding(days: -Int(back.rounded(.up)))
-                    guard day >= a.inService else { break }
-                    let d = Double(end.daysSinceEpoch - day.daysSinceEpoch)
-                    wo += 1
-                    let at = "\(day)T\(String(format: "%02d", 7 + rng.int(0...9))):\(String(format: "%02d", rng.int(0...59))):00"
-                    guard machine || kmEnd - d * kmPerDay > 0 else { break }
-                    let odometer = machine ? "" : String(Int((kmEnd - d * kmPerDay).rounded()))
-                    let hoursThen = hoursEnd - d * hoursPerDay
+            // (km, engine hours) at the start of each day from entering service to the period's end.
+            var meters: [(km: Double, hours: Double)] = []
+            var m = SampleFleet.Meters()
+            var date = a.inService
+            while date < end {
+                meters.append((m.km, m.hours))
+                m.add(fleet.use(of: i, on: date))
+                date = date.adding(days: 1)
+            }
+            for (s, service) in services.enumerated() {
+                let late = i % 7 == 3 && service.name != "annual_inspection" && service.name != "tire_rotation"
+                var rng = SeededRandom(seed: fleet.seed).fork(UInt64(1000 + i)).fork(UInt64(s + 1))
+                var last = 0
+                var factor = late ? rng.double(1.15...1.6) : rng.double(0.85...1.02)
+                for d in 1..<max(meters.count, 1) {
+                    let km = meters[d].km - meters[last].km, hours = meters[d].hours - meters[last].hours
+                    let due = (service.everyKm.map { km >= $0 * factor } ?? false)
+                        || (service.everyHours.map { hours >= $0 * factor } ?? false)
+                        || (service.everyMonths.map { Double(d - last) >= Double($0) * 30.4 * factor } ?? false)
+                    guard due else { continue }
+                    last = d
+                    let day = a.inService.adding(days: d)
+                    var event = rng.fork(UInt64(day.daysSinceEpoch))
+                    let at = "\(day)T\(String(format: "%02d", 7 + event.int(0...9))):\(String(format: "%02d", event.int(0...59))):00"
                     let vendor = machine ? (a.model.make == "Komatsu" ? "Komatsu Midwest Service" : "Deere Dealer Service")
-                        : rng.pick(["Quick Lube #12", "Fleet Service Center", "Midway Truck Repair"])
-                    rows.append((at, [a.unit, service.name, at, odometer, hoursThen > 0 ? SampleWriter.decimal(hoursThen, 1) : "",
-                                      SampleWriter.decimal(rng.double(service.cost), 2), "USD", vendor, "WO-\(wo)", ""]))
+                        : event.pick(["Quick Lube #12", "Fleet Service Center", "Midway Truck Repair"])
+                    let cost = SampleWriter.decimal(event.double(service.cost), 2)
                     // Services are mostly on time, now and then a little late.
-                    back += gap * (rng.chance(0.15) ? rng.double(1.12...1.3) : rng.double(0.85...1.02))
+                    factor = late ? event.double(1.15...1.6) : event.chance(0.15) ? event.double(1.12...1.3) : event.double(0.85...1.02)
+                    guard day >= firstWritten else { continue }
+                    let odometer = machine ? "" : String(Int(meters[d].km.rounded()))
+                    let workOrder = "WO-\(a.unit)-\(day.description.replacingOccurrences(of: "-", with: ""))"
+                    rows.append((at, [a.unit, service.name, at, odometer, meters[d].hours > 0 ? SampleWriter.decimal(meters[d].hours, 1) : "",
+                                      cost, "USD", vendor, workOrder, ""]))
                 }
             }
         }

@@ -31,6 +31,8 @@ public struct SampleFleet {
         public var inService: CivilDate
         public var odometerKm: Double      // at the start of the sample period
         public var engineHours: Double     // at the start of the sample period
+        public var idleHours = 0.0         // at the start of the sample period
+        public var fuelLitres = 0.0        // burned since in service, at the start of the sample period
         public var driver: Int?            // index into drivers
     }
 
@@ -73,19 +75,14 @@ public struct SampleFleet {
         }
         var assets: [Asset] = []
         let roadModels = SampleFleet.roadModels, machineModels = SampleFleet.machineModels
-        // Meters at the start of the period follow each asset's age and typical use (about two
-        // working days in three), so the service history walked back from them stays positive.
-        func age(_ d: CivilDate) -> Double { Double(max(start.daysSinceEpoch - d.daysSinceEpoch, 30)) }
-        func mid(_ r: ClosedRange<Double>) -> Double { (r.lowerBound + r.upperBound) / 2 }
         for i in 0..<vehicles {
             let m = roadModels[i % roadModels.count]
             let serial = String(100_000 + i * 131)
             let inService = CivilDate(year: m.year, month: 1 + (i * 5) % 12, day: 1 + (i * 3) % 27)!
-            let km = age(inService) * mid(m.dailyKm) * 0.66 * rng.double(0.85...1.1)
             assets.append(Asset(unit: "T-\(String(format: "%02d", i + 1))", model: m,
                                 vin: SampleFleet.vin(prefix: m.idPrefix, year: m.year, serial: serial),
                                 samsaraID: String(281_474_977_075_800 + i * 17), inService: inService,
-                                odometerKm: km.rounded(), engineHours: (km / rng.double(38...48)).rounded(), driver: i))
+                                odometerKm: 0, engineHours: 0, driver: i))
         }
         for i in 0..<machines {
             let m = machineModels[i % machineModels.count]
@@ -93,40 +90,83 @@ public struct SampleFleet {
             let pin = m.idPrefix + "C" + String(yearCode) + "F" + String(format: "%06d", 600_000 + i * 977)
             let inService = CivilDate(year: m.year, month: 3 + i % 9, day: 10)!
             assets.append(Asset(unit: "M-\(String(format: "%02d", i + 1))", model: m, pin: pin, inService: inService, odometerKm: 0,
-                                engineHours: (age(inService) * mid(m.dailyHours) * 0.66 * rng.double(0.85...1.1)).rounded(), driver: nil))
+                                engineHours: 0, driver: nil))
         }
         self.assets = assets
+        // Meters at the start are every day's use since the asset entered service, added in
+        // date order: the sample of the next month starts exactly where this one ends, so two
+        // months imported together have meters that only go forward.
+        for i in self.assets.indices {
+            var meters = Meters()
+            var date = self.assets[i].inService
+            while date < start {
+                meters.add(use(of: i, on: date))
+                date = date.adding(days: 1)
+            }
+            self.assets[i].odometerKm = meters.km
+            self.assets[i].engineHours = meters.hours
+            self.assets[i].idleHours = meters.idle
+            self.assets[i].fuelLitres = meters.fuel
+        }
     }
 
-    /// The asset's days over the sample period: weekdays worked, weekends mostly parked.
+    /// One asset's use on one local day, rounded as the meters count it (0.1 km, 0.01 h, 0.1 L).
+    public struct Use: Sendable, Equatable {
+        public var operated: Bool
+        public var km: Double, engineHours: Double, idleHours: Double, fuelLitres: Double
+    }
+
+    /// Running meter totals, added day by day in date order.
+    struct Meters {
+        var km = 0.0, hours = 0.0, idle = 0.0, fuel = 0.0
+        mutating func add(_ u: Use) {
+            km += u.km
+            hours += u.engineHours
+            idle += u.idleHours
+            fuel += u.fuelLitres
+        }
+    }
+
+    /// The asset's use on `date`: a function of the seed, the asset and the date only, never of
+    /// the sample's start, so every sample that covers a day tells the same story of it (the
+    /// October and November samples agree on the meters, services and fuel of every day).
+    /// Weekdays worked, weekends mostly parked.
+    public func use(of index: Int, on date: CivilDate) -> Use {
+        var rng = SeededRandom(seed: seed).fork(UInt64(index + 1)).fork(UInt64(bitPattern: Int64(date.daysSinceEpoch)))
+        let a = assets[index]
+        let weekday = (date.daysSinceEpoch + 4) % 7   // 0 = Sunday
+        let operated = weekday == 0 || weekday == 6 ? rng.chance(0.1) : rng.chance(0.92)
+        var km = 0.0, h = 0.0, idle = 0.0, fuel = 0.0
+        if operated {
+            if a.model.kind == "equipment" {
+                h = rng.double(a.model.dailyHours)
+                idle = h * rng.double(0.18...0.38)
+                fuel = h * a.model.fuelRate * rng.double(0.85...1.15)
+            } else {
+                km = rng.double(a.model.dailyKm)
+                h = km / rng.double(32...55)
+                idle = h * rng.double(0.08...0.25)
+                h += idle
+                fuel = km * a.model.fuelRate / 100 * rng.double(0.92...1.08)
+            }
+        }
+        return Use(operated: operated, km: (km * 10).rounded() / 10, engineHours: (h * 100).rounded() / 100,
+                   idleHours: (idle * 100).rounded() / 100, fuelLitres: (fuel * 10).rounded() / 10)
+    }
+
+    /// The asset's days over the sample period, with the meters at the start of each.
     public func usage(of index: Int) -> [Day] {
-        var rng = SeededRandom(seed: seed).fork(UInt64(index + 1))
         let a = assets[index]
         var odo = a.odometerKm, hours = a.engineHours
         var out: [Day] = []
+        out.reserveCapacity(days)
         for d in 0..<days {
             let date = start.adding(days: d)
-            let weekday = (date.daysSinceEpoch + 4) % 7   // 0 = Sunday
-            let operated = weekday == 0 || weekday == 6 ? rng.chance(0.1) : rng.chance(0.92)
-            var km = 0.0, h = 0.0, idle = 0.0, fuel = 0.0
-            if operated {
-                if a.model.kind == "equipment" {
-                    h = rng.double(a.model.dailyHours)
-                    idle = h * rng.double(0.18...0.38)
-                    fuel = h * a.model.fuelRate * rng.double(0.85...1.15)
-                } else {
-                    km = rng.double(a.model.dailyKm)
-                    h = km / rng.double(32...55)
-                    idle = h * rng.double(0.08...0.25)
-                    h += idle
-                    fuel = km * a.model.fuelRate / 100 * rng.double(0.92...1.08)
-                }
-            }
-            out.append(Day(date: date, operated: operated, km: (km * 10).rounded() / 10, engineHours: (h * 100).rounded() / 100,
-                           idleHours: (idle * 100).rounded() / 100, fuelLitres: (fuel * 10).rounded() / 10,
-                           odometerKmAtStart: odo, engineHoursAtStart: hours))
-            odo += (km * 10).rounded() / 10
-            hours += (h * 100).rounded() / 100
+            let u = use(of: index, on: date)
+            out.append(Day(date: date, operated: u.operated, km: u.km, engineHours: u.engineHours, idleHours: u.idleHours,
+                           fuelLitres: u.fuelLitres, odometerKmAtStart: odo, engineHoursAtStart: hours))
+            odo += u.km
+            hours += u.engineHours
         }
         return out
     }

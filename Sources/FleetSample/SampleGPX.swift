@@ -37,7 +37,7 @@ extension SampleWriter {
         var ele: Double
     }
 
-    private func track(_ r: Route, seed: UInt64) -> [TrackPoint] {
+    func track(_ r: Route, seed: UInt64) -> [TrackPoint] {
         var rng = SeededRandom(seed: fleet.seed).fork(seed)
         let yard = Self.yard
         // The work leg runs out → far → back, `far` placed so that the day's GPS path is as

@@ -22,7 +22,7 @@ extension SampleWriter {
             guard days.count >= 3 else { continue }
             let unit = a.unit
             try write(elm(a, day: days[0], variant: n), to: "obd/\(unit)/elm-\(days[0].date).log")
-            try write(torque(a, day: days[1], salt: UInt64(7100 + index)), to: "obd/\(unit)/trackLog-\(days[1].date).csv")
+            try write(torque(a, index: index, day: days[1], salt: UInt64(7100 + index)), to: "obd/\(unit)/trackLog-\(days[1].date).csv")
             try write(carScanner(a, day: days[2], salt: UInt64(7200 + index)), to: "obd/\(unit)/carscanner-\(days[2].date).csv")
         }
     }
@@ -107,19 +107,29 @@ extension SampleWriter {
 
     // MARK: Torque Pro
 
-    private func torque(_ a: SampleFleet.Asset, day: SampleFleet.Day, salt: UInt64) -> String {
+    /// The phone's GPS in the Torque log lies on the vehicle's route of that day as Samsara
+    /// reports it (`SampleGPX.track`): the same drive seen by two sources, so a trip built from
+    /// both is never longer than the odometer says. Outside that route (a drive under two hours
+    /// has no planned path) the log has no fix, as when the phone has none.
+    private func torque(_ a: SampleFleet.Asset, index: Int, day: SampleFleet.Day, salt: UInt64) -> String {
         let points = drive(a, day: day, steps: 300, every: 5, salt: salt)
         let header = "GPS Time, Device Time, Longitude, Latitude,GPS Speed (Meters/second), Horizontal Dilution of Precision, Altitude, Bearing, "
             + "G(x), G(y), G(z), G(calibrated),Engine RPM(rpm),Speed (OBD)(km/h), Engine Coolant Temperature(°C),Engine Load(%),"
             + "Voltage (Control Module)(V),Trip average KPL(kpl),"
         var lines = [header]
-        var lat = SampleWriter.yard.lat, lon = SampleWriter.yard.lon
+        let dayIndex = day.date.daysSinceEpoch - fleet.start.daysSinceEpoch
+        let route = samsaraSeries(of: index).routes.first { $0.day == dayIndex }
+        let path = route.flatMap { $0.end - $0.start >= 7200 ? track($0, seed: UInt64(8000 + index * 100 + $0.day)) : nil } ?? []
+        let midnight = Timestamp.utc(fromLocal: Int64(day.date.daysSinceEpoch) * 86_400_000, in: fleet.zone.timeZone)
         for (i, p) in points.enumerated() {
             let mps = p.kmh / 3.6
-            lon += mps * 5 / (111_320 * cos(lat * .pi / 180))
+            let second = (p.at - midnight) / 1000
+            let fix = path.count > 1 && second >= path[0].second && second <= path[path.count - 1].second
+                ? path.min { abs($0.second - second) < abs($1.second - second) } : nil
             let local = SampleWriter.torqueTime(p.at, fleet.zone)
-            let gps = i < 6 ? ["-", "-", "-", "-", "-", "-", "-"]
-                : [SampleWriter.javaTime(p.at, fleet.zone), SampleWriter.decimal(lon, 6), SampleWriter.decimal(lat, 6), SampleWriter.decimal(mps, 2), "4.0", "191.0", "90.0"]
+            let gps = i < 6 || fix == nil ? ["-", "-", "-", "-", "-", "-", "-"]
+                : [SampleWriter.javaTime(p.at, fleet.zone), SampleWriter.decimal(fix!.lon, 6), SampleWriter.decimal(fix!.lat, 6), SampleWriter.decimal(mps, 2), "4.0", "191.0",
+                   SampleWriter.decimal(fix!.course, 1)]
             let volts = p.rpm > 0 ? "14.1" : "12.6"
             let kpl = i < 60 ? "-" : "11.4"
             lines.append(([gps[0], local] + gps[1...] + ["0.01", "0.02", "0.98", "0.01", SampleWriter.decimal(p.rpm, 2), SampleWriter.decimal(p.kmh, 0),

@@ -48,5 +48,10 @@ public struct SampleWriter {
         ([header] + rows).map { CSVWriter.line($0.map(CSVWriter.cell)) }.joined()
     }
 
+    /// The first day as YYYYMMDD: the prefix of the ids a sample makes up (fuel transactions,
+    /// DVIRs, their defects and repairs), so the samples of two months never share an id and
+    /// the natural-key upsert never mistakes November's rows for October's.
+    var idPrefix: String { fleet.start.description.replacingOccurrences(of: "-", with: "") }
+
     static func decimal(_ value: Double, _ places: Int) -> String { String(format: "%.\(places)f", value) }
 }

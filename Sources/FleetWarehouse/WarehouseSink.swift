@@ -10,7 +10,9 @@ public struct WarehouseSink: RecordSink {
     public private(set) var counts = LoadCounts()
     /// Notes aggregated by kind and bounded (`NoteLedger`): a hostile file cannot grow them.
     private var noteLedger = NoteLedger()
-    public var notes: [String] { noteLedger.lines }
+    public var notes: [String] { noteLedger.lines + (moves.note.map { [$0] } ?? []) }
+    /// Stored rows this file's updates moved to another month (`periodChange`).
+    public internal(set) var moves = PeriodMoves()
     /// The parts of asset timelines this file touched: derived tables are recomputed there.
     public private(set) var touched = TouchedTimeline()
     /// The derivation that follows the load (zone and trip rules): with it, positions loaded in
@@ -174,7 +176,16 @@ public struct WarehouseSink: RecordSink {
     }
 
     private mutating func upsert<R: LoadableRecord>(_ record: R) throws -> LoadOutcome {
-        let outcome = try loader.upsert(record)
+        // A fact with a period of its own is checked against its stored row first: a DVIR of
+        // another day is refused, another fact moved to another month is counted.
+        let dated = R.isPeriodRecord ? record as? any PeriodRecord : nil
+        let moved = try dated.flatMap { try periodChange($0) }
+        // A key another file stored keeps both files' versions, so forgetting either puts the
+        // other's back (`RowVersions`); a key only this file stores costs nothing.
+        let versioned = RowVersions.keeps(R.self), db = self.db
+        let outcome = try loader.upsert(record, beforeUpdate: versioned ? { try RowVersions.keepStored(db, record) } : nil)
+        if versioned, outcome != .inserted { try RowVersions.keep(db, record, file: sourceFileID) }
+        if let moved, let dated, outcome == .updated { try countMove(dated, from: moved) }
         if R.isFact { counts.count(outcome) }
         if outcome != .unchanged {
             if let t = record as? TimelineRecord { touched.touch(t.timelineAsset, t.timelineAt) }
@@ -319,7 +330,7 @@ public struct WarehouseSink: RecordSink {
     public func id<R: LoadableRecord>(of record: R) throws -> Int64? { try loader.id(of: record) }
 
     public mutating func atomically(_ body: (inout WarehouseSink) throws -> Void) throws {
-        let saved = counts, savedTouched = touched, savedStreamed = streamedLoads
+        let saved = counts, savedTouched = touched, savedStreamed = streamedLoads, savedMoves = moves
         try db.cachedStatement(sql: "SAVEPOINT fleetkit_row").execute()
         do {
             try body(&self)
@@ -335,6 +346,7 @@ public struct WarehouseSink: RecordSink {
                 throw error
             }
             counts = saved
+            moves = savedMoves
             touched = savedTouched
             // Positions the stream saw may have been undone: no stream is exact any more.
             if streamedLoads != savedStreamed {

@@ -20,11 +20,18 @@ struct ImportCommand: ParsableCommand {
     var create = false
     @Flag(help: "Print the summary as JSON on stdout.")
     var json = false
+    @Flag(help: "Apply a file that changes a figure of a closed month (`fleetkit close`), recording each change in the restatement ledger; without it such a file is refused.")
+    var allowRestatement = false
+    @Option(help: "The imported file (id, path or file name) that this one replaces: it is forgotten in the same transaction (`fleetkit forget`). Only with one file to import.")
+    var replaces: String?
     @OptionGroup var output: OutputOptions
     @Argument(help: "Files or folders to import.", completion: .file())
     var paths: [String]
 
     func validate() throws {
+        if replaces != nil, paths.count != 1 || FileManager.default.fileExists(atPath: paths[0] + "/.") {
+            throw ValidationError("--replaces takes one file to import (the corrected export), not \(paths.count == 1 ? "a folder" : "\(paths.count) paths").")
+        }
         if let format, ImporterRegistry.named(format) == nil {
             throw ValidationError("unknown format '\(format)'; known formats: \(ImporterRegistry.all.map { $0.format }.joined(separator: ", ")).")
         }
@@ -43,6 +50,9 @@ struct ImportCommand: ParsableCommand {
             let settings = try w.settings()
             var options = ImportOptions(format: format, asset: asset, dryRun: dryRun, zone: settings.zone, currency: settings.currency)
             options.trips = settings.trips
+            options.allowRestatement = allowRestatement
+            options.replaces = replaces
+            options.actor = UserName.current
             let dryRun = self.dryRun
             let meter = ProgressMeter(mode: output.progress, label: dryRun ? "dry run" : "import")
             defer { meter.stop() }
@@ -73,7 +83,7 @@ enum ImportReport {
     static func show(_ f: FileOutcome) {
         switch f.status {
         case .imported:
-            Console.out("imported  \(f.path) [\(f.format ?? "?")]: \(f.loaded) loaded, \(f.updated) updated, \(f.unchanged) unchanged, \(f.rejected) rejected")
+            Console.out("imported  \(f.path) [\(f.format ?? "?")]: \(f.loaded) loaded, \(f.updatedText), \(f.unchanged) unchanged, \(f.rejected) rejected")
         case .unchanged:
             Console.out("unchanged \(f.path): already imported (same bytes)")
         case .failed:
@@ -82,6 +92,12 @@ enum ImportReport {
             Console.err("failed    \(f.path): \(error)")
         }
         for n in f.notes ?? [] { Console.out("          note: \(n)") }
+        if let r = f.replaced {
+            Console.out("          replaced #\(r.fileID) \(r.path): \(r.totalRemoved) rows removed, \(r.totalRestored) restored to an earlier file's version")
+        }
+        if f.status != .failed {
+            for c in f.restatements ?? [] { Console.out("          restated \(c.text)") }
+        }
     }
 
     /// The totals line after the per-file lines.

@@ -23,7 +23,7 @@ final class ProgressImportRunner: FileImportRunner {
     /// The line of a file whose import committed (imported or found unchanged).
     static func line(_ o: FileOutcome, path: String) -> String {
         o.status == .unchanged ? "unchanged   \(path): already imported"
-            : "imported    \(path) [\(o.format ?? "?")]: \(o.loaded) loaded, \(o.updated) updated, \(o.unchanged) unchanged, \(o.rejected) rejected"
+            : "imported    \(path) [\(o.format ?? "?")]: \(o.loaded) loaded, \(o.updatedText), \(o.unchanged) unchanged, \(o.rejected) rejected"
     }
 
     func importFile(_ url: URL, request: FileImportRequest) throws -> FileOutcome {

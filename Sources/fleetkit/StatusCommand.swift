@@ -40,6 +40,7 @@ struct WarehouseStatus: Codable {
     var rejects_by_reason: [String: Int]
     var last_runs: [Run]
     var failed_files: [FailedFile]
+    var month_end: MonthEndStatus
 
     static let countedTables = ["asset", "driver", "assignment", "source_file", "reject", "meter_reading", "position", "engine_event",
                                 "obd_sample", "dtc_event", "trip", "asset_day", "fuel_purchase", "expense", "maintenance_record",
@@ -96,7 +97,7 @@ struct WarehouseStatus: Codable {
                                        ORDER BY label LIMIT \(autoCreatedShown)
                                        """),
                                    files: tables["source_file"] ?? 0, coverage: coverage, rejects_by_reason: reasons, last_runs: runs,
-                                   failed_files: failed)
+                                   failed_files: failed, month_end: try MonthEndStatus.read(db))
         }
     }
 
@@ -120,6 +121,7 @@ struct WarehouseStatus: Codable {
             Console.out("rejects by reason (fleetkit rejects lists them):")
             for (r, n) in rejects_by_reason.sorted(by: { $0.key < $1.key }) { Console.out("  \(r.padding(toLength: 20, withPad: " ", startingAt: 0))\(n)") }
         }
+        month_end.printText()
         if !last_runs.isEmpty {
             Console.out("last runs:")
             for r in last_runs { Console.out("  #\(r.id) \(r.started_at) \(r.status): \(r.command)") }

@@ -89,10 +89,10 @@ final class DVIRChainTests: XCTestCase {
         let request = ReportRequest(period: .month(2026, 10), zone: zone, units: .us, currency: "USD", generatedAt: 0, asOf: CivilDate(year: 2026, month: 11, day: 1)!)
         let output = try t.warehouse.pool.read { db in try DVIRComplianceReport().run(db, request) }
         let findings = try DVIRFixture.rows(output, "findings")
-        XCTAssertEqual(findings.filter { $0["rule"] == "review_missing" }.map { $0["dvir"]! }.sorted(), ["70096", "70117", "70140", "70164", "70243", "70411"])
+        XCTAssertEqual(findings.filter { $0["rule"] == "review_missing" }.map { $0["dvir"]! }.sorted(), ["2026100170096", "2026100170117", "2026100170140", "2026100170164", "2026100170243", "2026100170411"])
         XCTAssertEqual(findings.filter { $0["rule"] == "review_before_certification" }.map { $0["dvir"]! }.sorted(),
-                       ["70082", "70150", "70297", "70314", "70338", "70347", "70375"])
-        let t05 = try XCTUnwrap(findings.first { $0["dvir"] == "70082" && $0["rule"] == "review_before_certification" })
+                       ["2026100170082", "2026100170150", "2026100170297", "2026100170314", "2026100170338", "2026100170347", "2026100170375"])
+        let t05 = try XCTUnwrap(findings.first { $0["dvir"] == "2026100170082" && $0["rule"] == "review_before_certification" })
         XCTAssertEqual(t05["unit"], "T-05")
         XCTAssertTrue(t05["evidence"]!.hasPrefix("reviewed 2026-10-09 06:05 by "), t05["evidence"]!)
         XCTAssertTrue(t05["evidence"]!.contains("certified 2026-10-12 17:45"), t05["evidence"]!)

@@ -127,12 +127,14 @@ final class VerifyTests: XCTestCase {
     }
 
     /// An odometer reading that goes backwards, with no anomaly recorded: the daily totals summed it.
+    /// 500 km back: more than any step between two readings of the sample, so it is below the
+    /// reading before it whatever the day drove.
     func testAnUnrecordedRollbackFails() throws {
         let row = try XCTUnwrap(Self.sample().rows("""
             SELECT asset_id, at FROM meter_reading WHERE meter = 'odometer' AND value > 100000 ORDER BY asset_id, at LIMIT 1 OFFSET 5
             """).first)
         let (asset, at): (Int64, Int64) = (row[0], row[1])
-        let result = try verify(after: "UPDATE meter_reading SET value = value - 50000 WHERE asset_id = \(asset) AND meter = 'odometer' AND at = \(at)")
+        let result = try verify(after: "UPDATE meter_reading SET value = value - 500000 WHERE asset_id = \(asset) AND meter = 'odometer' AND at = \(at)")
         let found = result.checks.first { $0.name == "meters" }?.listed ?? []
         XCTAssertTrue(found.contains { $0.what.contains("(rollback), and the step is not in meter_anomaly") }, "\(found)")
         XCTAssertEqual(found.first?.day, Self.zone.day(of: at).description)

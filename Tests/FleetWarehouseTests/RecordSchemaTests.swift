@@ -53,6 +53,10 @@ final class RecordSchemaTests: XCTestCase {
         "setting": "WarehouseSettings, key/value",
         "meter_anomaly": "DailyRollup writes the readings it refused",
         "receipt_correction": "review accept/fix",
+        "period_close": "MonthEnd.close",
+        "restatement": "MonthEnd.record",
+        "correction": "Corrections.forget",
+        "row_version": "RowVersions.record",
     ]
 
     private func liveColumns(_ t: TestWarehouse, _ table: String) throws -> [String] {

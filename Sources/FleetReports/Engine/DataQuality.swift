@@ -1,5 +1,6 @@
 import GRDB
 import FleetCore
+import FleetWarehouse
 
 /// Builds the data-quality table every report ends with: what was left out or is uncertain,
 /// and why, so a total is never trusted further than its inputs.
@@ -33,6 +34,23 @@ struct DataQuality {
                 """, arguments: [kind, request.start, request.end]).map { "\($0[0] as String) \($0[1] as String) at \(Timestamp.iso($0[2]))" }
             add(label, list.count, list.isEmpty ? "none" : list.prefix(10).joined(separator: "; ") + (list.count > 10 ? "; …" : ""))
         }
+        try addMonthEnd(db, request)
+    }
+
+    /// The months of the period that are closed, and every restatement of their figures
+    /// (`MonthEnd`): shown only when the period has a closed month, so a signed figure that
+    /// changed later is read beside its change.
+    mutating func addMonthEnd(_ db: Database, _ request: ReportRequest) throws {
+        guard try db.tableExists("period_close") else { return }
+        let months = MonthEnd.months(from: request.period.from, to: request.period.to)
+        let closed = try MonthEnd.closed(db).filter { months.contains($0.period) }
+        guard !closed.isEmpty else { return }
+        add("Closed months in the period", closed.count,
+            closed.map { "\($0.period) closed \(Timestamp.iso($0.closedAt)) by \($0.closedBy)" }.joined(separator: "; "))
+        let restated = try MonthEnd.restatements(db, periods: closed.map(\.period))
+        add("Restatements of closed months", restated.count, restated.isEmpty ? "none: the figures are as closed" : restated.prefix(10).map {
+            "\($0.period) \($0.report) \($0.figure): \($0.old) → \($0.new) (\($0.filePath), \(Timestamp.iso($0.at)) by \($0.by))"
+        }.joined(separator: "; ") + (restated.count > 10 ? "; … (`fleetkit status` lists all)" : ""))
     }
 }
 

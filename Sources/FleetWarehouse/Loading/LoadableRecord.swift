@@ -31,11 +31,15 @@ public protocol LoadableRecord {
     /// The asset and instant this row sits at on the asset's timeline (`TimelineRecord`), or
     /// nil. A requirement so that high-volume records answer without a dynamic cast per row.
     var timelinePoint: (asset: Int64, at: Int64)? { get }
+    /// Whether the record is a `PeriodRecord`: a static answer, so that the row-by-row load
+    /// of high-volume records pays no dynamic cast for the period check.
+    static var isPeriodRecord: Bool { get }
 }
 
 extension LoadableRecord {
     public static var precedence: String? { nil }
     public static var isFact: Bool { true }
+    public static var isPeriodRecord: Bool { false }
     public static var keepWhenAbsent: Set<String> { [] }
     public static var comparedColumns: [String] { valueColumns.filter { $0 != "source_file_id" } }
 

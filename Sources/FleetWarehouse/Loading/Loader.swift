@@ -59,9 +59,11 @@ public struct Loader {
         return statement
     }
 
-    public mutating func upsert<R: LoadableRecord>(_ record: R) throws -> LoadOutcome {
+    /// `beforeUpdate` runs when the key is stored, before the update may change the stored row.
+    public mutating func upsert<R: LoadableRecord>(_ record: R, beforeUpdate: (() throws -> Void)? = nil) throws -> LoadOutcome {
         let (insert, update) = try statementPair(for: R.self)
         if try run(insert, record) > 0 { return .inserted }
+        try beforeUpdate?()
         return try run(update, record) > 0 ? .updated : .unchanged
     }
 
@@ -79,6 +81,26 @@ public struct Loader {
         let rc = sqlite3_step(raw)
         defer { sqlite3_reset(raw) }
         if rc == SQLITE_ROW { return sqlite3_column_int64(raw, 0) }
+        if rc == SQLITE_DONE { return nil }
+        throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+    }
+
+    /// The stored row with `record`'s key: its integer `column` and its `source_file_id`, or nil.
+    public func stored<R: LoadableRecord>(_ record: R, column: String) throws -> (at: Int64, file: Int64?)? {
+        let statement = try db.cachedStatement(sql: "SELECT \(column), source_file_id FROM \(R.table) WHERE "
+            + R.keyColumns.map { "\($0) IS ?" }.joined(separator: " AND "))
+        let raw = statement.sqliteStatement
+        sqlite3_reset(raw)
+        sqlite3_clear_bindings(raw)
+        // Placeholders for the key only, as in `id(of:)`: the binds past them are refused.
+        var binder = Binder(raw)
+        record.bind(into: &binder)
+        let rc = sqlite3_step(raw)
+        defer { sqlite3_reset(raw) }
+        if rc == SQLITE_ROW {
+            let file = sqlite3_column_type(raw, 1) == SQLITE_NULL ? nil : sqlite3_column_int64(raw, 1)
+            return (sqlite3_column_int64(raw, 0), file)
+        }
         if rc == SQLITE_DONE { return nil }
         throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
     }

@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+import FleetCore
+
+/// Closed months and their restatements.
+///
+/// A closed month's figures (`PeriodFigures`) are what finance signed. A later import that would
+/// change one is a restatement: refused unless the import allows it, and then recorded here
+/// (period, report, figure, old, new, file, when, who) for `fleetkit status` and the reports'
+/// data-quality table. Forgetting a file is held to the same rule (`Corrections`).
+public enum MonthEnd {
+    public struct Closed: Sendable, Equatable {
+        public var period: String
+        public var closedAt: Int64
+        public var closedBy: String
+    }
+
+    public struct Restatement: Sendable, Equatable, Codable {
+        public var period: String, report: String, figure: String, old: String, new: String
+        public var filePath: String
+        public var at: Int64
+        public var by: String
+    }
+
+    /// Closes `period` (YYYY-MM) with its figures as they stand; nil when it was already closed
+    /// (closing is idempotent: the first close's record and figures stand).
+    public static func close(_ db: Database, period: String, zone: FleetZone, by: String, at: Int64 = Timestamp.now()) throws -> PeriodFigures? {
+        let figures = try PeriodFigures.read(db, period: period, zone: zone)
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM period_close WHERE period = ?)", arguments: [period]) == false else { return nil }
+        let json = String(decoding: try JSONEncoder().encode(figures), as: UTF8.self)
+        try db.execute(sql: "INSERT INTO period_close (period, closed_at, closed_by, figures_json) VALUES (?, ?, ?, ?)",
+                       arguments: [period, at, by, json])
+        return figures
+    }
+
+    public static func closed(_ db: Database) throws -> [Closed] {
+        try Row.fetchAll(db, sql: "SELECT period, closed_at, closed_by FROM period_close ORDER BY period")
+            .map { Closed(period: $0[0], closedAt: $0[1], closedBy: $0[2]) }
+    }
+
+    /// The figures of every closed period as they stand now.
+    public static func snapshot(_ db: Database, zone: FleetZone) throws -> [PeriodFigures] {
+        try closed(db).map { try PeriodFigures.read(db, period: $0.period, zone: zone) }
+    }
+
+    /// What changed in the closed periods since `before` (a `snapshot` taken in the same
+    /// transaction, before a load or a forget).
+    public static func changes(_ db: Database, since before: [PeriodFigures], zone: FleetZone) throws -> [PeriodFigures.Change] {
+        try before.flatMap { $0.changes(to: try PeriodFigures.read(db, period: $0.period, zone: zone)) }
+    }
+
+    /// Why a file that would restate closed months is refused, with the figures it would change.
+    public static func refusal(_ changes: [PeriodFigures.Change]) -> String {
+        let periods = Array(Set(changes.map(\.period))).sorted()
+        let shown = changes.prefix(8).map(\.text).joined(separator: "; ") + (changes.count > 8 ? "; … (\(changes.count) figures)" : "")
+        return "it would change \(changes.count) figure\(changes.count == 1 ? "" : "s") of closed period\(periods.count == 1 ? "" : "s") "
+            + "\(periods.joined(separator: ", ")) (a restatement): \(shown). To apply it, import it with --allow-restatement "
+            + "(each change is recorded in the restatement ledger, shown by `fleetkit status` and the reports)"
+    }
+
+    /// Records applied restatements in the ledger.
+    public static func record(_ db: Database, _ changes: [PeriodFigures.Change], filePath: String, sha256: String, by: String,
+                              at: Int64 = Timestamp.now()) throws {
+        for c in changes {
+            try db.execute(sql: """
+                INSERT INTO restatement (period, report, figure, old_value, new_value, file_path, file_sha256, at, by)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [c.period, c.report, c.figure, c.old, c.new, filePath, sha256, at, by])
+        }
+    }
+
+    /// The ledger, oldest first; of the periods `periods` when given.
+    public static func restatements(_ db: Database, periods: [String]? = nil) throws -> [Restatement] {
+        var sql = "SELECT period, report, figure, old_value, new_value, file_path, at, by FROM restatement"
+        var arguments: StatementArguments = []
+        if let periods {
+            guard !periods.isEmpty else { return [] }
+            sql += " WHERE period IN (\(Array(repeating: "?", count: periods.count).joined(separator: ", ")))"
+            arguments = StatementArguments(periods)
+        }
+        return try Row.fetchAll(db, sql: sql + " ORDER BY id", arguments: arguments).map {
+            Restatement(period: $0[0], report: $0[1], figure: $0[2], old: $0[3], new: $0[4], filePath: $0[5], at: $0[6], by: $0[7])
+        }
+    }
+
+    /// The months (YYYY-MM) that `from`…`to` (local days) touch.
+    public static func months(from: CivilDate, to: CivilDate) -> [String] {
+        var out: [String] = []
+        var m = CivilDate(year: from.year, month: from.month, day: 1)!
+        while m <= to {
+            out.append(String(format: "%04d-%02d", m.year, m.month))
+            m = m.adding(months: 1)
+        }
+        return out
+    }
+
+    /// Closes every month with data whose end is at least `afterDays` days before `asOf` (the
+    /// nightly job's `close_after_days`). Returns the months it closed.
+    public static func closeDue(_ db: Database, asOf: CivilDate, afterDays: Int, zone: FleetZone, by: String) throws -> [String] {
+        let earliest = try Int64.fetchOne(db, sql: """
+            SELECT MIN(t) FROM (SELECT MIN(at) AS t FROM fuel_purchase UNION ALL SELECT MIN(at) FROM expense
+            UNION ALL SELECT MIN(performed_at) FROM maintenance_record UNION ALL SELECT MIN(signed_at) FROM dvir)
+            """)
+        let firstDay = try String.fetchOne(db, sql: "SELECT MIN(day) FROM asset_day").flatMap { CivilDate($0) }
+        let candidates = [earliest.map { zone.day(of: $0) }, firstDay].compactMap { $0 }
+        guard let first = candidates.min() else { return [] }
+        var closedNow: [String] = []
+        for period in months(from: first, to: asOf) {
+            guard let (y, m) = PeriodFigures.month(period), let start = CivilDate(year: y, month: m, day: 1) else { continue }
+            let due = start.adding(months: 1).adding(days: afterDays)
+            guard due <= asOf else { continue }
+            if try close(db, period: period, zone: zone, by: by) != nil { closedNow.append(period) }
+        }
+        return closedNow
+    }
+}

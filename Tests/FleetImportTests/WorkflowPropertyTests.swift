@@ -1,0 +1,283 @@
+import XCTest
+import GRDB
+import FleetCore
+import FleetTestSupport
+@testable import FleetKit
+import FleetSample
+
+/// User workflows as random sequences (issue 29): imports of three generated months in any
+/// order, corrected re-exports (some replacing their predecessor), forgets and closes, checked
+/// after every step:
+///
+/// - a closed month's figures change only through a recorded restatement (they equal the
+///   figures at close with the ledger's changes applied);
+/// - nothing is counted twice and every total reconciles to its rows: the stored fuel and
+///   expense rows are exactly, key for key, what the files still in the warehouse say (for a
+///   key several say, the one imported last), and the month's figures sum those rows;
+/// - a refused file changes nothing;
+/// - `verify` is clean;
+/// - forgetting the last file imported and importing it again gives the same warehouse.
+///
+/// A failure prints the shortest sequence that still fails (each step removed in turn while the
+/// sequence keeps failing). Seeded: the same seeds run every time; `FLEETKIT_WORKFLOW_SEEDS`
+/// runs more.
+final class WorkflowPropertyTests: XCTestCase {
+    static let zone = FleetZone(identifier: "America/Chicago")!
+    static let months = ["2026-10", "2026-11", "2026-12"]
+
+    /// One generated file: its path, its month and kind, and the rows it says by key.
+    struct File: Sendable {
+        var name: String
+        var path: String
+        var month: String
+        var kind: String                 // fuel | expenses | dvir
+        var rows: [String: Int64]        // fuel and expense keys → minor units
+    }
+
+    enum Step: CustomStringConvertible, Sendable {
+        case importFile(Int, allow: Bool)
+        case replace(new: Int, old: Int)
+        case forget(Int)
+        case close(String)
+        case forgetAndReimportLast
+
+        var description: String {
+            switch self {
+            case let .importFile(f, allow): return "import \(Pool.shared.files[f].name)\(allow ? " --allow-restatement" : "")"
+            case let .replace(new, old): return "import --replaces \(Pool.shared.files[old].name) \(Pool.shared.files[new].name)"
+            case let .forget(f): return "forget \(Pool.shared.files[f].name)"
+            case let .close(m): return "close \(m)"
+            case .forgetAndReimportLast: return "forget the last file imported, import it again"
+            }
+        }
+    }
+
+    /// The files of three months (2 vehicles), and a corrected re-export of each fuel and
+    /// expense file (one amount changed, one row dropped), written once.
+    final class Pool: @unchecked Sendable {
+        static let shared = Pool()
+        let files: [File]
+        let master: String
+
+        init() {
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("workflow-\(UUID())")
+            var files: [File] = []
+            var master = ""
+            for month in WorkflowPropertyTests.months {
+                let start = CivilDate(month + "-01")!
+                let dir = root.appendingPathComponent(month)
+                var writer = SampleWriter(fleet: SampleFleet(vehicles: 2, machines: 0, start: start, days: 31 - (month == "2026-11" ? 1 : 0), seed: 42), root: dir)
+                _ = try! writer.writeAll()
+                master = dir.appendingPathComponent("master/assets.csv").path
+                for (kind, path, key, amount) in [("fuel", "fuel-card/fuel-card-\(month).csv", "transaction_id", "total"),
+                                                  ("expenses", "expenses/expenses-\(month).csv", "expense_id", "amount")] {
+                    let url = dir.appendingPathComponent(path)
+                    let text = try! String(contentsOf: url, encoding: .utf8)
+                    files.append(File(name: url.lastPathComponent, path: url.path, month: month, kind: kind, rows: Self.rows(text, key, amount)))
+                    // The corrected re-export: the first row's amount 1.00 higher, the last row gone.
+                    var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+                    if lines.last == "" { lines.removeLast() }
+                    let header = lines[0].split(separator: ",").map(String.init)
+                    let column = header.firstIndex(of: amount)!
+                    var first = lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                    first[column] = String(format: "%.2f", (Double(first[column]) ?? 0) + 1)
+                    lines[1] = first.joined(separator: ",")
+                    if lines.count > 3 { lines.removeLast() }
+                    let fixed = dir.appendingPathComponent(path.replacingOccurrences(of: ".csv", with: "-corrected.csv"))
+                    let fixedText = lines.joined(separator: "\n") + "\n"
+                    try! fixedText.write(to: fixed, atomically: true, encoding: .utf8)
+                    files.append(File(name: fixed.lastPathComponent, path: fixed.path, month: month, kind: kind, rows: Self.rows(fixedText, key, amount)))
+                }
+                let dvir = dir.appendingPathComponent("dvir/dvir-\(month).csv")
+                files.append(File(name: dvir.lastPathComponent, path: dvir.path, month: month, kind: "dvir", rows: [:]))
+            }
+            self.files = files
+            self.master = master
+        }
+
+        /// key → minor units of a CSV the sample wrote (no quoted commas in these columns).
+        static func rows(_ text: String, _ key: String, _ amount: String) -> [String: Int64] {
+            let lines = text.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            let k = lines[0].firstIndex(of: key)!, a = lines[0].firstIndex(of: amount)!
+            var out: [String: Int64] = [:]
+            for l in lines.dropFirst() { out[l[k]] = Int64(((Double(l[a]) ?? 0) * 100).rounded()) }
+            return out
+        }
+    }
+
+    /// The model: which files are in, in import order.
+    struct Model {
+        var inOrder: [Int] = []
+        mutating func add(_ f: Int) { inOrder.removeAll { $0 == f }; inOrder.append(f) }
+        mutating func remove(_ f: Int) { inOrder.removeAll { $0 == f } }
+
+        /// What the stored rows of `kind` must be: per key, the last file in that says it.
+        func expected(_ kind: String) -> [String: Int64] {
+            var out: [String: Int64] = [:]
+            for f in inOrder where Pool.shared.files[f].kind == kind { out.merge(Pool.shared.files[f].rows) { _, new in new } }
+            return out
+        }
+    }
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    /// Runs `steps` on a fresh warehouse, checking every invariant after each; throws the first
+    /// broken one, naming the step.
+    func run(_ steps: [Step]) throws {
+        let t = try TestWarehouse()
+        try t.warehouse.apply(setting: [.timezone]) { $0.zone = Self.zone }
+        var options = ImportOptions(zone: Self.zone)
+        options.actor = "workflow test"
+        let session = ImportSession(warehouse: t.warehouse)
+        _ = try session.run([Pool.shared.master], options: options, command: "test")
+        var model = Model()
+        func check(_ i: Int, _ condition: Bool, _ what: @autoclosure () -> String) throws {
+            if !condition { throw Failure(description: "after step \(i + 1) (\(steps[i])): \(what())") }
+        }
+        func stored(_ table: String, _ amount: String) throws -> [String: Int64] {
+            // The stored key carries the importer's prefix (`card:`, `id:`): the file's id after it.
+            Dictionary(uniqueKeysWithValues: try t.rows("SELECT substr(source_key, instr(source_key, ':') + 1), \(amount) FROM \(table)").map { ($0[0] as String, $0[1] as Int64) })
+        }
+        func importOne(_ f: Int, allow: Bool, replaces: Int? = nil) throws -> FileOutcome {
+            var o = options
+            o.allowRestatement = allow
+            o.replaces = replaces.map { Pool.shared.files[$0].path }
+            return try session.run([Pool.shared.files[f].path], options: o, command: "test").files[0]
+        }
+        for (i, step) in steps.enumerated() {
+            let dumpBefore = try t.canonicalDump()
+            switch step {
+            case let .importFile(f, allow):
+                let outcome = try importOne(f, allow: allow)
+                if outcome.status == .failed {
+                    try check(i, outcome.restatements?.isEmpty == false && !allow, "failed for another reason than a refused restatement: \(outcome.error ?? "")")
+                    try check(i, try t.canonicalDump() == dumpBefore, "a refused file changed the warehouse")
+                } else if outcome.status == .imported {
+                    model.add(f)
+                }
+            case let .replace(new, old):
+                guard model.inOrder.contains(old) else { continue }
+                let outcome = try importOne(new, allow: true, replaces: old)
+                try check(i, outcome.status != .failed, "the replacement failed: \(outcome.error ?? "")")
+                if outcome.status == .imported { model.remove(old); model.add(new) }
+            case let .forget(f):
+                guard model.inOrder.contains(f) else { continue }
+                let result = try Corrections.forget(in: t.warehouse, Pool.shared.files[f].path, allowRestatement: i % 2 == 0, dryRun: false, by: "workflow test")
+                if result.applied { model.remove(f) } else {
+                    try check(i, result.refused, "a forget neither applied nor refused")
+                    try check(i, try t.canonicalDump() == dumpBefore, "a refused forget changed the warehouse")
+                }
+            case let .close(m):
+                _ = try t.warehouse.pool.write { db in try MonthEnd.close(db, period: m, zone: Self.zone, by: "workflow test") }
+            case .forgetAndReimportLast:
+                guard let last = model.inOrder.last else { continue }
+                let result = try Corrections.forget(in: t.warehouse, Pool.shared.files[last].path, allowRestatement: true, dryRun: false, by: "workflow test")
+                try check(i, result.applied, "the forget was not applied")
+                let outcome = try importOne(last, allow: true)
+                try check(i, outcome.status == .imported, "the re-import did not import: \(outcome.error ?? "\(outcome.status)")")
+                try check(i, try t.canonicalDump().filter { !$0.hasPrefix("correction|") && !$0.hasPrefix("restatement|") && !$0.hasPrefix("row_version|") }
+                              == dumpBefore.filter { !$0.hasPrefix("correction|") && !$0.hasPrefix("restatement|") && !$0.hasPrefix("row_version|") },
+                          "forget then re-import gave another warehouse")
+            }
+            try afterStep?(t, step)
+            // Nothing counted twice, nothing lost: the rows are what the files in say.
+            try check(i, try stored("fuel_purchase", "total_minor") == model.expected("fuel"), "the fuel rows are not what the imported files say")
+            try check(i, try stored("expense", "amount_minor") == model.expected("expenses"), "the expense rows are not what the imported files say")
+            // Closed months: as closed, with the ledger's changes applied.
+            try t.warehouse.pool.read { db in
+                for closed in try MonthEnd.closed(db) {
+                    let json = try String.fetchOne(db, sql: "SELECT figures_json FROM period_close WHERE period = ?", arguments: [closed.period])!
+                    var expected = Dictionary(uniqueKeysWithValues: try JSONDecoder().decode(PeriodFigures.self, from: Data(json.utf8)).figures.map { ("\($0.report) \($0.figure)", $0.value) })
+                    for r in try MonthEnd.restatements(db, periods: [closed.period]) { expected["\(r.report) \(r.figure)"] = r.new == "none" ? nil : r.new }
+                    let now = try PeriodFigures.read(db, period: closed.period, zone: Self.zone)
+                    let actual = Dictionary(uniqueKeysWithValues: now.figures.map { ("\($0.report) \($0.figure)", $0.value) })
+                    try check(i, actual == expected, "closed \(closed.period) changed without a restatement: \(expected) → \(actual)")
+                    // The month's fuel figure reconciles to its rows.
+                    let (from, to) = (Self.zone.start(of: CivilDate(closed.period + "-01")!), Self.zone.start(of: CivilDate(closed.period + "-01")!.adding(months: 1)))
+                    let sum = try Int64.fetchOne(db, sql: "SELECT SUM(total_minor) FROM fuel_purchase WHERE at >= ? AND at < ?", arguments: [from, to])
+                    try check(i, sum.map { "\(Money(minor: $0, currency: "USD")) " } == actual["cost fuel USD"].map { String($0.prefix { $0 != "(" }) },
+                              "the fuel figure of \(closed.period) does not reconcile to its rows")
+                }
+            }
+            let verify = try Verifier(checks: VerifyChecks.all).run(t.warehouse, context: try VerifyChecks.context(t.warehouse, sampleDays: 20))
+            try check(i, verify.checks.allSatisfy { $0.failures == 0 }, "verify: \(verify.checks.filter { $0.failures > 0 }.map { "\($0.name) \($0.listed.first?.what ?? "")" })")
+        }
+    }
+
+    /// A random sequence of `count` steps.
+    static func steps(seed: UInt64, count: Int) -> [Step] {
+        var rng = SeededRandom(seed: seed)
+        let n = Pool.shared.files.count
+        return (0..<count).map { _ in
+            switch rng.int(0...9) {
+            case 0...3: return .importFile(rng.int(0...(n - 1)), allow: rng.chance(0.5))
+            case 4: let f = rng.int(0...(n - 1)); return Pool.shared.files[f].name.contains("corrected") ? .replace(new: f, old: f - 1) : .importFile(f, allow: true)
+            case 5, 6: return .forget(rng.int(0...(n - 1)))
+            case 7, 8: return .close(rng.pick(months))
+            default: return .forgetAndReimportLast
+            }
+        }
+    }
+
+    /// The shortest sequence, found by removing steps one at a time while it keeps failing.
+    func shrink(_ steps: [Step]) -> (steps: [Step], failure: String) {
+        var current = steps
+        var failure = ""
+        do { try run(current) } catch { failure = String(describing: error) }
+        var i = 0
+        while i < current.count {
+            var shorter = current
+            shorter.remove(at: i)
+            do { try run(shorter); i += 1 } catch {
+                current = shorter
+                failure = String(describing: error)
+            }
+        }
+        return (current, failure)
+    }
+
+    func testRandomWorkflowsKeepEveryInvariant() throws {
+        let extra = Int(ProcessInfo.processInfo.environment["FLEETKIT_WORKFLOW_SEEDS"] ?? "") ?? 0
+        let seeds = Array(UInt64(1)...UInt64(12 + max(0, min(extra, 10_000))))
+        // Bounded for `make test`: the seeds that fit in 150 s, at least four.
+        let clock = ContinuousClock(), deadline = clock.now + .seconds(150)
+        var ran = 0
+        for seed in seeds {
+            if clock.now > deadline, ran >= 4 { break }
+            let steps = Self.steps(seed: seed, count: 10)
+            do { try run(steps) } catch {
+                let (shortest, failure) = shrink(steps)
+                XCTFail("seed \(seed): \(failure)\nshortest sequence:\n" + shortest.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
+                return
+            }
+            ran += 1
+        }
+        XCTAssertGreaterThanOrEqual(ran, 4)
+    }
+
+    /// The suite can fail, and shrinks: with a fault injected after every import of the first
+    /// October file (a fill copied under another key, as a loader that doubles rows would), a
+    /// random sequence fails and shrinks to that one import.
+    func testTheSuiteFindsARowCountedTwiceAndShrinksToIt() throws {
+        afterStep = { t, step in
+            guard case .importFile(0, _) = step else { return }
+            try t.warehouse.pool.write { db in
+                try db.execute(sql: """
+                    INSERT INTO fuel_purchase (source_key, origin, asset_id, unit_hint, at, merchant, volume_ml, unit_price_minor_per_l, total_minor,
+                        currency, fuel_grade, odometer_m, card_last4, ocr_confidence, needs_review, linked_to, source_file_id)
+                    SELECT source_key || '-again', origin, asset_id, unit_hint, at, merchant, volume_ml, unit_price_minor_per_l, total_minor,
+                        currency, fuel_grade, odometer_m, card_last4, ocr_confidence, needs_review, linked_to, source_file_id FROM fuel_purchase LIMIT 1
+                    """)
+            }
+        }
+        defer { afterStep = nil }
+        let steps: [Step] = [.close("2026-11"), .importFile(3, allow: false), .importFile(0, allow: false), .forget(3), .close("2026-10")]
+        XCTAssertThrowsError(try run(steps))
+        let (shortest, failure) = shrink(steps)
+        XCTAssertEqual(shortest.map(\.description), ["import fuel-card-2026-10.csv"], failure)
+        XCTAssertTrue(failure.contains("the fuel rows are not what the imported files say"), failure)
+    }
+
+    /// A fault injected after each step (the shrinking test only).
+    var afterStep: ((TestWarehouse, Step) throws -> Void)?
+}
