@@ -139,6 +139,21 @@ public struct ImportSession {
                 var id: Int64 = 0
                 // Immediate: no other run can insert its row between the check and this insert.
                 try db.inTransaction(.immediate) {
+                    // After a run that died, a quick integrity check before anything is written:
+                    // a backup restored beside a stale -wal, or a disk that lied about a sync,
+                    // shows here, not as a damaged warehouse that imports go on writing into.
+                    if try RunLock.hasInterruptedRuns(db, warehouse: warehouse.path) {
+                        let verdict: [String]
+                        do { verdict = try String.fetchAll(db, sql: "PRAGMA quick_check(5)") } catch let e as DatabaseError
+                            where e.resultCode == .SQLITE_CORRUPT || e.resultCode == .SQLITE_NOTADB {
+                            verdict = [e.message ?? "database disk image is malformed"]
+                        }
+                        guard verdict == ["ok"] else {
+                            throw FleetError.warehouse(path: warehouse.path,
+                                                       reason: "it failed SQLite's integrity check after an interrupted run (\(QuotedText.cut(verdict.joined(separator: "; "))))",
+                                                       hint: "Restore it from a backup (docs/OPERATIONS.md, \"Backup and restore\": remove the -wal and -shm with it); nothing was written.")
+                        }
+                    }
                     try RunLock.markInterrupted(db, warehouse: warehouse.path, foundBy: command)
                     id = try ImportRun.columnTable.insert(ImportRun(startedAt: Timestamp.now(), command: command, status: "running"), in: db)
                     try RunLock.acquire(warehouse: warehouse.path, runID: id)

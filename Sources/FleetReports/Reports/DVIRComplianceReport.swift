@@ -97,7 +97,7 @@ public struct DVIRComplianceReport: Report {
                     if let moved = try Movement.metres(db, asset: a.id, from: from, to: to) {
                         if moved > Self.operatingMetres {
                             drove = true
-                            violations.add(Violation(unit: a.unit, day: day, component: d[1], created: created, resolved: resolved, movedM: moved))
+                            try violations.add(Violation(unit: a.unit, day: day, component: d[1], created: created, resolved: resolved, movedM: moved))
                             violationDays.insert(day)
                         }
                     } else {
@@ -109,7 +109,7 @@ public struct DVIRComplianceReport: Report {
                 if resolved != nil, !drove, judged { certifiedInTime += 1 }
             }
             let certifiable = defects.filter { $0[2] as Bool }.count
-            summary.add(VehicleLine(unit: a.unit, operated: operated?.count, filed: filed.count, missing: missing, found: foundInPeriod,
+            try summary.add(VehicleLine(unit: a.unit, operated: operated?.count, filed: filed.count, missing: missing, found: foundInPeriod,
                                     certifiable: certifiable, certified: certifiedInTime, violationDays: violationDays.count))
         }
         func count(_ column: String) -> Double { summary.total(column).number ?? 0 }

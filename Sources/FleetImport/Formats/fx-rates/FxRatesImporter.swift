@@ -9,6 +9,10 @@ public struct FxRatesImporter: Importer {
     public static let format = "fx-rates"
     public static let summary = "Exchange rates per day: units of a currency per unit of the base currency, or the inverse (CSV)"
     public static let example = "fx-rates.csv"
+    /// Units of a currency per unit of the base that any real pair stays within (the widest
+    /// today, such as IRR per KWD, is near 1.4e5; the narrowest its inverse). Rates outside are
+    /// typos or hostile, and converting amounts through them could not be exact.
+    public static let plausibleRates: ClosedRange<Double> = 1e-9...1e9
 
     static let columns: [String: [String]] = [
         "date": ["day", "effective_date", "valid_from", "rate_date"],
@@ -42,6 +46,9 @@ public struct FxRatesImporter: Importer {
             case (_?, _?): throw RowError(.badValue, "give the rate once: 'per_base' or 'base_per_unit', not both")
             }
             guard perBase > 0, perBase.isFinite else { throw RowError(.outOfRange, "a rate must be above 0") }
+            guard Self.plausibleRates.contains(perBase) else {
+                throw RowError(.outOfRange, "the rate \(perBase) \(currency) per \(input.currency) is outside 1e-9 to 1e9, beyond any currency pair; check the column (per_base is units of \(currency) per \(input.currency)) and the decimal mark")
+            }
             try row.unique("\(day)|\(currency)", "the \(currency) rate for \(day)")
             try sink.load(FxRate(day: day.description, currency: currency, perBase: perBase, sourceFileID: sink.sourceFileID))
         }
