@@ -54,6 +54,21 @@ final class HostilePathsAndLimitsTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("named pipe"), r.stderr)
     }
 
+    /// Issue 35 item 5: the per-run lock followed a planted symbolic link and truncated its target.
+    func testASymlinkPlantedAsTheNextRunLockIsNeverWrittenThrough() throws {
+        let db = root.appendingPathComponent("fleet.sqlite").path
+        let csv = root.appendingPathComponent("expenses.csv")
+        try "expense_id,date,category,amount,currency,vendor\nE1,2026-10-01,tolls,1.00,USD,I-PASS\n".write(to: csv, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try run(["init", "--db", db]).status, 0)
+        let victim = root.appendingPathComponent("precious.txt")
+        try "keep me\n".write(to: victim, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: db + ".run-1.lock", withDestinationPath: victim.path)
+        let r = try run(["import", "--db", db, csv.path], seconds: 30)
+        XCTAssertNotEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("symbolic link"), r.stderr)
+        XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "keep me\n")
+    }
+
     /// `ulimit -f`: before, SIGXFSZ ended `import` with status 153 and no message.
     func testAFileSizeLimitIsReportedLikeAFullDisk() throws {
         let db = root.appendingPathComponent("fleet.sqlite").path
