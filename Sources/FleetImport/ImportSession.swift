@@ -20,6 +20,10 @@ public struct ImportOptions: Sendable {
     /// Trip detection fed while positions load (`WarehouseSink.streamTrips`): the same tables
     /// either way, faster on; off only to compare the two.
     public var streamTrips = true
+    /// `zone`, `currency` and `trips` are the warehouse's stored settings (`fleetkit import`, the
+    /// nightly job): each file's transaction reads them again and, when `init` or a nightly run
+    /// changed them since, fails the file instead of deriving it with the old ones.
+    public var settingsFromWarehouse = false
 
     public init(format: String? = nil, asset: String? = nil, dryRun: Bool = false, zone: FleetZone = .utc, currency: String = "USD") {
         self.format = format
@@ -280,6 +284,17 @@ public struct ImportSession {
                         outcome.status = .unchanged
                         outcome.sourceFileID = existing
                         return .rollback
+                    }
+                    // Settings are read inside the file's transaction: a change committed by
+                    // `init --tz` or `--trip-rule` after this run began is seen here, and the file
+                    // is not derived with the old ones (verify then found 372 failures).
+                    if options.settingsFromWarehouse {
+                        let now = try WarehouseSettings.load(db)
+                        if now.zone.identifier != options.zone.identifier || now.currency != options.currency || now.trips != options.trips {
+                            throw FleetError.warehouse(path: warehouse.path,
+                                                       reason: "its settings changed while this import ran (now: time zone \(now.zone.identifier), currency \(now.currency), trip rules \(now.trips.summary))",
+                                                       hint: "Nothing of \(url.lastPathComponent) was kept; run the import again, which derives with the new settings.")
+                        }
                     }
                     if input.asset == nil, options.attributeByFolder {
                         input.asset = try FileWalker.folderUnit(of: url, in: db)

@@ -94,6 +94,9 @@ public struct FileImportRequest: Codable, Sendable, Equatable {
         var options = ImportOptions(zone: zone, currency: currency)
         options.trips = trips
         options.attributeByFolder = attributeByFolder
+        // The job stored these as the warehouse's settings before importing: a later change is
+        // caught in each file's transaction.
+        options.settingsFromWarehouse = true
         return options
     }
 

@@ -43,6 +43,7 @@ struct ImportCommand: ParsableCommand {
             let settings = try w.settings()
             var options = ImportOptions(format: format, asset: asset, dryRun: dryRun, zone: settings.zone, currency: settings.currency)
             options.trips = settings.trips
+            options.settingsFromWarehouse = true
             let dryRun = self.dryRun
             let meter = ProgressMeter(mode: output.progress, label: dryRun ? "dry run" : "import")
             defer { meter.stop() }
