@@ -54,7 +54,10 @@ public func fuzzELM327(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let date = CarScannerFileDate(name: line.text)
         if let d = date.date { precondition((1971...2200).contains(d.year)) }
         if let s = date.startSecond { precondition((0..<86_400).contains(s)) }
-        if let secs = OBDChannels.number(line.text) ?? nil, secs.isFinite, secs >= 0, secs < 1e12 { _ = try? scanner.utc(secs) }
+        // Any SECONDS the importer passes on (finite, ≥ 0; issue 35: 9.3e15 once trapped).
+        if let secs = OBDChannels.number(line.text) ?? nil, secs.isFinite, secs >= 0, let at = try? scanner.utc(secs) {
+            precondition(at <= Timestamp.plausible.upperBound + 2 * 86_400_000, "SECONDS \(secs) gave \(at)")
+        }
         if let (local, _) = try? OBDLocalClock.parse(line.text) { _ = zones.offset(gpsTime: line.text, deviceLocal: local) }
         _ = ELMWrapper.payload(Substring(line.text))
         _ = ELMWrapper.isLogText(Substring(line.text))

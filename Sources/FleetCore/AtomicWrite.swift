@@ -57,6 +57,8 @@ public enum AtomicWrite {
     public static func produce(_ url: URL, mode: mode_t = 0o600, temporary kind: Temporary = .unique, _ body: (URL) throws -> Void) throws {
         let tmp = temporaryURL(for: url, kind)
         if case .fixed = kind { unlink(tmp.path) }
+        inFlight.withLock { _ = $0.insert(tmp.path) }
+        defer { inFlight.withLock { _ = $0.remove(tmp.path) } }
         do { try body(tmp) } catch {
             unlink(tmp.path)
             throw error
@@ -73,6 +75,36 @@ public enum AtomicWrite {
         }
     }
 
+    /// Temporary files being written by this process, removed by `removeTemporaries` when a
+    /// signal ends it (SIGTERM, SIGINT): a report folder never keeps half-written files.
+    private static let inFlight = Locked<Set<String>>([])
+
+    /// Removes every temporary file this process is writing. For a signal handler that then
+    /// exits (it runs on a Dispatch queue, not in signal context).
+    public static func removeTemporaries() {
+        for path in inFlight.withLock({ $0 }) { unlink(path) }
+    }
+
+    /// Removes `.<name>.<pid>.<random>.tmp` files in `folder` left by a writer killed outright
+    /// (SIGKILL, a power cut), which no handler can clean: only regular files of that shape
+    /// whose pid is no running process. Returns how many were removed.
+    @discardableResult
+    public static func sweepAbandoned(in folder: URL) -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return 0 }
+        var removed = 0
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+            let parts = name.dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count >= 4, let pid = Int32(parts[parts.count - 2]), pid > 0, parts[parts.count - 1].count == 8,
+                  parts[parts.count - 1].allSatisfy(\.isHexDigit), pid != getpid() else { continue }
+            guard kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let path = folder.appendingPathComponent(name).path
+            var st = stat()
+            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == getuid() else { continue }
+            if unlink(path) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
     /// Creates the temporary file: exclusive, never through a link, 0600 whatever the umask.
     public static func create(_ tmp: URL, for url: URL) throws -> Int32 {
         let fd = open(tmp.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -83,5 +115,17 @@ public enum AtomicWrite {
             throw FleetError.io(path: url.path, reason: "cannot write: \(reason)")
         }
         return fd
+    }
+}
+
+/// A value behind a lock, for the few process-wide tables FleetCore keeps.
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
     }
 }

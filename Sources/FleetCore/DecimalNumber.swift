@@ -69,9 +69,9 @@ public struct DecimalNumber: Equatable, Sendable, CustomStringConvertible {
         public var description: String {
             switch self {
             case .empty: return "the value is empty"
-            case let .notANumber(s): return "'\(s)' is not a number"
-            case let .badGrouping(s): return "'\(s)' has thousands separators in the wrong places"
-            case let .tooLarge(s): return "'\(s)' is too large"
+            case let .notANumber(s): return "'\(QuotedText.cut(s))' is not a number"
+            case let .badGrouping(s): return "'\(QuotedText.cut(s))' has thousands separators in the wrong places"
+            case let .tooLarge(s): return "'\(QuotedText.cut(s))' is too large"
             }
         }
     }

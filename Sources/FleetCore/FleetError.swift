@@ -22,17 +22,18 @@ public enum FleetError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case let .unreadable(file, location, reason, hint):
             let at = location.map { " at \($0)" } ?? ""
-            return "\(file)\(at): \(reason). \(hint)"
+            return "\(file)\(at): \(QuotedText.cut(reason, limit: 2000)). \(QuotedText.cut(hint, limit: 2000))"
         case let .unknownFormat(file, hint):
             return "\(file): the format was not recognised. \(hint)"
         case let .emptyFile(file):
             return "\(file): the file is empty; there is nothing to import. Check that the export finished writing."
         case let .io(path, reason):
-            return "\(path): \(reason)"
+            return "\(path): \(QuotedText.cut(reason, limit: 2000))"
         case let .warehouse(path, reason, hint):
-            return "warehouse \(path): \(reason). \(hint)"
+            return "warehouse \(path): \(QuotedText.cut(reason, limit: 2000)). \(QuotedText.cut(hint, limit: 2000))"
         case let .invalidArgument(name, value, hint):
-            return "invalid \(name) '\(value)': \(hint)"
+            // The value is input: quoted cut (QuotedText), as is a hint that quotes it again.
+            return "invalid \(QuotedText.cut(name)) '\(QuotedText.cut(value))': \(QuotedText.cut(hint, limit: 2000))"
         case let .unattributed(file, hint):
             return "\(file): no asset could be attributed. \(hint)"
         }

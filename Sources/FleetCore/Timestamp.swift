@@ -59,19 +59,39 @@ public enum Timestamp {
         return local - sign * Int64(oh * 3600 + om * 60) * 1000
     }
 
-    /// Converts a wall-clock time in `zone` to UTC. In a DST gap the later offset is used; in a
-    /// repeated hour the first occurrence wins, so the result is deterministic.
+    /// Converts a wall-clock time in `zone` to UTC. In a repeated hour the first occurrence
+    /// wins, so the result is deterministic; in a DST gap (a time that does not exist, see
+    /// `exists`) the offset from before the change is used, as the clocks would have read.
+    ///
+    /// Every offset the zone has within a day of the time is tried, and an instant is kept only
+    /// when the zone's offset there is the one tried: a guess from the offset at the wrong side
+    /// of a change once put 02:10–06:10 on a fall-back morning (America/Chicago) an hour early.
     public static func utc(fromLocal localMillis: Int64, in zone: TimeZone) -> Int64 {
-        let guess = Date(timeIntervalSince1970: Double(localMillis) / 1000)
-        let offset1 = Int64(zone.secondsFromGMT(for: guess)) * 1000
-        let candidate = localMillis - offset1
-        let offset2 = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(candidate) / 1000))) * 1000
-        if offset1 == offset2 { return candidate }
-        // Near a transition: prefer the first occurrence (the larger offset) when both exist.
-        let other = localMillis - offset2
-        let check = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(other) / 1000))) * 1000
-        if check == offset2 { return min(candidate, other) }
-        return candidate
+        let valid = instants(fromLocal: localMillis, in: zone)
+        if let first = valid.min() { return first }
+        return localMillis - offset(at: localMillis - 86_400_000, in: zone)
+    }
+
+    /// Whether the wall-clock time exists in `zone`: false in the hour skipped when the clocks
+    /// go forward (02:00–02:59 on 2026-03-08 in America/Chicago).
+    public static func exists(local localMillis: Int64, in zone: TimeZone) -> Bool {
+        !instants(fromLocal: localMillis, in: zone).isEmpty
+    }
+
+    /// Every instant whose wall-clock time in `zone` is `localMillis`: one, two in a repeated
+    /// hour, none in a skipped one.
+    static func instants(fromLocal localMillis: Int64, in zone: TimeZone) -> [Int64] {
+        var offsets: [Int64] = []
+        for probe in [localMillis - 86_400_000, localMillis, localMillis + 86_400_000] {
+            let o = offset(at: probe, in: zone)
+            if !offsets.contains(o) { offsets.append(o) }
+        }
+        return offsets.compactMap { o in offset(at: localMillis - o, in: zone) == o ? localMillis - o : nil }
+    }
+
+    /// The zone's offset from UTC at an instant, in milliseconds.
+    static func offset(at ms: Int64, in zone: TimeZone) -> Int64 {
+        Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(ms) / 1000))) * 1000
     }
 
     /// Formats epoch milliseconds as `2026-10-01T12:00:00Z` (milliseconds shown only when non-zero).

@@ -27,6 +27,9 @@ public enum DirectoryWalk {
         case outside(target: String)
         case walkedAlready
         case notRegular(kind: String)
+        /// A name that cannot be looked up for another reason than being gone: a path longer
+        /// than PATH_MAX (ENAMETOOLONG), a folder without search permission. Said, never skipped.
+        case unreachable(reason: String)
     }
 
     /// A regular file found, or a problem with a name (or a folder that cannot be read).
@@ -67,7 +70,11 @@ public enum DirectoryWalk {
             var st: stat
             switch links {
             case .follow:
-                guard let followed = DirectoryListing.status(path, follow: true) else { found(nil, .brokenLink); continue }
+                guard let followed = DirectoryListing.status(path, follow: true) else {
+                    let e = errno
+                    found(nil, e == ENOENT ? .brokenLink : .unreachable(reason: String(cString: strerror(e))))
+                    continue
+                }
                 guard DirectoryListing.text(path) != nil else { found(nil, .nameNotUTF8); continue }
                 if followed.st_mode & S_IFMT == S_IFDIR {
                     guard visited.insert(DirectoryListing.Identity(followed)).inserted else { found(nil, .walkedAlready); continue }
@@ -76,7 +83,13 @@ public enum DirectoryWalk {
                 }
                 st = followed
             case .stayInside:
-                guard let lst = DirectoryListing.status(path, follow: false) else { continue }   // gone since the listing
+                guard let lst = DirectoryListing.status(path, follow: false) else {
+                    // Gone since the listing: nothing to say. Anything else (a path over
+                    // PATH_MAX was skipped every night, "0 files") is a problem with its reason.
+                    let e = errno
+                    if e != ENOENT { found(nil, .unreachable(reason: String(cString: strerror(e)))) }
+                    continue
+                }
                 guard DirectoryListing.text(path) != nil else { found(nil, .nameNotUTF8); continue }
                 st = lst
                 if lst.st_mode & S_IFMT == S_IFLNK {

@@ -55,6 +55,8 @@ enum FileWalker {
                 out.append((URL(fileURLWithPath: text), "\(text): leads to a folder already walked (a symbolic link loop or a second link to it); not walked again"))
             case let .notRegular(kind)?: out.append((URL(fileURLWithPath: text), "\(text): \(kind), not a regular file; only regular files are imported"))
             case let .outside(target)?: out.append((URL(fileURLWithPath: text), "\(text): leads outside the folder (to \(target))"))
+            case let .unreachable(reason)?:
+                out.append((URL(fileURLWithPath: display), "\(display): cannot be looked up (\(reason)); a path over \(PATH_MAX) bytes must be moved to a shorter one"))
             }
         }
         return out

@@ -28,6 +28,10 @@ public struct ImportOptions: Sendable {
     public var replaces: String?
     /// Who runs the import, for the restatement and correction ledgers.
     public var actor = "fleetkit"
+    /// `zone`, `currency` and `trips` are the warehouse's stored settings (`fleetkit import`, the
+    /// nightly job): each file's transaction reads them again and, when `init` or a nightly run
+    /// changed them since, fails the file instead of deriving it with the old ones.
+    public var settingsFromWarehouse = false
 
     public init(format: String? = nil, asset: String? = nil, dryRun: Bool = false, zone: FleetZone = .utc, currency: String = "USD") {
         self.format = format
@@ -163,6 +167,21 @@ public struct ImportSession {
                 var id: Int64 = 0
                 // Immediate: no other run can insert its row between the check and this insert.
                 try db.inTransaction(.immediate) {
+                    // After a run that died, a quick integrity check before anything is written:
+                    // a backup restored beside a stale -wal, or a disk that lied about a sync,
+                    // shows here, not as a damaged warehouse that imports go on writing into.
+                    if try RunLock.hasInterruptedRuns(db, warehouse: warehouse.path) {
+                        let verdict: [String]
+                        do { verdict = try String.fetchAll(db, sql: "PRAGMA quick_check(5)") } catch let e as DatabaseError
+                            where e.resultCode == .SQLITE_CORRUPT || e.resultCode == .SQLITE_NOTADB {
+                            verdict = [e.message ?? "database disk image is malformed"]
+                        }
+                        guard verdict == ["ok"] else {
+                            throw FleetError.warehouse(path: warehouse.path,
+                                                       reason: "it failed SQLite's integrity check after an interrupted run (\(QuotedText.cut(verdict.joined(separator: "; "))))",
+                                                       hint: "Restore it from a backup (docs/OPERATIONS.md, \"Backup and restore\": remove the -wal and -shm with it); nothing was written.")
+                        }
+                    }
                     try RunLock.markInterrupted(db, warehouse: warehouse.path, foundBy: command)
                     id = try ImportRun.columnTable.insert(ImportRun(startedAt: Timestamp.now(), command: command, status: "running"), in: db)
                     try RunLock.acquire(warehouse: warehouse.path, runID: id)
@@ -291,6 +310,17 @@ public struct ImportSession {
                         outcome.status = .unchanged
                         outcome.sourceFileID = existing
                         return .rollback
+                    }
+                    // Settings are read inside the file's transaction: a change committed by
+                    // `init --tz` or `--trip-rule` after this run began is seen here, and the file
+                    // is not derived with the old ones (verify then found 372 failures).
+                    if options.settingsFromWarehouse {
+                        let now = try WarehouseSettings.load(db)
+                        if now.zone.identifier != options.zone.identifier || now.currency != options.currency || now.trips != options.trips {
+                            throw FleetError.warehouse(path: warehouse.path,
+                                                       reason: "its settings changed while this import ran (now: time zone \(now.zone.identifier), currency \(now.currency), trip rules \(now.trips.summary))",
+                                                       hint: "Nothing of \(url.lastPathComponent) was kept; run the import again, which derives with the new settings.")
+                        }
                     }
                     if input.asset == nil, options.attributeByFolder {
                         input.asset = try FileWalker.folderUnit(of: url, in: db)

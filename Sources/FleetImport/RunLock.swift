@@ -30,10 +30,11 @@ public enum RunLock {
     /// Takes the lock of a new run, for as long as this process lives or until `release`.
     static func acquire(warehouse: String, runID: Int64) throws {
         let path = path(warehouse: warehouse, runID: runID)
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw FleetError.warehouse(path: warehouse, reason: "cannot create the run lock \(path): \(String(cString: strerror(errno)))",
-                                       hint: "The warehouse's folder must be writable by the user running fleetkit.")
+        // Never through a planted link, FIFO or hard link (SafeOpen): the file is truncated.
+        let fd: Int32
+        do { fd = try SafeOpen.open(path, O_RDWR | O_CREAT) } catch {
+            throw FleetError.warehouse(path: warehouse, reason: "cannot create the run lock \(path): \(error.reason)",
+                                       hint: "The warehouse's folder must be writable by the user running fleetkit, and nothing else may be at that name.")
         }
         // Blocking: a `status` that is checking this file holds a shared lock for microseconds.
         while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
@@ -56,8 +57,8 @@ public enum RunLock {
     public static func liveness(warehouse: String, runID: Int64) -> Liveness {
         let path = path(warehouse: warehouse, runID: runID)
         if mutex.withLock({ held[path] != nil }) { return .alive }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .gone(pid: nil) }
+        // A FIFO, link or folder planted at the name is no run's lock (and must not block).
+        guard let fd = try? SafeOpen.open(path, O_RDONLY) else { return .gone(pid: nil) }
         defer { close(fd) }
         guard flock(fd, LOCK_SH | LOCK_NB) == 0 else { return .alive }
         var buffer = [UInt8](repeating: 0, count: 32)
@@ -65,6 +66,15 @@ public enum RunLock {
         flock(fd, LOCK_UN)
         let pid = n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : nil
         return .gone(pid: pid)
+    }
+
+    /// Whether a `running` row belongs to a process that is gone (read-only: what
+    /// `markInterrupted` would mark).
+    static func hasInterruptedRuns(_ db: Database, warehouse: String) throws -> Bool {
+        try Int64.fetchAll(db, sql: "SELECT id FROM import_run WHERE status = 'running'").contains { id in
+            if case .gone = liveness(warehouse: warehouse, runID: id) { return true }
+            return false
+        }
     }
 
     /// Marks every `running` row whose process is gone `interrupted`, and removes its lock file.

@@ -97,6 +97,9 @@ public struct FileImportRequest: Codable, Sendable, Equatable {
         // A file that would restate a closed month is refused and quarantined, never applied
         // unattended (`allowRestatement` stays false).
         options.actor = "fleetkit nightly (\(UserName.current))"
+        // The job stored these as the warehouse's settings before importing: a later change is
+        // caught in each file's transaction.
+        options.settingsFromWarehouse = true
         return options
     }
 

@@ -70,6 +70,8 @@ enum InboxWalker {
             case .brokenLink?: out.append(entry(path, rel, problem: "a link to nothing"))
             case .walkedAlready?: out.append(entry(path, rel, problem: "a folder already walked; not walked again"))
             case let .notRegular(kind)?: out.append(entry(path, rel, problem: "\(kind), not a regular file; only regular files are imported"))
+            case let .unreachable(reason)?:
+                out.append(entry(path, rel, problem: "it cannot be looked up (\(reason)); a path over \(PATH_MAX) bytes: move it to a shorter folder or name"))
             case nil:
                 var e = entry(path, rel, problem: nil)
                 e.look = item.status.map(Look.init)

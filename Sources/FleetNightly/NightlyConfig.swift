@@ -91,6 +91,13 @@ public struct NightlyConfig: Decodable, Sendable {
         do { text = try String(contentsOf: url, encoding: .utf8) } catch {
             throw FleetError.invalidArgument(name: "--config", value: path, hint: "the file cannot be read: \(error.localizedDescription)")
         }
+        guard text.utf8.count <= YAMLAliasCheck.maxBytes else {
+            throw FleetError.invalidArgument(name: "--config", value: path, hint: "the file is \(text.utf8.count) bytes; a config is a few hundred (at most \(YAMLAliasCheck.maxBytes))")
+        }
+        if let problem = YAMLAliasCheck.firstProblem(text) {
+            throw FleetError.invalidArgument(name: "--config", value: path,
+                                             hint: "line \(problem.line) has \(problem.what); the config takes no YAML anchors, aliases or merge keys: write each value where it is used")
+        }
         let node: Node?
         do { node = try Yams.compose(yaml: text) } catch {
             throw FleetError.invalidArgument(name: "--config", value: path, hint: "not valid YAML: \(error)")
@@ -127,13 +134,17 @@ public struct NightlyConfig: Decodable, Sendable {
         guard !problems.isEmpty else { return }
         if problems.count == 1, let p = problems.first { throw FleetError.invalidArgument(name: "\(path): \(p.key)", value: p.value, hint: p.hint) }
         throw FleetError.invalidArgument(name: "--config", value: path,
-                                         hint: "\(problems.count) problems: " + problems.map { "\($0.key) '\($0.value)': \($0.hint)" }.joined(separator: "; "))
+                                         hint: "\(problems.count) problems: " + problems.map { "\($0.key) '\(QuotedText.cut($0.value))': \($0.hint)" }.joined(separator: "; "))
     }
 
     /// One wrong value: its key, the value as written, and what would be right.
     public struct Problem: Sendable, Equatable {
         public var key: String, value: String, hint: String
     }
+
+    /// The longest `settle_seconds`: a file unchanged for a week has settled. Larger values
+    /// (`.inf`) meant nothing and trapped the job when a file waited.
+    public static let maxSettleSeconds: Double = 7 * 86_400
 
     /// The report names `reports_to_refresh` accepts, from the report registry.
     public static var reportNames: [String] { ReportRegistry.all.map { $0.name } }
@@ -148,7 +159,9 @@ public struct NightlyConfig: Decodable, Sendable {
         if !Money.isCurrencyCode(currency) { bad("currency", currency, "use an ISO 4217 code such as USD") }
         if DVIRPolicy(text: dvirPolicy) == nil { bad("dvir_policy", dvirPolicy, DVIRPolicy.names) }
         if let problem = trips.problem() { bad("trips", (try? trips.storedText()) ?? "", problem) }
-        if !(settleSeconds >= 0) { bad("settle_seconds", String(settleSeconds), "0 or more") }
+        if !(settleSeconds >= 0 && settleSeconds <= Self.maxSettleSeconds) {
+            bad("settle_seconds", String(settleSeconds), "a number of seconds from 0 to \(Int(Self.maxSettleSeconds)) (7 days)")
+        }
         for p in periods where NightlyPeriod.parse(p) == nil {
             bad("periods", p, "month_to_date, previous_month, quarter_to_date, previous_quarter, or YYYY-MM")
         }

@@ -262,7 +262,7 @@ public struct NightlyJob {
     private func move(_ entry: InboxWalker.Entry, to target: URL) throws -> URL {
         let destination: URL
         if let raw = entry.raw {
-            try OwnerOnlyFolders.create(target.deletingLastPathComponent())
+            try OwnerOnlyFolders.create(target.deletingLastPathComponent(), under: jobRoot(of: target))
             destination = freeName(target)
             let rc = DirectoryListing.withCString(raw) { rename($0, destination.path) }
             guard rc == 0 else { throw FleetError.io(path: entry.url.path, reason: "cannot move it to \(destination.path): \(String(cString: strerror(errno)))") }
@@ -273,6 +273,11 @@ public struct NightlyJob {
             _ = try move(marker, to: URL(fileURLWithPath: destination.path + "." + marker.pathExtension))
         }
         return destination
+    }
+
+    /// The job folder (quarantine or archive) a move target lies in.
+    private func jobRoot(of target: URL) -> String {
+        [config.quarantine, config.archive].first { target.path.hasPrefix($0 + "/") } ?? config.archive
     }
 
     /// `target`, or `stem.1.ext`, `stem.2.ext`… for the first name not taken.
@@ -293,7 +298,7 @@ public struct NightlyJob {
     private func move(_ source: URL, to target: URL) throws -> URL {
         let fm = FileManager.default
         do {
-            try OwnerOnlyFolders.create(target.deletingLastPathComponent())
+            try OwnerOnlyFolders.create(target.deletingLastPathComponent(), under: jobRoot(of: target))
             let destination = freeName(target)
             // Anything but a regular file, folder or link is only ever renamed: across file
             // systems FileManager copies, and copying a FIFO reads it, which blocks forever.

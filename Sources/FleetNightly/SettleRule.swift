@@ -1,4 +1,5 @@
 import Foundation
+import FleetCore
 import FleetWarehouse
 
 /// When a file in the inbox counts as complete (docs/OPERATIONS.md, "When a file is imported").
@@ -57,7 +58,7 @@ struct SettleRule {
             return .waiting(reason: Self.futureWarning(look, now) + "; it will be imported when the next run finds it unchanged")
         }
         if age < settleSeconds {
-            return .waiting(reason: "modified less than \(Int(settleSeconds)) s ago; still being written?")
+            return .waiting(reason: "modified less than \(Checked.int64(settleSeconds).map(String.init) ?? String(settleSeconds)) s ago; still being written?")
         }
         return .ready(warning: nil)
     }

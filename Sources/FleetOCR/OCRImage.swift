@@ -31,6 +31,8 @@ public final class OCRImage {
         case unsupported(String, format: String)
         case tooLarge(String, width: Int, height: Int, maxPixels: Int)
         case tooLargeToDecode(String, width: Int, height: Int, bytes: Int, maxBytes: Int)
+        /// A PNG whose text chunks (metadata, not the image) would take too much memory to read.
+        case textChunks(String, bytes: Int)
 
         public var description: String {
             switch self {
@@ -45,6 +47,8 @@ public final class OCRImage {
                     + "scan at 300 dpi or downscale the photo"
             case let .tooLargeToDecode(path, w, h, bytes, limit):
                 return "\(path): " + Self.tooLargeToDecodeReason(width: w, height: h, bytes: bytes, maxBytes: limit)
+            case let .textChunks(path, bytes):
+                return "\(path): the PNG carries text chunks (metadata, not the image) that could take \(bytes / 1_000_000) MB to read, more than one receipt may use; save the image again without metadata (e.g. `optipng -strip all` or any editor's export)"
             }
         }
 
@@ -68,6 +72,11 @@ public final class OCRImage {
         /// A JPEG's frame and first scan (whether libjpeg will buffer the whole image); nil for
         /// other formats, or a JPEG whose markers could not be followed (charged as the worst kind).
         public var jpeg: JPEGFrame? = nil
+        /// What libpng may allocate for a PNG's text chunks (`tEXt`, `zTXt`, `iTXt`), which it
+        /// reads and keeps beside the pixels: a plain chunk its length, a compressed one up to
+        /// libpng's limit per chunk (`pngTextChunkLimit`). Charged to decoding: 80 zTXt chunks
+        /// of a few KB once took a receipt's read to 673 MiB.
+        public var textBytes = 0
         public var pixels: Int { width * height }
 
         /// The peak memory of decoding and turning grey (`OCRDecodePlan`).
@@ -92,6 +101,7 @@ public final class OCRImage {
         guard plan.bytes <= maxDecodeBytes else {
             throw Error.tooLargeToDecode(path, width: header.width, height: header.height, bytes: plan.bytes, maxBytes: maxDecodeBytes)
         }
+        guard plan.bytes + header.textBytes <= maxDecodeBytes else { throw Error.textChunks(path, bytes: header.textBytes) }
         OCRImage.quietLeptonica
         let decoded: UnsafeMutablePointer<PIX>?
         if header.format == "JPEG" {
@@ -124,12 +134,16 @@ public final class OCRImage {
             if let other = otherFormat(head) { throw Error.unsupported(path, format: other) }
             throw Error.unreadable(path)
         }
-        if format == "PNG", !pngIsComplete(path) { throw Error.unreadable(path) }
+        var textBytes = 0
+        if format == "PNG" {
+            guard let chunks = pngChunks(path) else { throw Error.unreadable(path) }
+            textBytes = chunks.textBytes
+        }
         quietLeptonica
         var f: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
         guard pixReadHeader(path, &f, &w, &h, &bps, &spp, &cmap) == 0, w > 0, h > 0 else { throw Error.unreadable(path) }
         return Header(format: format, width: Int(w), height: Int(h), bitsPerSample: Int(bps), samplesPerPixel: Int(spp), colormap: cmap != 0,
-                      jpeg: format == "JPEG" ? JPEGFrame.read(path: path) : nil)
+                      jpeg: format == "JPEG" ? JPEGFrame.read(path: path) : nil, textBytes: textBytes)
     }
 
     /// PNG, JPEG or TIFF from magic bytes; nil for anything else.
@@ -144,18 +158,40 @@ public final class OCRImage {
     /// Whether a PNG's chunks run whole to `IEND`. A cut-off upload is the usual damaged
     /// receipt; caught here it is a plain error, where libpng would print its own complaint on
     /// stderr (into the nightly log) before failing.
-    static func pngIsComplete(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+    static func pngIsComplete(_ path: String) -> Bool { pngChunks(path) != nil }
+
+    /// libpng's limit on the memory of one ancillary chunk (`PNG_USER_CHUNK_MALLOC_MAX` in
+    /// Debian's pnglibconf.h): what one compressed text chunk may inflate to.
+    static let pngTextChunkLimit = 8_000_000
+
+    /// Walks a PNG's chunk headers (no data read) to `IEND`: nil when they do not run whole to
+    /// it; else what its text chunks may cost (`Header.textBytes`).
+    static func pngChunks(_ path: String) -> (textBytes: Int, textChunks: Int)? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        guard let size = try? handle.seekToEnd() else { return false }
+        guard let size = try? handle.seekToEnd() else { return nil }
         var offset: UInt64 = 8
+        var textBytes = 0, textChunks = 0
         while offset + 12 <= size {
-            guard (try? handle.seek(toOffset: offset)) != nil, let head = try? handle.read(upToCount: 8), head.count == 8 else { return false }
+            guard (try? handle.seek(toOffset: offset)) != nil, let head = try? handle.read(upToCount: 8), head.count == 8 else { return nil }
             let length = head.prefix(4).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            if head.suffix(4).elementsEqual("IEND".utf8) { return true }
+            let type = String(decoding: head.suffix(4), as: UTF8.self)
+            if type == "IEND" { return (textBytes, textChunks) }
+            switch type {
+            case "tEXt": textChunks += 1; textBytes += Int(min(length, UInt64(pngTextChunkLimit)))
+            case "zTXt": textChunks += 1; textBytes += pngTextChunkLimit
+            case "iTXt":
+                // keyword (1–79 bytes), NUL, then the compression flag: an uncompressed iTXt
+                // (XMP metadata usually is) costs its length.
+                textChunks += 1
+                let start = (try? handle.read(upToCount: Int(min(length, 81)))) ?? Data()
+                let flag = start.firstIndex(of: 0).flatMap { start.index(after: $0) < start.endIndex ? start[start.index(after: $0)] : nil }
+                textBytes += flag == 0 ? Int(min(length, UInt64(pngTextChunkLimit))) : pngTextChunkLimit
+            default: break
+            }
             offset += 12 + length
         }
-        return false
+        return nil
     }
 
     /// Formats a receipt often arrives in that FleetKit does not read, named for the error message.

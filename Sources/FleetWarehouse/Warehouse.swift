@@ -24,6 +24,15 @@ public final class Warehouse: Sendable {
         config.readonly = readOnly
         config.label = "fleetkit"
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        // A folder, FIFO or device at the warehouse's name (or its -wal, -shm, -journal) is no
+        // warehouse: checked by stat, before SQLite opens it, so a FIFO cannot block the open
+        // and a folder is named as one (SQLite said "disk I/O error").
+        for file in [path, path + "-wal", path + "-shm", path + "-journal"] {
+            if let problem = SafeOpen.notARegularFile(file) {
+                throw FleetError.warehouse(path: path, reason: file == path ? problem : "\(file) beside it: \(problem)",
+                                           hint: "Point --db at a warehouse file, or a new file name in an existing folder.")
+            }
+        }
         if !readOnly, !FileManager.default.fileExists(atPath: path) {
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
@@ -71,7 +80,9 @@ public final class Warehouse: Sendable {
     /// own `grdb_migrations`, is never mistaken for a warehouse (`WarehouseIdentity`).
     public static let applicationID: Int32 = 0x464C_4B54
 
-    /// Refuses any SQLite file that is neither empty nor a FleetKit warehouse, before the pool
+    /// Refuses any SQLite file that is neither empty nor a FleetKit warehouse as FleetKit makes
+    /// them (`WarehouseSchemaCheck`: no foreign triggers, views or constraints, no migration of
+    /// a newer FleetKit), before the pool
     /// opens it: opening would switch it to WAL, migrating would add FleetKit's tables, and the
     /// chmod would take it from its owner. The probe is a read-only connection, which writes nothing.
     @discardableResult
@@ -82,8 +93,14 @@ public final class Warehouse: Sendable {
         let identity: WarehouseIdentity
         do {
             let queue = try DatabaseQueue(path: path, configuration: probe)
-            identity = try queue.read { db in try WarehouseIdentity.of(db) }
+            var schema: (reason: String, hint: String)? = nil
+            identity = try queue.read { db in
+                let identity = try WarehouseIdentity.of(db)
+                if identity == .fleetKit || identity == .unstampedFleetKit { schema = try WarehouseSchemaCheck.problem(db) }
+                return identity
+            }
             try queue.close()
+            if let schema { throw FleetError.warehouse(path: path, reason: schema.reason, hint: schema.hint) }
         } catch {
             throw Warehouse.explain(error, path: path, doing: "open")
         }
@@ -100,6 +117,15 @@ public final class Warehouse: Sendable {
     static func stampApplicationID(_ db: Database) throws {
         guard try Int32.fetchOne(db, sql: "PRAGMA application_id") != applicationID else { return }
         try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+    }
+
+    /// Whether the process's file-size limit is below what the warehouse needs to grow: the
+    /// soft RLIMIT_FSIZE is set (not infinite). SQLite does not report the errno, so a write
+    /// I/O error under such a limit is named as the limit.
+    static func lastWriteHitSizeLimit() -> Bool {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0 else { return false }
+        return limit.rlim_cur != rlim_t.max   // RLIM_INFINITY (all ones; not importable as a literal)
     }
 
     /// Turns SQLite errors into messages a night operator can act on.
@@ -127,6 +153,10 @@ public final class Warehouse: Sendable {
                 return .warehouse(path: path, reason: "cannot open the file", hint: "Check that its folder exists and is readable.")
             case .SQLITE_FULL:
                 return .warehouse(path: path, reason: "the disk is full", hint: "Free space; the last file's import was rolled back and can be retried.")
+            case .SQLITE_IOERR where Warehouse.lastWriteHitSizeLimit():
+                // EFBIG: a file-size limit (SIGXFSZ is ignored, so the write fails instead).
+                return .warehouse(path: path, reason: "a write was refused because the file would exceed the process's file-size limit (EFBIG: `ulimit -f`, or systemd's LimitFSIZE=), as if the disk were full",
+                                  hint: "Raise or remove the limit for the user or service running fleetkit; the last file's import was rolled back and can be retried.")
             default:
                 return .warehouse(path: path, reason: "SQLite error during \(verb): \(db.message ?? db.description)",
                                   hint: "Run `fleetkit status` to check the warehouse.")

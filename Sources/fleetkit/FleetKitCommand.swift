@@ -23,6 +23,11 @@ struct FleetKitCommand: ParsableCommand {
     )
 
     static func main() {
+        // A file-size limit (`ulimit -f`, systemd's LimitFSIZE=) sends SIGXFSZ, which ends the
+        // process without a word. Ignored, the write fails with EFBIG instead: SQLite rolls the
+        // file back and the error is reported like a full disk (Warehouse.explain), and the
+        // nightly job never mistakes it for an importer crash. Children inherit the setting.
+        signal(SIGXFSZ, SIG_IGN)
         ProcessEnvironment.ensureOMPThreadLimit()
         main(nil)
     }

@@ -53,6 +53,7 @@ struct ImportCommand: ParsableCommand {
             options.allowRestatement = allowRestatement
             options.replaces = replaces
             options.actor = UserName.current
+            options.settingsFromWarehouse = true
             let dryRun = self.dryRun
             let meter = ProgressMeter(mode: output.progress, label: dryRun ? "dry run" : "import")
             defer { meter.stop() }

@@ -21,6 +21,8 @@ enum Interruption {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 cleanup()
+                // No half-written report or run record is left beside the real ones.
+                AtomicWrite.removeTemporaries()
                 Console.err(describe(name))
                 _exit(code)
             }

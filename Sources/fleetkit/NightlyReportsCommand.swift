@@ -25,8 +25,10 @@ struct NightlyReportsCommand: ParsableCommand {
         let parent = getppid()
         Thread.detachNewThread {
             while getppid() == parent { sleep(1) }
+            AtomicWrite.removeTemporaries()
             _exit(Exit.couldNotRun.rawValue)
         }
+        Interruption.install(describe: { "interrupted by \($0): the report in progress was not written" })
         guard let today = CivilDate(asOf) else { throw ValidationError("--as-of '\(asOf)' is not a date; write YYYY-MM-DD.") }
         do {
             let config = try NightlyConfig.load(self.config)

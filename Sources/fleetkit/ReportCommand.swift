@@ -91,10 +91,15 @@ struct ReportCommand: ParsableCommand {
             throw ValidationError("--from and --to must both be dates, YYYY-MM-DD.")
         }
         guard a <= b else { throw ValidationError("--from \(from) is after --to \(to).") }
+        // The years the warehouse holds (Timestamp.plausible), as --month and --quarter: a
+        // period in year 9999 once overflowed the next month's start.
+        guard a.year >= 1971, b.year <= 2200 else { throw ValidationError("--from and --to must be days of the years 1971–2200.") }
         return .range(a, b)
     }
 
     func run() throws {
+        // SIGTERM or Ctrl-C while writing: the temporary files go, the finished reports stay.
+        Interruption.install(describe: { "interrupted by \($0): reports already written are complete; the one in progress was not written. Run the command again" })
         if name == Self.evidenceName { return try runEvidence() }
         var failures: [ReportFailure] = []
         var partial: [(reason: String, reports: [String])] = []

@@ -65,4 +65,31 @@ final class AtomicWriteTests: XCTestCase {
         }
         XCTAssertEqual(try leftovers(), [])
     }
+
+    /// Issue 35 item 19: a report killed by SIGTERM left `.NAME.<pid>.<random>.tmp` behind. The
+    /// signal handler removes every temporary file in flight (`removeTemporaries`), and one left
+    /// by a process killed outright (SIGKILL) is swept when a writer next uses the folder.
+    func testTemporariesInFlightAreRemovedOnRequestAndAbandonedOnesSwept() throws {
+        let target = dir.appendingPathComponent("cost-2026-10.csv")
+        var seen: URL?
+        try AtomicWrite.produce(target, temporary: .unique) { tmp in
+            let fd = try AtomicWrite.create(tmp, for: target)
+            close(fd)
+            seen = tmp
+            XCTAssertTrue(FileManager.default.fileExists(atPath: tmp.path))
+            AtomicWrite.removeTemporaries()   // what the SIGTERM handler does before exiting
+            XCTAssertFalse(FileManager.default.fileExists(atPath: tmp.path))
+            FileManager.default.createFile(atPath: tmp.path, contents: Data("x".utf8))   // let the rename succeed
+        }
+        XCTAssertNotNil(seen)
+        // A dead writer's file (no pid 99,999,999 runs: pid_max is at most 2^22) goes; a live
+        // writer's (this process's parent) and files of other shapes stay.
+        let dead = ".cost-2026-10.csv.99999999.0A1B2C3D.tmp", live = ".cost-2026-10.csv.\(getppid()).0A1B2C3D.tmp"
+        for name in [dead, live, ".notes.tmp", "cost.99999999.0A1B2C3D.tmp"] {
+            FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data())
+        }
+        XCTAssertEqual(AtomicWrite.sweepAbandoned(in: dir), 1)
+        XCTAssertEqual(try leftovers().sorted(), [live, ".notes.tmp", "cost.99999999.0A1B2C3D.tmp"].sorted())
+    }
+
 }

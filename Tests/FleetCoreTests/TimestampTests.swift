@@ -59,4 +59,22 @@ final class TimestampTests: XCTestCase {
             XCTAssertEqual(CivilDate(daysSinceEpoch: days).daysSinceEpoch, days)
         }
     }
+
+    /// Issue 35 item 4. Fall-back morning, America/Chicago: 02:10 and 04:10 are CST, one instant
+    /// each (they came out an hour early, as 01:10 and 03:10 CST); 01:30 is repeated, the first
+    /// (CDT) wins. Spring-forward: 02:30 does not exist; 03:30 does. Expected: python3 zoneinfo,
+    /// datetime(2026,11,1,2,10,tzinfo=ZoneInfo("America/Chicago")).timestamp() = 1793520600 etc.
+    func testWallTimesAroundDSTChangesAndTheSkippedHour() {
+        let chicago = TimeZone(identifier: "America/Chicago")!
+        func local(_ text: String) -> Int64 { Timestamp.parse(text + "Z")! }
+        XCTAssertEqual(Timestamp.utc(fromLocal: local("2026-11-01T02:10:00"), in: chicago), 1_793_520_600_000)
+        XCTAssertEqual(Timestamp.utc(fromLocal: local("2026-11-01T04:10:00"), in: chicago), 1_793_527_800_000)
+        XCTAssertEqual(Timestamp.utc(fromLocal: local("2026-11-01T01:30:00"), in: chicago), 1_793_514_600_000)
+        XCTAssertEqual(Timestamp.utc(fromLocal: local("2026-03-08T03:30:00"), in: chicago), 1_772_958_600_000)
+        XCTAssertFalse(Timestamp.exists(local: local("2026-03-08T02:30:00"), in: chicago))
+        for t in ["2026-03-08T01:59:59", "2026-03-08T03:00:00", "2026-11-01T01:30:00", "2026-11-01T02:10:00"] {
+            XCTAssertTrue(Timestamp.exists(local: local(t), in: chicago), t)
+        }
+    }
+
 }

@@ -50,6 +50,22 @@ final class CarScannerImporterTests: XCTestCase {
         XCTAssertEqual(try t.rows("SELECT value FROM meter_reading WHERE meter = 'odometer'").map { $0[0] as Double }, [45_678_900])
     }
 
+    /// Issue 35 item 10: a SECONDS above about 9.2e15 trapped converting to milliseconds (and
+    /// `import DIR` died there). Such a row is an out-of-range reject; the rest of the file
+    /// loads, whether the huge value comes first or later.
+    func testSecondsBeyondAnyTimeAreRowRejectsNotATrap() throws {
+        let t = try TestWarehouse()
+        let o = try t.importFile(fixture("obd/car-scanner-huge-seconds.csv"), options: t12)
+        XCTAssertEqual(o.status, .imported, o.error ?? "")
+        XCTAssertEqual(try OBDRows.rejects(t), ["line 3 out_of_range", "line 4 out_of_range"])
+        XCTAssertEqual(try OBDRows.samples(t), ["T-12|1790841600500|0C|900.000000", "T-12|1790841601500|0C|950.000000"])
+        let first = try TestWarehouse()
+        let f = try first.importFile(fixture("obd/car-scanner-huge-first-seconds.csv"), options: t12)
+        XCTAssertEqual(f.status, .imported, f.error ?? "")
+        XCTAssertEqual(try OBDRows.rejects(first), ["line 2 out_of_range"])
+        XCTAssertEqual(try OBDRows.samples(first), ["T-12|1790841601500|0C|950.000000"])
+    }
+
     func testRelativeSecondsWithoutAStartTimeFailTheFile() throws {
         let t = try TestWarehouse()
         let o = try t.importFile(fixture("obd/car-scanner-no-start.csv"), options: t12)

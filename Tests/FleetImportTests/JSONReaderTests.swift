@@ -126,4 +126,21 @@ final class JSONReaderTests: XCTestCase {
         XCTAssertEqual(try p.next(), .objectEnd)
         XCTAssertNil(try p.next())
     }
+
+    /// Issue 35 item 18: `{"value": 1, "value": 2}` was read first-wins with no note (jq and
+    /// Python take the last). Every JSON format reads through this parser: the document is
+    /// refused with the key and its path, in short objects and in long ones, even when skipped.
+    func testDuplicateMemberNamesAreRefusedWithTheKey() throws {
+        let e = error(#"{"data": [{"id": "1", "value": 1, "value": 2}]}"#)
+        XCTAssertEqual(e?.path, "data[0].value")
+        XCTAssertTrue(e?.message.contains(#"the member "value" twice"#) ?? false, "\(String(describing: e))")
+        let long = "{" + (0..<40).map { "\"k\($0)\": \($0)" }.joined(separator: ", ") + ", \"k7\": 0}"
+        XCTAssertTrue(error(long)?.message.contains(#""k7" twice"#) ?? false)
+        XCTAssertNil(error("{" + (0..<40).map { "\"k\($0)\": {\"a\": 1}" }.joined(separator: ", ") + "}"))
+        var p = try JSONPullParser(bytes: Array(#"[{"a": 1, "a": 1}]"#.utf8))
+        XCTAssertThrowsError(try p.skipValue())
+        // The same name in sibling or nested objects is no duplicate.
+        XCTAssertNil(error(#"{"a": {"a": 1}, "b": [{"a": 1}, {"a": 2}]}"#))
+    }
+
 }

@@ -47,6 +47,25 @@ final class TorqueImporterTests: XCTestCase {
         ])
     }
 
+    /// Issue 35 item 4: Device Times in the hour skipped on 2026-03-08 (America/Chicago) were
+    /// folded onto 03:xx and merged with the real 03:xx readings in silence. They name no instant:
+    /// each is a `bad_date` reject saying so; times around the gap, and one with its own zone
+    /// abbreviation, load. Expected instants: python3 zoneinfo, datetime(2026,3,8,1,59,
+    /// tzinfo=America/Chicago).timestamp() = 1772956740, (3,10) = 1772957400; 02:20 CDT = 07:20Z.
+    func testDeviceTimesInTheSpringForwardGapAreRejectedWithTheReason() throws {
+        let t = try TestWarehouse()
+        var options = t12
+        options.zone = FleetZone(identifier: "America/Chicago")!
+        let o = try t.importFile(fixture("obd/torque-spring-forward-gap.csv"), options: options)
+        XCTAssertEqual(o.rejected, 2)
+        let rejects = try t.rows("SELECT location || ' ' || reason || ' ' || message FROM reject ORDER BY id").map { $0[0] as String }
+        XCTAssertEqual(rejects.count, 2)
+        XCTAssertTrue(rejects[0].hasPrefix("line 3 bad_date 'Device Time' is '08-Mar-2026 02:10:00.000' (2026-03-08 02:10:00), a time that does not exist in America/Chicago"), rejects[0])
+        XCTAssertTrue(rejects[1].hasPrefix("line 4 bad_date"), rejects[1])
+        XCTAssertEqual(try t.rows("SELECT at || '|' || value FROM obd_sample ORDER BY at").map { $0[0] as String },
+                       ["1772954400000|740.0", "1772956740000|700.0", "1772957400000|730.0"])
+    }
+
     /// A log that starts after the clocks went back (01:10 on 2026-11-01, America/Chicago): file
     /// order alone takes the first pass (CDT, 06:10Z); GPS Time names CST, so it is 07:10Z. The
     /// row without a GPS fix falls back to the fleet zone and file order (07:12Z after 07:11Z).

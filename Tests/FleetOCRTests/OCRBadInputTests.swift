@@ -103,4 +103,39 @@ final class OCRBadInputTests: XCTestCase {
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         return usage.ru_maxrss * 1024
     }
+
+    /// A PNG chunk with its CRC (RFC 2083 §3.4).
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        var crc: UInt32 = 0xFFFF_FFFF
+        for b in body {
+            crc ^= UInt32(b)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+        }
+        crc ^= 0xFFFF_FFFF
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        return be(UInt32(data.count)) + body + be(crc)
+    }
+
+    /// Issue 35 item 15: 80 zTXt chunks took a receipt's read to 673 MiB (libpng inflates each
+    /// up to 8 MB and keeps it). Text chunks are charged from their headers before decoding: so
+    /// many are refused with what to do; a few plain ones (a scanner's comment) read as before.
+    func testPNGTextChunksAreChargedBeforeDecoding() throws {
+        let good = [UInt8](try Data(contentsOf: ReceiptTruth.folder.appendingPathComponent("r00-us-fuel.png")))
+        let afterIHDR = 8 + 25
+        let zTXt = Self.chunk("zTXt", Array("Comment".utf8) + [0, 0] + [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])
+        let bomb = Array(good[..<afterIHDR]) + Array((0..<80).map { _ in zTXt }.joined()) + Array(good[afterIHDR...])
+        let path = try write(Data(bomb), "ztxt-bomb.png")
+        XCTAssertEqual(try OCRImage.header(of: path).textBytes, 80 * OCRImage.pngTextChunkLimit)
+        XCTAssertEqual(load(path), .textChunks(path, bytes: 80 * OCRImage.pngTextChunkLimit))
+        XCTAssertTrue("\(OCRImage.Error.textChunks(path, bytes: 640_000_000))".contains("without metadata"))
+        // An uncompressed iTXt (XMP) is charged its length; a tEXt comment too: the image reads.
+        let iTXt = Self.chunk("iTXt", Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + Array("<x:xmpmeta/>".utf8))
+        let tEXt = Self.chunk("tEXt", Array("Comment".utf8) + [0] + Array("scanned".utf8))
+        let plain = Array(good[..<afterIHDR]) + iTXt + tEXt + Array(good[afterIHDR...])
+        let ok = try write(Data(plain), "plain-text.png")
+        XCTAssertEqual(try OCRImage.header(of: ok).textBytes, iTXt.count - 12 + tEXt.count - 12)
+        XCTAssertNil(load(ok))
+    }
+
 }

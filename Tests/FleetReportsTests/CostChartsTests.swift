@@ -97,9 +97,9 @@ final class CostChartsTests: XCTestCase {
         XCTAssertEqual(CostWeeks.monday(of: CivilDate("2026-10-05")!), CivilDate("2026-10-05")!)   // a Monday
         XCTAssertEqual(CostWeeks.monday(of: CivilDate("1969-12-31")!), CivilDate("1969-12-29")!)   // before the epoch
         var weeks = CostWeeks()
-        weeks.add(day: CivilDate("2026-09-28")!, category: "fuel", minor: 1_000)
-        weeks.add(day: CivilDate("2026-10-04")!, category: "tolls", minor: 250)
-        weeks.add(day: CivilDate("2026-10-19")!, category: "fuel", minor: 199)
+        try weeks.add(day: CivilDate("2026-09-28")!, category: "fuel", minor: 1_000)
+        try weeks.add(day: CivilDate("2026-10-04")!, category: "tolls", minor: 250)
+        try weeks.add(day: CivilDate("2026-10-19")!, category: "fuel", minor: 199)
         let period = ReportPeriod.range(CivilDate("2026-09-28")!, CivilDate("2026-10-19")!)
         let chart = try XCTUnwrap(weeks.chart(period: period, currency: "USD"))
         XCTAssertEqual(chart.categories, ["Sep 28\u{2013}Oct 4", "Oct 5\u{2013}11", "Oct 12\u{2013}18", "Oct 19"])

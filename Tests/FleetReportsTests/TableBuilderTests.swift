@@ -34,9 +34,9 @@ final class TableBuilderTests: XCTestCase {
         Line(unit: "C", costMinor: nil, metres: 3218.688, engineS: 3600, idleS: 0, targetH: 5),
     ]
 
-    func testCellsAreReadByColumnAndTotalsComeFromTheRows() {
+    func testCellsAreReadByColumnAndTotalsComeFromTheRows() throws {
         var b = TableBuilder(name: "t", title: "T", columns: Self.columns(ReportRequest(period: .month(2026, 10))))
-        for l in Self.lines { b.add(l) }
+        for l in Self.lines { try b.add(l) }
         let t = b.table()
         XCTAssertEqual(t.columns.map(\.name), ["unit", "cost", "distance", "engine_hours", "idle_hours", "idle_ratio", "target_hours"])
         XCTAssertEqual(t.rows[1], [.text("B"), .money(minor: 20_002, currency: "USD"), .null, .null, .null, .null, .number(20)])
@@ -51,18 +51,18 @@ final class TableBuilderTests: XCTestCase {
         XCTAssertEqual(b.headline("cost")?.value, 300.03)
     }
 
-    func testQuantitiesFollowTheRequestedUnits() {
+    func testQuantitiesFollowTheRequestedUnits() throws {
         var b = TableBuilder(name: "t", title: "T", columns: Self.columns(ReportRequest(period: .month(2026, 10), units: .us)))
-        for l in Self.lines { b.add(l) }
+        for l in Self.lines { try b.add(l) }
         let t = b.table()
         XCTAssertEqual(t.columns[2].unit, "mi")
         XCTAssertEqual(t.rows[0][2].number ?? 0, 1, accuracy: 1e-12)
         XCTAssertEqual(t.totals?[2].number ?? 0, 3, accuracy: 1e-12)
     }
 
-    func testUnknownTotalsStayUnknown() {
+    func testUnknownTotalsStayUnknown() throws {
         var b = TableBuilder(name: "t", title: "T", columns: Self.columns(ReportRequest(period: .month(2026, 10))))
-        b.add(Self.lines[1])
+        try b.add(Self.lines[1])
         let t = b.table()
         XCTAssertEqual(t.totals?[2], .null, "no distance known: unknown, not 0")
         XCTAssertEqual(t.totals?[3], .null)
@@ -73,9 +73,9 @@ final class TableBuilderTests: XCTestCase {
         XCTAssertEqual(empty.totals?[3], .null, "no rows measured nothing: unknown")
     }
 
-    func testAStreamedTableKeepsTheTotalsOfEveryRow() {
+    func testAStreamedTableKeepsTheTotalsOfEveryRow() throws {
         var b = TableBuilder(name: "t", title: "T", columns: Self.columns(ReportRequest(period: .month(2026, 10))))
-        for (i, l) in Self.lines.enumerated() { b.add(l, hold: i < 1) }
+        for (i, l) in Self.lines.enumerated() { try b.add(l, hold: i < 1) }
         b.dropHeldRows()
         let t = b.table(stream: ReportRowStream(table: "t", count: 3, produce: { _, _ in }))
         XCTAssertTrue(t.rows.isEmpty)
@@ -84,7 +84,7 @@ final class TableBuilderTests: XCTestCase {
         // Counted rows compute only the cells totals need, and total exactly as held rows do.
         var held = TableBuilder(name: "t", title: "T", columns: Self.columns(ReportRequest(period: .month(2026, 10))))
         var counted = held
-        for l in Self.lines { held.add(l); counted.add(l, hold: false) }
+        for l in Self.lines { try held.add(l); try counted.add(l, hold: false) }
         XCTAssertEqual(counted.totals, held.totals)
         XCTAssertEqual(counted.rowCount, 3)
     }
@@ -92,20 +92,32 @@ final class TableBuilderTests: XCTestCase {
     /// A verdict column totals the share of its rows with one verdict among the rows judged
     /// (PM compliance): rows judged neither way count in neither count, and with none judged
     /// the share is unknown, not 0 or 100.
-    func testAShareCountsRowsByTheirVerdict() {
+    func testAShareCountsRowsByTheirVerdict() throws {
         let columns: [TableColumn<(String, String)>] = [
             .text("unit", "Unit", total: .label("Compliance")) { $0.0 },
             .text("on_time", "On time", role: .measure, total: .share(of: ["yes"], among: ["yes", "late"])) { $0.1 },
         ]
         var b = TableBuilder(name: "t", title: "T", columns: columns)
-        for r in [("A", "yes"), ("A", "late"), ("B", "not judged"), ("C", "yes"), ("C", "yes")] { b.add(r) }
+        for r in [("A", "yes"), ("A", "late"), ("B", "not judged"), ("C", "yes"), ("C", "yes")] { try b.add(r) }
         XCTAssertEqual(b.table().totals, [.text("Compliance"), .percent(75)], "3 on time of 4 judged; the unjudged row is in neither count")
         var counted = TableBuilder(name: "t", title: "T", columns: columns)
-        for r in [("A", "yes"), ("A", "late"), ("B", "not judged"), ("C", "yes"), ("C", "yes")] { counted.add(r, hold: false) }
+        for r in [("A", "yes"), ("A", "late"), ("B", "not judged"), ("C", "yes"), ("C", "yes")] { try counted.add(r, hold: false) }
         XCTAssertEqual(counted.totals, b.totals, "a streamed table counts the same")
         var unjudged = TableBuilder(name: "t", title: "T", columns: columns)
-        unjudged.add(("B", "not judged"))
+        try unjudged.add(("B", "not judged"))
         XCTAssertEqual(unjudged.total("on_time"), .null, "nothing judged: unknown")
         XCTAssertEqual(TableBuilder(name: "t", title: "T", columns: columns).table().totals, [.text("Compliance"), .null])
     }
+
+    /// Issue 35 item 9: twelve 18-digit amounts made the money total trap (SIGILL); the sum is
+    /// checked and the overflow is an error naming the table and column.
+    func testAMoneyTotalThatOverflowsIsAnErrorNotATrap() throws {
+        var b = TableBuilder(name: "t", title: "T", columns: Self.columns(ReportRequest(period: .month(2026, 10))))
+        let big = Line(unit: "A", costMinor: 999_999_999_999_999_999, metres: nil, engineS: nil, idleS: nil, targetH: 0)
+        for _ in 0..<9 { try b.add(big) }
+        XCTAssertThrowsError(try b.add(big)) { error in
+            XCTAssertEqual((error as? Checked.Overflow)?.what, "the t table's cost total")
+        }
+    }
+
 }

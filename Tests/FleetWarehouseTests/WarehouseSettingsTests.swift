@@ -62,6 +62,8 @@ final class WarehouseSettingsTests: XCTestCase {
             ("trip_rules", "{gap", "is not a JSON object of trip rules", "fleetkit init --reset-trip-rules"),
             ("trip_rules", "{\"gap_secs\":900}", "names the unknown rule 'gap_secs'", "fleetkit init --reset-trip-rules"),
             ("trip_rules", "{\"gap_seconds\":-5}", "gap_seconds is -5", "fleetkit init --reset-trip-rules"),
+            // Issue 35 item 11: a rule of 1e300 was stored, then trapped every track import.
+            ("trip_rules", "{\"gap_seconds\":1e300}", "beyond its limit of 604800", "fleetkit init --reset-trip-rules"),
             ("trip_rules", "{\"gap_seconds\":\"long\"}", "holds a value of the wrong type", "fleetkit init --reset-trip-rules"),
         ]
         // The nightly job's settle memory is its own to judge (a warning there, NightlySettleSettingTests).
@@ -116,13 +118,19 @@ final class WarehouseSettingsTests: XCTestCase {
         XCTAssertEqual(rules.gapSeconds, 1800)
         XCTAssertEqual(rules.stopRadiusM, 150)
         XCTAssertEqual(rules.stopSeconds, 180)
-        for bad in ["gap_secs=10", "gap_seconds", "gap_seconds=-1", "gap_seconds=soon", "gap_seconds=nan", "gap_seconds=inf"] {
+        for bad in ["gap_secs=10", "gap_seconds", "gap_seconds=-1", "gap_seconds=soon", "gap_seconds=nan", "gap_seconds=inf",
+                    "gap_seconds=1e300", "stop_seconds=604801", "idle_speed_mps=1000", "start_distance_m=1e9"] {
             XCTAssertThrowsError(try TripRules().setting([bad]), bad) { error in
                 guard case let FleetError.invalidArgument(name, value, _) = error else { return XCTFail("\(bad): \(error)") }
                 XCTAssertEqual(name, "trip rule")
                 XCTAssertEqual(value, bad)
             }
         }
+        XCTAssertEqual(try TripRules().setting(["gap_seconds=604800"]).gapSeconds, 604_800)
+        var huge = TripRules()
+        huge.gapSeconds = 1e300
+        let t = try TestWarehouse()
+        XCTAssertThrowsError(try t.warehouse.apply(setting: [.tripRules]) { $0.trips = huge }) { XCTAssertTrue("\($0)".contains("beyond its limit"), "\($0)") }
         XCTAssertEqual(TripRules.keys, ["gap_seconds", "idle_speed_mps", "start_distance_m", "stop_radius_m", "stop_seconds"])
     }
 }

@@ -83,6 +83,9 @@ final class ReviewCommandTests: XCTestCase {
             ("total", "204.90 EUR", "fix the currency first"),
             ("date", "24/06/2025", "YYYY-MM-DD"),
             ("date", "2999-01-01", "in the future"),
+            // Issue 35 item 17: what the importers refuse, `review fix` refused too.
+            ("date", "0001-01-01", "in the years 1971–2200"),
+            ("merchant", "Shell\u{202E}lehS", "right-to-left override"),
             ("volume", "10", "needs its unit"),
             ("currency", "XYZ", "ISO 4217"),
             ("time", "25:61", "HH:MM"),

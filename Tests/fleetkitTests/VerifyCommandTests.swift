@@ -26,11 +26,12 @@ final class VerifyCommandTests: XCTestCase {
             XCTAssertTrue(clean.stdout.contains("ok   \(check)"), check + "\n" + clean.stdout)
         }
         // The stored trip rules changed by hand, without the re-derivation `fleetkit init --trip-rule`
-        // runs: the stored trips no longer follow from the facts (no trip starts within 1,000 km).
+        // runs: the stored trips no longer follow from the facts (no trip starts within 100 km, the
+        // largest distance a rule may take).
         let rules = try TestWarehouse(existing: db)
         let stored = try rules.rows("SELECT value FROM setting WHERE key = 'trip_rules'").first?[0] as String?
         try rules.warehouse.pool.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('trip_rules', '{\"start_distance_m\":1000000}')")
+            try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('trip_rules', '{\"start_distance_m\":100000}')")
         }
         let otherRules = try Fleetkit.run(["verify", "--db", db])
         XCTAssertEqual(otherRules.status, 1, otherRules.stdout + otherRules.stderr)

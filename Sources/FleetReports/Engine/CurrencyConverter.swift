@@ -41,10 +41,15 @@ struct CurrencyConverter {
         return to / from
     }
 
-    func convert(minor: Int64, currency: String, on day: CivilDate) -> Int64? {
+    /// The amount in the report currency, nil when no rate is in force; `Checked.Overflow` when
+    /// the converted amount does not fit (a rate or amount the importers refuse, in a warehouse
+    /// written some other way), never a trap.
+    func convert(minor: Int64, currency: String, on day: CivilDate) throws(Checked.Overflow) -> Int64? {
         if currency == target { return minor }
         guard let r = rate(currency, on: day) else { return nil }
-        let scale = pow(10, Double(Money.minorDigits(target) - Money.minorDigits(currency)))
-        return Int64((Double(minor) * r * scale).rounded(.toNearestOrEven))
+        guard let converted = Money.converted(minor: minor, from: currency, to: target, rate: r) else {
+            throw Checked.Overflow(what: "\(Money(minor: minor, currency: currency)) converted to \(target) at \(r) on \(day)")
+        }
+        return converted
     }
 }

@@ -68,6 +68,8 @@ enum AtomicFile {
             guard access(path, W_OK | X_OK) == 0 else {
                 throw Error.folder(path: path, reason: "this user cannot write in it", fix: "Fix its permissions (chmod u+w \(path)) or pass another --out folder.")
             }
+            // Temporary files of a report killed outright (SIGKILL) do not pile up.
+            AtomicWrite.sweepAbandoned(in: URL(fileURLWithPath: path))
             return
         }
         let mode = Int(try directoryMode())

@@ -39,8 +39,10 @@ public enum HeadlineUnit: Sendable, Equatable {
     public func text(_ value: Double, _ metadata: ReportMetadata) -> String {
         switch self {
         case .money:
-            let minor = (value * pow(10, Double(Money.minorDigits(metadata.currency)))).rounded()
-            return ValueText.groupedMoney(minor: Int64(minor), currency: metadata.currency)
+            guard let minor = Checked.int64(value * pow(10, Double(Money.minorDigits(metadata.currency)))) else {
+                return ValueText.grouped(value, places: Money.minorDigits(metadata.currency)) + " " + metadata.currency
+            }
+            return ValueText.groupedMoney(minor: minor, currency: metadata.currency)
         case .distance: return ValueText.grouped(value, places: 1) + (metadata.units == .metric ? " km" : " mi")
         case .hours: return ValueText.grouped(value, places: 1) + " h"
         case .percent: return ValueText.grouped(value, places: 1) + " %"

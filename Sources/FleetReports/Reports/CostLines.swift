@@ -65,7 +65,7 @@ struct CostLine {
             let unconfirmed: Bool = row["pending"]
             return CostLine(at: at, day: day, assetID: row["asset_id"], category: row["category"], source: row["source"], sourceKey: row["source_key"],
                             vendor: row["vendor"], description: row["description"], amountMinor: minor, currency: currency,
-                            rate: converter.rate(currency, on: day), reportMinor: unconfirmed ? nil : converter.convert(minor: minor, currency: currency, on: day),
+                            rate: converter.rate(currency, on: day), reportMinor: unconfirmed ? nil : try converter.convert(minor: minor, currency: currency, on: day),
                             volumeML: row["volume_ml"], needsReview: row["needs_review"] ?? false, pendingReview: unconfirmed, sourceFileID: row["source_file_id"])
         }
     }

@@ -54,43 +54,48 @@ public struct CostReport: Report {
         while let l = try lines.next() {
             lineCount += 1
             // Every line is totalled; only up to the limit are held (about 0.5 KB per row held).
-            detail.add(l, hold: lineCount <= request.heldRowLimit)
+            try detail.add(l, hold: lineCount <= request.heldRowLimit)
             if lineCount == request.heldRowLimit + 1 { detail.dropHeldRows() }
             if l.pendingReview {
                 pending[l.currency, default: (0, 0)].rows += 1
-                pending[l.currency, default: (0, 0)].minor += l.amountMinor
+                try pending[l.currency, default: (0, 0)].minor.add(l.amountMinor, "the unconfirmed \(l.currency) receipt amounts")
                 if pendingFirst.count < 10 { pendingFirst.append("receipt \(l.sourceFileID) \(l.day)") }
                 continue
             }
             guard let minor = l.reportMinor else {
                 missingRows += 1
                 missing[l.currency, default: (0, 0)].rows += 1
-                missing[l.currency, default: (0, 0)].minor += l.amountMinor
+                try missing[l.currency, default: (0, 0)].minor.add(l.amountMinor, "the \(l.currency) amounts without an exchange rate")
                 continue
             }
-            countedMinor += minor
-            byAsset[l.assetID, default: [:]][l.category, default: 0] += minor
+            // Every sum is checked: amounts may be credits, so a partial sum can overflow where
+            // the grand total does not.
+            let what = "the cost total in \(cur)"
+            try countedMinor.add(minor, what)
+            try byAsset[l.assetID, default: [:]][l.category, default: 0].add(minor, what)
             if l.category == "fuel", let v = l.volumeML { fuelBought[l.assetID, default: 0] += v }
             let month = String(l.day.description.prefix(7))
-            monthly[month, default: [:]][l.category, default: 0] += minor
-            if byWeek { weekly.add(day: l.day, category: l.category, minor: minor) }
+            try monthly[month, default: [:]][l.category, default: 0].add(minor, what)
+            if byWeek { try weekly.add(day: l.day, category: l.category, minor: minor) }
             let unit = l.assetID.flatMap { assetByID[$0]?.unit } ?? "Unassigned"
-            longRows["\(month)\u{1F}\(unit)\u{1F}\(l.category)", default: 0] += minor
+            try longRows["\(month)\u{1F}\(unit)\u{1F}\(l.category)", default: 0].add(minor, what)
             if l.assetID == nil {
                 unassignedRows += 1
-                unassignedMinor += minor
+                try unassignedMinor.add(minor, what)
             }
             if l.needsReview {
                 reviewRows += 1
                 if reviewFirst.count < 10 { reviewFirst.append("\(l.day) \(l.sourceKey)") }
             }
         }
+        // The tables' row totals add a row's categories in their closures: checked here first.
+        for sums in byAsset.values { _ = try Self.total(sums, cur) }
         var byAssetTable = TableBuilder(name: "by_asset", title: "Cost by asset and category", columns: Self.assetColumns(request))
         for a in assets where byAsset[a.id] != nil || usage[a.id] != nil {
             let u = usage[a.id] ?? AssetUsage()
-            byAssetTable.add(AssetLine(asset: a, sums: byAsset[a.id] ?? [:], usage: usage[a.id], fuelML: u.fuelML > 0 ? u.fuelML : fuelBought[a.id] ?? 0))
+            try byAssetTable.add(AssetLine(asset: a, sums: byAsset[a.id] ?? [:], usage: usage[a.id], fuelML: u.fuelML > 0 ? u.fuelML : fuelBought[a.id] ?? 0))
         }
-        if let unassigned = byAsset[nil] { byAssetTable.add(AssetLine(asset: nil, sums: unassigned, usage: nil, fuelML: 0)) }
+        if let unassigned = byAsset[nil] { try byAssetTable.add(AssetLine(asset: nil, sums: unassigned, usage: nil, fuelML: 0)) }
         // The builder's money totals, in minor units (a money column always totals to money).
         func minor(_ column: String) -> Int64 { if case let .money(m, _) = byAssetTable.total(column) { return m } else { return 0 } }
         let totalsByCategory = Dictionary(uniqueKeysWithValues: CostLine.categories.map { ($0, minor($0)) })
@@ -104,14 +109,15 @@ public struct CostReport: Report {
             var sums: [String: [String: Int64]] = [:]
             for (assetID, categories) in byAsset {
                 let k = assetID.flatMap { assetByID[$0] }.map { pick($0) ?? "(none)" } ?? "Unassigned"
-                for (category, minor) in categories { sums[k, default: [:]][category, default: 0] += minor }
+                for (category, minor) in categories { try sums[k, default: [:]][category, default: 0].add(minor, "the cost total in \(cur)") }
             }
+            for row in sums.values { _ = try Self.total(row, cur) }
             var table = TableBuilder<(key: String, sums: [String: Int64])>(
                 name: "by_\(key)", title: "Subtotals by \(title.lowercased())",
                 columns: [.text(key, title, total: .label("Fleet total")) { $0.key }]
                     + CostLine.categories.map { c in .money(c, c.capitalized, currency: cur) { $0.sums[c] ?? 0 } }
-                    + [.money("total", "Total", currency: cur) { $0.sums.values.reduce(0, +) }])
-            for k in sums.keys.sorted(by: { ($0 == "Unassigned" ? 1 : 0, $0) < ($1 == "Unassigned" ? 1 : 0, $1) }) { table.add((k, sums[k]!)) }
+                    + [.money("total", "Total", currency: cur) { $0.sums.values.reduce(0, +) }])   // checked above
+            for k in sums.keys.sorted(by: { ($0 == "Unassigned" ? 1 : 0, $0) < ($1 == "Unassigned" ? 1 : 0, $1) }) { try table.add((k, sums[k]!)) }
             tables.append(table.table())
         }
 
@@ -120,7 +126,7 @@ public struct CostReport: Report {
             name: "by_month", title: "Cost by month, asset and category",
             columns: [.text("month", "Month", total: .label("Total")) { Self.part($0.key, 0) }, .text("unit", "Unit") { Self.part($0.key, 1) },
                       .text("category", "Category") { Self.part($0.key, 2) }, .money("amount", "Amount", currency: cur) { $0.minor }])
-        for k in longRows.keys.sorted() { byMonth.add((k, longRows[k]!)) }
+        for k in longRows.keys.sorted() { try byMonth.add((k, longRows[k]!)) }
         tables.append(byMonth.table())
         let months = monthly.keys.sorted()
         let chart = ReportChart(kind: .stackedBar, title: "Cost by month and category (\(cur))", categories: months,
@@ -135,7 +141,7 @@ public struct CostReport: Report {
             var sum: Int64 = 0
             while limit.map({ rows < $0 }) ?? true, let l = try again.next() {
                 rows += 1
-                sum += l.reportMinor ?? 0
+                try sum.add(l.reportMinor ?? 0, "the cost detail in \(cur)")
                 try body(detail.cells(l))
             }
             if limit == nil, rows != lineCount || sum != countedMinor {
@@ -218,10 +224,18 @@ public struct CostReport: Report {
         }
         return output
     }
+
+    /// The checked sum of one row's categories (what its Total column shows).
+    static func total(_ sums: [String: Int64], _ currency: String) throws(Checked.Overflow) -> Int64 {
+        var t: Int64 = 0
+        for v in sums.values { try t.add(v, "the cost total in \(currency)") }
+        return t
+    }
 }
 
 func pow10(_ n: Int) -> Double {
     var v = 1.0
     for _ in 0..<n { v *= 10 }
     return v
+
 }

@@ -12,6 +12,7 @@ extension CostReport {
         /// Fuel burned (telematics) when the asset reports it, else fuel bought.
         var fuelML: Double
 
+        /// Cannot overflow: `CostReport.run` checks every row's sum (`CostReport.total`) first.
         var total: Int64 { sums.values.reduce(0, +) }
         /// Unknown is not zero: no telematics, a single reading, or no such figure on any day.
         var known: Bool { usage?.measured ?? false }
@@ -33,10 +34,10 @@ extension CostReport {
             .distance("distance", "Distance", request) { l in l.known && l.usage!.distanceKnown ? l.distanceM : nil },
             .hours("engine_hours", "Engine hours") { l in l.known && l.usage!.engineKnown ? l.engineS : nil },
             .money("cost_per_distance", "Cost per \(du)", currency: cur, unit: "\(cur)/\(du)", total: .none) { l in
-                l.asset != nil && l.distanceM > 0 ? Int64((Double(l.total) / request.distance(l.distanceM)).rounded()) : nil
+                l.asset != nil && l.distanceM > 0 ? Checked.int64(Double(l.total) / request.distance(l.distanceM)) : nil
             },
             .money("cost_per_engine_hour", "Cost per engine hour", currency: cur, unit: "\(cur)/h", total: .none) { l in
-                l.asset != nil && l.engineS > 0 ? Int64((Double(l.total) / (l.engineS / 3600)).rounded()) : nil
+                l.asset != nil && l.engineS > 0 ? Checked.int64(Double(l.total) / (l.engineS / 3600)) : nil
             },
             .volume("fuel_volume", "Fuel", request, total: .none) { $0.fuelML > 0 ? $0.fuelML : nil },
             .decimal("fuel_economy", "Fuel economy", unit: request.economyUnit) { l in

@@ -18,8 +18,8 @@ struct CostWeeks {
         return CivilDate(daysSinceEpoch: d - sinceMonday)
     }
 
-    mutating func add(day: CivilDate, category: String, minor: Int64) {
-        sums[Self.monday(of: day), default: [:]][category, default: 0] += minor
+    mutating func add(day: CivilDate, category: String, minor: Int64) throws(Checked.Overflow) {
+        try sums[Self.monday(of: day), default: [:]][category, default: 0].add(minor, "a week's cost in one category")
     }
 
     /// "Oct 1–4", "Sep 28–Oct 4", or "Oct 31" for a single day; English month names, like the

@@ -145,7 +145,7 @@ public struct DVIRComplianceReport: Report {
                     if let moved = try Movement.metres(db, asset: a.id, from: from, to: to) {
                         if moved > Self.operatingMetres {
                             drove = true
-                            violations.add(Violation(unit: a.unit, day: day, component: d[1], created: created, resolved: resolved, movedM: moved))
+                            try violations.add(Violation(unit: a.unit, day: day, component: d[1], created: created, resolved: resolved, movedM: moved))
                             violationDays.insert(day)
                             driven.append("\(day) \(DVIRChain.distanceText(moved, request))")
                         }
@@ -165,7 +165,7 @@ public struct DVIRComplianceReport: Report {
             }
             for f in findings { chain.add(f) }
             let certifiable = defects.filter { $0[2] as Bool }.count
-            summary.add(VehicleLine(unit: a.unit, vin: vin, operated: operated?.count, endOfDay: endOfDay, preTrip: preTrip, required: required, missing: missing,
+            try summary.add(VehicleLine(unit: a.unit, vin: vin, operated: operated?.count, endOfDay: endOfDay, preTrip: preTrip, required: required, missing: missing,
                                     found: foundInPeriod, certifiable: certifiable, certified: certifiedInTime, violationDays: violationDays.count,
                                     findings: findings.count))
         }

@@ -56,7 +56,7 @@ public struct MaintenanceDueReport: Report {
         dues.sort { (order[$0.status]!, $0.forecast ?? asOf, $0.asset.unit, $0.schedule.serviceType)
             < (order[$1.status]!, $1.forecast ?? asOf, $1.asset.unit, $1.schedule.serviceType) }
         var dueTable = TableBuilder(name: "due", title: "Service status by asset and schedule", columns: Self.dueColumns(request, asOf: asOf))
-        for d in dues { dueTable.add(d) }
+        for d in dues { try dueTable.add(d) }
 
         let dtcs = try Row.fetchAll(db, sql: """
             SELECT COALESCE(a.unit_number, a.vin, a.pin, 'asset #' || a.id) AS unit, d.code, d.system, d.spn, d.fmi, d.description, MIN(d.at), MAX(d.at), COUNT(*)
@@ -65,7 +65,7 @@ public struct MaintenanceDueReport: Report {
             GROUP BY d.asset_id, d.code ORDER BY unit, d.code
             """, arguments: StatementArguments([asOfEnd as (any DatabaseValueConvertible)?] + request.assetFilter().arguments.map { $0 as (any DatabaseValueConvertible)? }))
         var dtcTable = TableBuilder(name: "open_faults", title: "Open fault codes (MIL on, not cleared)", columns: Self.faultColumns())
-        for r in dtcs { dtcTable.add(r) }
+        for r in dtcs { try dtcTable.add(r) }
 
         let compliance = try PMCompliance.compute(db, request)
         let complianceTable = compliance.table(note: "A service is late when it was done more than 10 % of its interval past the due point of any of its meters.")

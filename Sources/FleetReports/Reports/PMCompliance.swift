@@ -50,7 +50,7 @@ enum PMCompliance {
                 guard at >= request.start, let s = schedules[service] else { continue }
                 let day = request.zone.day(of: at)
                 guard let p = previous[service] else {
-                    table.add(Service(unit: asset.unit, service: service, performed: day, wasDue: "no earlier record", lateBy: nil, onTime: "not judged"))
+                    try table.add(Service(unit: asset.unit, service: service, performed: day, wasDue: "no earlier record", lateBy: nil, onTime: "not judged"))
                     continue
                 }
                 var late = -Double.infinity
@@ -70,10 +70,10 @@ enum PMCompliance {
                     due.append("\(Int((ph + every) / 3600)) h")
                 }
                 guard late > -Double.infinity else {
-                    table.add(Service(unit: asset.unit, service: service, performed: day, wasDue: "meters not recorded", lateBy: nil, onTime: "not judged"))
+                    try table.add(Service(unit: asset.unit, service: service, performed: day, wasDue: "meters not recorded", lateBy: nil, onTime: "not judged"))
                     continue
                 }
-                table.add(Service(unit: asset.unit, service: service, performed: day, wasDue: due.joined(separator: " or "),
+                try table.add(Service(unit: asset.unit, service: service, performed: day, wasDue: due.joined(separator: " or "),
                                   lateBy: max(late, 0) * 100, onTime: late <= lateShare ? "yes" : "late"))
             }
         }

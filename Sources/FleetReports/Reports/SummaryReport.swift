@@ -36,7 +36,8 @@ public struct SummaryReport: Report {
             """, arguments: [request.end]) ?? 0
         let cur = request.currency
         let digits = Money.minorDigits(cur)
-        func money(_ v: Double?) -> ReportValue { v.map { .money(minor: Int64(($0 * pow10(digits)).rounded()), currency: cur) } ?? .null }
+        // A figure too large for minor units (a ratio over a tiny distance) is unknown, never a trap.
+        func money(_ v: Double?) -> ReportValue { v.flatMap { Checked.int64($0 * pow10(digits)) }.map { .money(minor: $0, currency: cur) } ?? .null }
         let distance = total(utilization, "distance")
         let spend = total(cost, "total") ?? 0
         // A figure taken from another report's headline shows the value and unit it was declared with there.
@@ -47,7 +48,7 @@ public struct SummaryReport: Report {
                 switch unit {
                 case .money: return money(v)
                 case .percent: return .percent(v)
-                case .count: return .integer(Int64(v))
+                case .count: return Checked.int64(v).map(ReportValue.integer) ?? .null
                 case .distance, .hours: return .number(v)
                 }
             } ?? .null
@@ -84,7 +85,7 @@ public struct SummaryReport: Report {
             },
         ]
         var dashboard = TableBuilder(name: "dashboard", title: "Fleet at a glance", columns: columns)
-        for f in figures { dashboard.add(f) }
+        for f in figures { try dashboard.add(f) }
         let table = dashboard.table()
         var quality = DataQuality()
         for o in [cost, utilization, maintenance, dvir] {

@@ -74,7 +74,7 @@ public struct TripsReport: Report {
             count += 1
             distance += line.distanceM ?? 0
             if line.endReason == "end_of_data" { open += 1 }
-            trips.add(line, hold: count <= request.heldRowLimit)
+            try trips.add(line, hold: count <= request.heldRowLimit)
             if count == request.heldRowLimit + 1 { trips.dropHeldRows() }
         }
         let stream = count <= request.heldRowLimit ? nil : ReportRowStream(table: "trips", count: count) { [trips] limit, body in

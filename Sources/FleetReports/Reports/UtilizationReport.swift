@@ -73,7 +73,7 @@ public struct UtilizationReport: Report {
             let target = a.targetHoursPerWeek ?? Self.defaultTargetHoursPerWeek
             var line = Line(asset: a, available: available, usage: u, target: target, targetHours: target * Double(available) / 7)
             if a.kind == "equipment", let engineS = line.engineS, engineS > 0, let u, u.fuelML > 0 { line.fuelPerHour = request.volume(u.fuelML) / (engineS / 3600) }
-            table.add(line)
+            try table.add(line)
             if let utilization = line.utilization { chart.append((a.unit, utilization)) }
         }
         let unmeasured = assets.filter { usage[$0.id].map { !$0.measured } ?? false }.map(\.unit)

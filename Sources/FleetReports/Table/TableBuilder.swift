@@ -56,14 +56,16 @@ public struct TableBuilder<Row> {
     /// Adds a detail row to the totals and, when `hold`, to the rows the table holds. A row
     /// that is only counted (a streamed table) computes only the cells its totals need, so a
     /// year of cost lines costs one cell each in the totalling pass, not a whole row.
-    public mutating func add(_ row: Row, hold: Bool = true) {
+    ///
+    /// - throws: `Checked.Overflow` when a money or integer total no longer fits an Int64.
+    public mutating func add(_ row: Row, hold: Bool = true) throws(Checked.Overflow) {
         var values: [ReportValue]
         if hold { values = cells(row) } else {
             values = Array(repeating: .null, count: columns.count)
             for i in totalled { values[i] = columns[i].cell(row) }
         }
         rowCount += 1
-        for i in totalled { sums[i].add(values[i]) }
+        for i in totalled { try sums[i].add(values[i], "the \(name) table's \(columns[i].name) total") }
         for (i, n) in shares {
             guard case let .share(of, among) = columns[i].total, case let .text(cell) = values[i] else { continue }
             shares[i] = (n.of + (of.contains(cell) ? 1 : 0), n.among + (among.contains(cell) ? 1 : 0))
@@ -73,11 +75,13 @@ public struct TableBuilder<Row> {
             let a = values[index[of]!], b = values[index[to]!]
             guard a.number != nil, b.number != nil else { continue }
             var p = pair
-            p.of.add(a)
-            p.to.add(b)
+            try p.of.add(a, "the \(name) table's \(of) total")
+            try p.to.add(b, "the \(name) table's \(to) total")
             ratios[i] = p
         }
-        for (i, c) in conditional where values[c.column].number != nil { conditional[i]!.sum.add(values[i]) }
+        for (i, c) in conditional where values[c.column].number != nil {
+            try conditional[i]!.sum.add(values[i], "the \(name) table's \(columns[i].name) total")
+        }
         if hold { rows.append(values) }
     }
 
@@ -139,11 +143,11 @@ private struct Sum {
     var currency: String? = nil
     var known = 0, unknown = 0
 
-    mutating func add(_ v: ReportValue) {
+    mutating func add(_ v: ReportValue, _ what: @autoclosure () -> String) throws(Checked.Overflow) {
         switch v {
         case .null: unknown += 1
-        case let .money(m, c): minor += m; currency = c; known += 1
-        case let .integer(i): integer += i; real += Double(i); known += 1
+        case let .money(m, c): try minor.add(m, what()); currency = c; known += 1
+        case let .integer(i): try integer.add(i, what()); real += Double(i); known += 1
         case let .number(d), let .percent(d): real += d; known += 1
         case .text, .date, .datetime: break
         }

@@ -73,7 +73,7 @@ public struct ReportTotalsCheck: WarehouseCheck {
         var sum: Int64 = 0
         try detail.forEachRow { row in
             rows += 1
-            sum += Self.minor(row[at]) ?? 0
+            try sum.add(Self.minor(row[at]) ?? 0, "the cost detail rows")
         }
         let expected = try Int.fetchOne(db, sql: """
             SELECT (SELECT COUNT(*) FROM expense WHERE at >= ?1 AND at < ?2)
@@ -90,7 +90,7 @@ public struct ReportTotalsCheck: WarehouseCheck {
                 || CostLine.categories.contains(t.columns[$0].name)) }
             for c in totalColumns {
                 var rowsSum: Int64 = 0
-                try t.forEachRow { rowsSum += Self.minor($0[c]) ?? 0 }
+                try t.forEachRow { try rowsSum.add(Self.minor($0[c]) ?? 0, "cost \(name) rows") }
                 let total = Self.minor(t.totals?[c])
                 let column = t.columns[c].name
                 if total != rowsSum {

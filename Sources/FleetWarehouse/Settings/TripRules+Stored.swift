@@ -24,15 +24,14 @@ extension TripRules {
         return object
     }
 
-    /// A rule that cannot be meant: not a finite number, or negative (every rule is a distance,
-    /// a duration or a speed). nil when all are usable.
+    /// A rule that cannot be meant: not a finite number, negative (every rule is a distance, a
+    /// duration or a speed), or beyond its unit's limit (`RuleBounds`). nil when all are usable.
     public func problem() -> String? {
         let object: [String: Any]
         do { object = try storedObject() } catch { return "a rule is not a finite number" }
         for key in object.keys.sorted() {
-            if let n = object[key] as? NSNumber, !(n.doubleValue >= 0) {
-                return "\(key) is \(n), and no rule can be negative"
-            }
+            guard let n = object[key] as? NSNumber, !(object[key] is Bool) else { continue }
+            if let problem = RuleBounds.problem(key: key, value: n.doubleValue) { return problem }
         }
         return nil
     }
@@ -78,6 +77,7 @@ extension TripRules {
             do { _ = try JSONDecoder().decode(TripRules.self, from: try JSONSerialization.data(withJSONObject: object)) } catch {
                 throw bad("\(parts[0]) does not take '\(parts[1])'")
             }
+            if let n = object[parts[0]] as? Double, let problem = RuleBounds.problem(key: parts[0], value: n) { throw bad(problem) }
         }
         return try JSONDecoder().decode(TripRules.self, from: try JSONSerialization.data(withJSONObject: object))
     }

@@ -38,18 +38,24 @@ struct CarScannerClock {
     }
 
     /// The instant of one row's `SECONDS` (finite, ≥ 0); rows in file order.
+    ///
+    /// A value no instant of the years 1971–2200 can come from (any shape) is a row error, decided
+    /// before any integer conversion: `SECONDS` of 1e16 once trapped converting to milliseconds.
     mutating func utc(_ secs: Double) throws -> Int64 {
-        if secs >= 1e9 { return Int64((secs * 1000).rounded()) }
+        guard let ms = Checked.int64(secs * 1000), ms <= Timestamp.plausible.upperBound else {
+            throw RowError(.outOfRange, "SECONDS \(Self.trimmed(secs)) is beyond any time of the years 1971–2200")
+        }
+        if secs >= 1e9 { return ms }
         if mode == nil { mode = try decide(secs) }
         switch mode! {
         case .unix:
-            return Int64((secs * 1000).rounded())
+            return ms
         case let .sinceStart(start):
-            return start + Int64((secs * 1000).rounded())
+            return start + ms
         case let .sinceMidnight(day):
             if let last, secs < last - 43_200 { dayShift += 1 }
             last = secs
-            let local = Int64(day.daysSinceEpoch + dayShift) * 86_400_000 + Int64((secs * 1000).rounded())
+            let local = Int64(day.daysSinceEpoch + dayShift) * 86_400_000 + ms
             return Timestamp.utc(fromLocal: local, in: zone)
         }
     }
@@ -95,5 +101,5 @@ struct CarScannerClock {
         return String(repeating: "0", count: max(0, width - t.count)) + t
     }
 
-    static func trimmed(_ v: Double) -> String { v == v.rounded() ? String(Int64(v)) : String(v) }
+    static func trimmed(_ v: Double) -> String { Checked.int64(v).flatMap { Double($0) == v ? String($0) : nil } ?? String(v) }
 }

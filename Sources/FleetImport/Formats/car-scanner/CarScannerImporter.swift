@@ -116,6 +116,8 @@ public struct CarScannerImporter: Importer {
         var clock = CarScannerClock(fileName: input.name, zone: input.zone)
         do { _ = try clock.utc(secs) } catch let u as CarScannerClock.Undated {
             throw FleetError.unreadable(file: input.path, location: "line \(row.line)", reason: u.reason, hint: u.hint)
+        } catch is RowError {
+            // An impossible first value is that row's reject in the main loop, not the file's.
         }
     }
 

@@ -283,7 +283,8 @@ public struct FuelCardImporter: Importer {
     static func baseTolerance(_ currency: String) -> Double { max(1, 5 * pow(10, Double(Money.minorDigits(currency) - 2))) }
 
     private static func describe(_ minor: Double, _ currency: String) -> String {
-        Money(minor: Int64(minor.rounded()), currency: currency).description
+        guard let m = Checked.int64(minor) else { return "\(minor / pow(10, Double(Money.minorDigits(currency)))) \(currency)" }
+        return Money(minor: m, currency: currency).description
     }
 
 

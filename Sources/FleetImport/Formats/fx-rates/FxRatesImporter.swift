@@ -17,6 +17,10 @@ public struct FxRatesImporter: Importer {
     public static let format = "fx-rates"
     public static let summary = "Exchange rates per day, the direction in the column name: units_per_<BASE> or <BASE>_per_unit (CSV)"
     public static let example = "fx-rates.csv"
+    /// Units of a currency per unit of the base that any real pair stays within (the widest
+    /// today, such as IRR per KWD, is near 1.4e5; the narrowest its inverse). Rates outside are
+    /// typos or hostile, and converting amounts through them could not be exact.
+    public static let plausibleRates: ClosedRange<Double> = 1e-9...1e9
 
     /// `rate` names a column but not its direction: it is matched only to be refused.
     static let columns: [String: [String]] = [

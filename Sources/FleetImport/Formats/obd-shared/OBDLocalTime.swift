@@ -10,7 +10,8 @@ import FleetCore
 /// Without one the time is in the fleet zone, and in the repeated hour of a fall-back night the
 /// file order decides: a log is written in time order, so a local time that would put the row
 /// before the previous one is the second occurrence (standard time); otherwise the first.
-/// Spring-forward gaps take the later offset (`Timestamp.utc`).
+/// A time in a spring-forward gap (the skipped hour) names no instant: the row is rejected with
+/// that reason, never folded onto the next hour.
 struct OBDLocalClock {
     let zone: TimeZone
     private var last: Int64?
@@ -33,12 +34,20 @@ struct OBDLocalClock {
         "JST": 32400, "KST": 32400, "SGT": 28800, "HKT": 28800, "MYT": 28800,
     ]
 
-    enum Problem: Error, Equatable { case notATime, unknownZone(String) }
+    /// `skipped`: a local time that does not exist in the zone (the hour the clocks jumped
+    /// forward), with the zone's offsets before and after the change.
+    enum Problem: Error, Equatable { case notATime, unknownZone(String), skipped(local: Int64) }
 
     /// Resolves one time text; rows must be fed in file order.
     mutating func utc(_ text: String) throws -> Int64 {
         let (local, offset) = try read(text)
-        return resolve(local: local, offset: offset)
+        return try resolve(local: local, offset: offset)
+    }
+
+    /// What a reject says about a skipped local time.
+    func skippedReason(_ text: String, local: Int64) -> String {
+        let wall = Timestamp.iso(local).replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")
+        return "'\(text)' (\(wall)), a time that does not exist in \(zone.identifier): the clocks went forward that night and skipped it, so no instant can be chosen without a guess; check the device's clock and time zone (a zone abbreviation such as CDT in the time fixes it)"
     }
 
     /// The local time a text names, and the offset it names (seconds east of UTC), if any.
@@ -49,11 +58,15 @@ struct OBDLocalClock {
     /// A local time in UTC: by `offset` when known (the text's own, or one the caller found, such
     /// as Torque's GPS Time zone), else in the fleet zone with the file-order rule. Rows must be
     /// fed in file order.
-    mutating func resolve(local: Int64, offset: Int?) -> Int64 {
+    ///
+    /// - throws: `Problem.skipped` for a local time without an offset that does not exist in the
+    ///   zone: folded onto the next hour it was merged silently with the real readings there.
+    mutating func resolve(local: Int64, offset: Int?) throws -> Int64 {
         let ms: Int64
         if let offset {
             ms = local - Int64(offset) * 1000
         } else {
+            guard Timestamp.exists(local: local, in: zone) else { throw Problem.skipped(local: local) }
             let first = Timestamp.utc(fromLocal: local, in: zone)
             let later = first + 3_600_000
             let laterOffset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(later) / 1000))) * 1000

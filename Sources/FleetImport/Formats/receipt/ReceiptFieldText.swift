@@ -96,6 +96,8 @@ public enum ReceiptFieldText {
         case "date":
             guard let d = CivilDate(t), t.count == 10, t.contains("-") else { throw bad("not a date as YYYY-MM-DD, such as 2025-07-09 (day and month are never guessed)") }
             guard stored || d <= CivilDate(daysSinceEpoch: Int(Timestamp.now() / 86_400_000) + 1) else { throw bad("a purchase date cannot be in the future") }
+            // The years the warehouse holds, as every importer: 0001-01-01 is a placeholder.
+            guard (1971...2200).contains(d.year) else { throw bad("a purchase date is in the years 1971–2200") }
             f.date = .init(d, confidence: confidence, line: line)
         case "time":
             let parts = t.split(separator: ":").map { Int($0) }
@@ -109,8 +111,10 @@ public enum ReceiptFieldText {
         case "volume":
             f.volume = .init(try volume(t, field: field, bounded: !stored), confidence: confidence, line: line)
         case "merchant", "fuel-grade", "card-last4", "unit":
-            guard !t.isEmpty, t.count <= 120, !t.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw bad("empty, longer than 120 characters, or holding control characters")
+            // The importers' rule (`ControlText`): C0, DEL, C1 and the bidi controls, which make
+            // a text display as something else (a right-to-left override in a merchant).
+            guard !t.isEmpty, t.count <= 120, ControlText.firstControl(in: t) == nil else {
+                throw bad("empty, longer than 120 characters, or holding control characters (such as a right-to-left override)")
             }
             if field == "merchant" { f.merchant = .init(ReceiptImporter.masked(t), confidence: confidence, line: line) }
             if field == "fuel-grade" { f.fuelGrade = .init(t, confidence: confidence, line: line) }

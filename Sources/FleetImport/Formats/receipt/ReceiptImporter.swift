@@ -205,6 +205,8 @@ public struct ReceiptImporter: PrereadingImporter {
         case let .tooLarge(_, w, h, limit): return "\(w) × \(h) pixels is over the \(limit / 1_000_000) MP limit for one receipt (memory stays bounded); scan at 300 dpi or downscale it"
         case let .tooLargeToDecode(_, w, h, bytes, limit):
             return OCRImage.Error.tooLargeToDecodeReason(width: w, height: h, bytes: bytes, maxBytes: limit)
+        case let .textChunks(_, bytes):
+            return "the PNG carries text chunks (metadata, not the image) that could take \(bytes / 1_000_000) MB to read, more than one receipt may use; save the image again without metadata"
         case .unreadable, .writeFailed: return "not a PNG, JPEG or TIFF image that can be decoded, or the file is damaged"
         }
     }

@@ -141,7 +141,10 @@ public struct TorqueImporter: Importer {
         } catch {
             throw RowError(.badDate, "'Device Time' is '\(timeText)', not a time such as 01-Oct-2026 08:00:00.000")
         }
-        let at = clock.resolve(local: local, offset: written ?? zones.offset(gpsTime: field(layout.gpsTime), deviceLocal: local))
+        let at: Int64
+        do { at = try clock.resolve(local: local, offset: written ?? zones.offset(gpsTime: field(layout.gpsTime), deviceLocal: local)) } catch {
+            throw RowError(.badDate, "'Device Time' is " + clock.skippedReason(timeText, local: local))
+        }
         guard Timestamp.plausible.contains(at) else { throw RowError(.outOfRange, "'Device Time' is '\(timeText)', outside the years 1971–2200") }
         var values: [(pid: Int, value: Double)] = []
         for column in layout.pids {

@@ -57,6 +57,25 @@ struct JSONPullParser {
         var state: State = .firstOrEnd
         var key: String? = nil
         var index = -1
+        /// The object's member names so far: a list while short (cheaper than hashing the few
+        /// keys of a vendor record), a set beyond `Frame.listed`.
+        var names: [String] = []
+        var nameSet: Set<String>? = nil
+        static let listed = 16
+
+        /// Records `name`; false when the object already has a member of that name.
+        mutating func insert(_ name: String) -> Bool {
+            if var set = nameSet {
+                nameSet = nil
+                let inserted = set.insert(name).inserted
+                nameSet = set
+                return inserted
+            }
+            if names.contains(name) { return false }
+            names.append(name)
+            if names.count > Self.listed { nameSet = Set(names); names = [] }
+            return true
+        }
     }
 
     private let handle: FileHandle?
@@ -243,6 +262,11 @@ struct JSONPullParser {
         guard buffer[pos] == UInt8(ascii: "\"") else { throw fail("expected a key string but found \(Self.describe(buffer[pos]))") }
         tokenOffset = offset
         let k = try string()
+        // RFC 8259 leaves duplicate names to the reader: jq and Python take the last, others
+        // the first. Either way one value is dropped in silence, so the document is refused.
+        guard frames[top].insert(k) else {
+            throw fail("the object has the member \(JSONText.quoted(QuotedText.cut(k))) twice; readers disagree on which one counts (jq and Python take the last), so FleetKit refuses to choose: re-export the file or remove one")
+        }
         frames[top].key = k
         try skipWhitespace()
         guard pos < end else { throw failTruncated("the document ends after a key (truncated)") }
