@@ -163,7 +163,7 @@ public struct DVIRComplianceReport: Report {
                                                       certification: d[5], reviewed: nil, reviewedBy: nil, evidence: "driven: " + driven.joined(separator: "; ")))
                 }
             }
-            for f in findings { chain.add(f) }
+            for f in findings { try chain.add(f) }
             let certifiable = defects.filter { $0[2] as Bool }.count
             try summary.add(VehicleLine(unit: a.unit, vin: vin, operated: operated?.count, endOfDay: endOfDay, preTrip: preTrip, required: required, missing: missing,
                                     found: foundInPeriod, certifiable: certifiable, certified: certifiedInTime, violationDays: violationDays.count,
