@@ -74,10 +74,10 @@ final class DVIRChainTests: XCTestCase {
 
     /// The committed sample fleet's October, read independently with Python:
     ///   import csv; d=[r for r in csv.DictReader(open('SampleData/dvir/dvir-2026-10.csv')) if r['defect_id']]
-    ///   [r['dvir_id'] for r in d if not r['reviewed_at']]                                  # 6
-    ///   [r['dvir_id'] for r in d if r['reviewed_at'] and r['reviewed_at'] < r['resolved_at']] # 7
-    /// (all October times are -05:00, so the text compares as the instant does). T-05's 70082 was
-    /// reviewed 10-09 06:05 and certified 10-12 17:45.
+    ///   [r['dvir_id'] for r in d if not r['reviewed_at']]                                  # 1
+    ///   [r['dvir_id'] for r in d if r['reviewed_at'] and r['reviewed_at'] < r['resolved_at']] # 8
+    /// (all October times are -05:00, so the text compares as the instant does). T-05's 2026100170094
+    /// was reviewed 10-09 06:05 and certified 10-11 17:45.
     func testTheSampleFleetsUnreviewedAndPrematureReviews() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("SampleData")
@@ -89,12 +89,12 @@ final class DVIRChainTests: XCTestCase {
         let request = ReportRequest(period: .month(2026, 10), zone: zone, units: .us, currency: "USD", generatedAt: 0, asOf: CivilDate(year: 2026, month: 11, day: 1)!)
         let output = try t.warehouse.pool.read { db in try DVIRComplianceReport().run(db, request) }
         let findings = try DVIRFixture.rows(output, "findings")
-        XCTAssertEqual(findings.filter { $0["rule"] == "review_missing" }.map { $0["dvir"]! }.sorted(), ["2026100170096", "2026100170117", "2026100170140", "2026100170164", "2026100170243", "2026100170411"])
+        XCTAssertEqual(findings.filter { $0["rule"] == "review_missing" }.map { $0["dvir"]! }.sorted(), ["2026100170254"])
         XCTAssertEqual(findings.filter { $0["rule"] == "review_before_certification" }.map { $0["dvir"]! }.sorted(),
-                       ["2026100170082", "2026100170150", "2026100170297", "2026100170314", "2026100170338", "2026100170347", "2026100170375"])
-        let t05 = try XCTUnwrap(findings.first { $0["dvir"] == "2026100170082" && $0["rule"] == "review_before_certification" })
+                       ["2026100170094", "2026100170161", "2026100170309", "2026100170315", "2026100170328", "2026100170354", "2026100170364", "2026100170391"])
+        let t05 = try XCTUnwrap(findings.first { $0["dvir"] == "2026100170094" && $0["rule"] == "review_before_certification" })
         XCTAssertEqual(t05["unit"], "T-05")
         XCTAssertTrue(t05["evidence"]!.hasPrefix("reviewed 2026-10-09 06:05 by "), t05["evidence"]!)
-        XCTAssertTrue(t05["evidence"]!.contains("certified 2026-10-12 17:45"), t05["evidence"]!)
+        XCTAssertTrue(t05["evidence"]!.contains("certified 2026-10-11 17:45"), t05["evidence"]!)
     }
 }

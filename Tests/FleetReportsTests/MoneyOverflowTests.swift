@@ -50,7 +50,7 @@ final class MoneyOverflowTests: XCTestCase {
         XCTAssertTrue(result.checks[0].listed[0].what.contains("beyond what FleetKit can add up exactly"), "\(result.checks[0].listed)")
     }
 
-    /// Rates outside 1e-9…1e9 units per base are refused at import; one planted in the
+    /// Rates outside 1e-7…1e7 units per base are refused at import; one planted in the
     /// warehouse makes the conversion an error, not a trap.
     func testExtremeRatesAreRejectedAndAPlantedOneIsAnError() throws {
         let t = try warehouse(rows: 1, amount: "5000000000000.00")
@@ -58,7 +58,7 @@ final class MoneyOverflowTests: XCTestCase {
                                                    to: "fx-rates.csv"))
         XCTAssertEqual([outcome.loaded, outcome.rejected], [1, 2])
         let messages = try t.rows("SELECT message FROM reject").map { $0[0] as String }
-        XCTAssertTrue(messages.allSatisfy { $0.contains("outside 1e-9 to 1e9") }, "\(messages)")
+        XCTAssertTrue(messages.allSatisfy { $0.contains("outside any exchange rate in use (1e-07 to 10000000.0)") }, "\(messages)")
         try t.warehouse.pool.write { db in try db.execute(sql: "UPDATE fx_rate SET per_base = 1e18") }
         XCTAssertThrowsError(try report(t, currency: "JPY")) { XCTAssertTrue($0 is Checked.Overflow, "\($0)") }
     }

@@ -17,11 +17,6 @@ public struct FxRatesImporter: Importer {
     public static let format = "fx-rates"
     public static let summary = "Exchange rates per day, the direction in the column name: units_per_<BASE> or <BASE>_per_unit (CSV)"
     public static let example = "fx-rates.csv"
-    /// Units of a currency per unit of the base that any real pair stays within (the widest
-    /// today, such as IRR per KWD, is near 1.4e5; the narrowest its inverse). Rates outside are
-    /// typos or hostile, and converting amounts through them could not be exact.
-    public static let plausibleRates: ClosedRange<Double> = 1e-9...1e9
-
     /// `rate` names a column but not its direction: it is matched only to be refused.
     static let columns: [String: [String]] = [
         "date": ["day", "effective_date", "valid_from", "rate_date"],
@@ -34,7 +29,8 @@ public struct FxRatesImporter: Importer {
 
     /// The smallest and largest rate taken, either way round: 10⁻⁷ to 10⁷ covers every pair of
     /// currencies in use (a Kuwaiti dinar buys about 3 × 10⁵ Vietnamese dong), so a rate outside
-    /// is a date, an id or a placeholder in the wrong column.
+    /// is a date, an id or a placeholder in the wrong column, and converting amounts through it could
+    /// not be exact.
     static let plausible = 1e-7...1e7
 
     public init() {}
