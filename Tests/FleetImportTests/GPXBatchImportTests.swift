@@ -41,9 +41,10 @@ final class GPXBatchImportTests: XCTestCase {
                        ["trk[1]/trkseg[1]/trkpt[100], line 102 missing_time", "trk[1]/trkseg[1]/trkpt[200], line 202 out_of_range"])
         XCTAssertEqual(try t.count("position"), 298)
 
-        // 151…450: 148 unchanged, 160 moved (updated), 200 (rejected before) and 301…450 new.
+        // 151…450: 148 unchanged, 160 moved 33 m (updated; a move no vehicle could make in a
+        // second would be a dropped fix, FixJudge), 200 (rejected before) and 301…450 new.
         let second = gpx(151...450) { i, line in
-            i == 160 ? line.replacingOccurrences(of: "lat=\"41.0160\"", with: "lat=\"41.5\"") : line
+            i == 160 ? line.replacingOccurrences(of: "lat=\"41.0160\"", with: "lat=\"41.0163\"") : line
         }
         let b = try t.importFile(try t.write(second, to: "b.gpx"), options: t12)
         XCTAssertEqual(counts(b), [151, 1, 148, 0])
@@ -51,6 +52,6 @@ final class GPXBatchImportTests: XCTestCase {
         let rows = try t.rows("SELECT at, lat, speed_mps, source_file_id FROM position WHERE at IN (?, ?, ?, ?) ORDER BY at",
                               [(start + 150) * 1000, (start + 160) * 1000, (start + 200) * 1000, (start + 450) * 1000])
         XCTAssertEqual(rows.map { "\(($0[0] as Int64) - start * 1000) \($0[1] as Double) \($0[2] as Double) \($0[3] as Int64)" },
-                       ["150000 41.015 10.0 1", "160000 41.5 0.0 2", "200000 41.02 0.0 2", "450000 41.045 10.0 2"])
+                       ["150000 41.015 10.0 1", "160000 41.0163 0.0 2", "200000 41.02 0.0 2", "450000 41.045 10.0 2"])
     }
 }

@@ -76,15 +76,15 @@ final class GeotabImporterTests: XCTestCase {
         XCTAssertEqual(dumps[0], dumps[1])
     }
 
-    /// Two `data` members in one record: the JSON reader keeps both, so the record is refused
-    /// naming the member; the other record loads.
-    func testADuplicateMemberIsARejectNamingIt() throws {
+    /// Two `data` members in one record: the JSON reader refuses the document naming the member
+    /// and its path (every JSON format does), so nothing of the response is stored.
+    func testADuplicateMemberFailsTheResponseNamingIt() throws {
         let t = try TestWarehouse()
         let o = try t.importFile(fixture("geotab/duplicate-member.json"))
-        XCTAssertEqual([o.loaded, o.rejected], [1, 1])
-        XCTAssertEqual(try strings(t, "SELECT reason, location FROM reject"), ["duplicate_key|result[0].data"])
-        XCTAssertTrue(try strings(t, "SELECT message FROM reject")[0].contains("'data' appears twice"))
-        XCTAssertEqual(try strings(t, "SELECT value FROM meter_reading"), ["115000.0"])
+        XCTAssertEqual(o.status, .failed)
+        XCTAssertTrue(o.error?.contains(#"the member "data" twice"#) == true, o.error ?? "")
+        XCTAssertTrue(o.error?.contains("result[0].data") == true, o.error ?? "")
+        XCTAssertEqual(try t.count("meter_reading"), 0)
     }
 
     /// `NoDeviceId` and a record with no device are refused with the reason, kept with their text.

@@ -113,11 +113,6 @@ final class GeotabReader<S: RecordSink> {
             try sink.reject(Issue(.wrongType, at: path, "a MyGeotab entity is a JSON object, this is \(node.kind)", raw: node.render()))
             return
         }
-        if let dup = Self.duplicateMember(node, at: path) {
-            try sink.reject(Issue(.duplicateKey, at: dup.path, "the member '\(dup.key)' appears twice; which one is right is unknown, so the entity was not used (save the response again)",
-                                  raw: node.render()))
-            return
-        }
         let f = Fields(node, at: path)
         let kind = GeotabEntity.classify(node)
         tally.saw(kind == .unknown ? "unrecognised entities" : kind.rawValue)
@@ -143,23 +138,6 @@ final class GeotabReader<S: RecordSink> {
         } catch let e as RowError {
             try sink.reject(Issue(e.reason, at: path, e.message, raw: node.render()))
         }
-    }
-
-    /// The first member name that appears twice in one object of the entity, nested ones
-    /// included: the JSON reader keeps both, and a lookup would silently use the first.
-    static func duplicateMember(_ node: JSONNode, at path: String) -> (key: String, path: String)? {
-        switch node {
-        case let .object(members):
-            var seen = Set<String>()
-            for m in members {
-                if !seen.insert(m.key).inserted { return (m.key, path + "." + m.key) }
-            }
-            for m in members { if let d = duplicateMember(m.value, at: path + "." + m.key) { return d } }
-        case let .array(items):
-            for (i, v) in items.enumerated() { if let d = duplicateMember(v, at: path + "[\(i)]") { return d } }
-        default: break
-        }
-        return nil
     }
 }
 
