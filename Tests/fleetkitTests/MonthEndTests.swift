@@ -30,7 +30,10 @@ final class MonthEndTests: XCTestCase {
 
     /// The fills as `id total_minor`, sorted (without the key's `card:` prefix).
     private func fills(_ db: String) throws -> [String] {
-        try DatabaseQueue(path: db).read { db in
+        // A busy timeout: the warehouse may still be locked for a moment by a process just ending.
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        return try DatabaseQueue(path: db, configuration: config).read { db in
             try Row.fetchAll(db, sql: "SELECT replace(source_key, 'card:', ''), total_minor FROM fuel_purchase ORDER BY source_key").map { "\($0[0] as String) \($0[1] as Int64)" }
         }
     }
