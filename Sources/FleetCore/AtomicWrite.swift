@@ -88,9 +88,28 @@ public enum AtomicWrite {
     /// Removes `.<name>.<pid>.<random>.tmp` files in `folder` left by a writer killed outright
     /// (SIGKILL, a power cut), which no handler can clean: only regular files of that shape
     /// whose pid is no running process. Returns how many were removed.
+    ///
+    /// A folder that cannot be listed is an error with the system's reason, never "none
+    /// removed": the writer that calls this is about to publish into that folder, and a folder
+    /// it cannot list is one whose abandoned files would pile up unseen.
     @discardableResult
-    public static func sweepAbandoned(in folder: URL) -> Int {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return 0 }
+    public static func sweepAbandoned(in folder: URL) throws(FleetError) -> Int {
+        guard let dir = opendir(folder.path) else {
+            throw FleetError.io(path: folder.path, reason: "cannot list the folder to remove abandoned temporary files: \(String(cString: strerror(errno)))")
+        }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(dir) else {
+                guard errno == 0 else {
+                    throw FleetError.io(path: folder.path, reason: "cannot list the folder to remove abandoned temporary files: \(String(cString: strerror(errno)))")
+                }
+                break
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            names.append(name)
+        }
         var removed = 0
         for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
             let parts = name.dropLast(4).split(separator: ".", omittingEmptySubsequences: false)

@@ -88,8 +88,23 @@ final class AtomicWriteTests: XCTestCase {
         for name in [dead, live, ".notes.tmp", "cost.99999999.0A1B2C3D.tmp"] {
             FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data())
         }
-        XCTAssertEqual(AtomicWrite.sweepAbandoned(in: dir), 1)
+        XCTAssertEqual(try AtomicWrite.sweepAbandoned(in: dir), 1)
         XCTAssertEqual(try leftovers().sorted(), [live, ".notes.tmp", "cost.99999999.0A1B2C3D.tmp"].sorted())
+    }
+
+    /// A folder that cannot be listed is an error that says so and why, never "0 removed" (before,
+    /// the sweep returned 0 for it, and abandoned files piled up unseen). A file where the folder
+    /// should be and a folder that is gone are the failures a test can make as any user.
+    func testAFolderThatCannotBeListedIsAnErrorNotNoneRemoved() throws {
+        let file = dir.appendingPathComponent("not-a-folder")
+        FileManager.default.createFile(atPath: file.path, contents: Data("x".utf8))
+        for (path, says) in [(file, "Not a directory"), (dir.appendingPathComponent("gone"), "No such file or directory")] {
+            XCTAssertThrowsError(try AtomicWrite.sweepAbandoned(in: path)) { error in
+                guard case let FleetError.io(at, reason) = error else { return XCTFail("\(error)") }
+                XCTAssertEqual(at, path.path)
+                XCTAssertTrue(reason.contains("cannot list the folder") && reason.contains(says), reason)
+            }
+        }
     }
 
 }

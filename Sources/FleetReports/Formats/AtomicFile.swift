@@ -69,7 +69,11 @@ enum AtomicFile {
                 throw Error.folder(path: path, reason: "this user cannot write in it", fix: "Fix its permissions (chmod u+w \(path)) or pass another --out folder.")
             }
             // Temporary files of a report killed outright (SIGKILL) do not pile up.
-            AtomicWrite.sweepAbandoned(in: URL(fileURLWithPath: path))
+            do { try AtomicWrite.sweepAbandoned(in: URL(fileURLWithPath: path)) } catch {
+                let why: String
+                if case let .io(_, reason) = error { why = reason } else { why = error.description }
+                throw Error.folder(path: path, reason: "it cannot be listed (\(why))", fix: "Give this user read permission on it (chmod u+r \(path)) or pass another --out folder.")
+            }
             return
         }
         let mode = Int(try directoryMode())
