@@ -20,6 +20,11 @@ public enum RunLock {
         case alive
         /// The process is gone; `pid` is the one it recorded, when its lock file still exists.
         case gone(pid: String?)
+        /// The lock file is there but cannot be checked (something other than a lock file was
+        /// planted at its name, or it cannot be opened or locked): the run may be alive, so it is
+        /// never marked `interrupted` on this; `reason` says what is wrong and is shown by
+        /// `fleetkit status`.
+        case unknown(reason: String)
     }
 
     private static let mutex = NSLock()
@@ -54,13 +59,33 @@ public enum RunLock {
 
     /// Whether the process of a `running` row still lives. Read-only: takes a shared lock for an
     /// instant when the file exists.
+    ///
+    /// Only a lock file that does not exist (ENOENT) or one whose lock can be taken says the
+    /// process is gone. Anything else at the name (a FIFO, link or folder, opened without
+    /// blocking and refused by `SafeOpen`), or a file that cannot be opened or locked, is
+    /// `unknown` with the reason: a dead run stays `running` until it is removed, rather than a
+    /// live run being marked `interrupted` on a guess.
     public static func liveness(warehouse: String, runID: Int64) -> Liveness {
         let path = path(warehouse: warehouse, runID: runID)
         if mutex.withLock({ held[path] != nil }) { return .alive }
-        // A FIFO, link or folder planted at the name is no run's lock (and must not block).
-        guard let fd = try? SafeOpen.open(path, O_RDONLY) else { return .gone(pid: nil) }
+        var exists = stat()
+        if lstat(path, &exists) != 0 {
+            let e = errno
+            if e == ENOENT { return .gone(pid: nil) }
+            return .unknown(reason: "the run lock \(path) cannot be checked: \(String(cString: strerror(e)))")
+        }
+        let fd: Int32
+        do { fd = try SafeOpen.open(path, O_RDONLY) } catch {
+            // Gone between the lstat and the open: the run closed it.
+            if error.reason == String(cString: strerror(ENOENT)) { return .gone(pid: nil) }
+            return .unknown(reason: "the run lock \(path) cannot be checked: \(error.reason)")
+        }
         defer { close(fd) }
-        guard flock(fd, LOCK_SH | LOCK_NB) == 0 else { return .alive }
+        guard flock(fd, LOCK_SH | LOCK_NB) == 0 else {
+            let e = errno
+            if e == EWOULDBLOCK { return .alive }
+            return .unknown(reason: "the run lock \(path) cannot be locked: \(String(cString: strerror(e)))")
+        }
         var buffer = [UInt8](repeating: 0, count: 32)
         let n = pread(fd, &buffer, 31, 0)
         flock(fd, LOCK_UN)
@@ -68,12 +93,12 @@ public enum RunLock {
         return .gone(pid: pid)
     }
 
-    /// Whether a `running` row belongs to a process that is gone (read-only: what
-    /// `markInterrupted` would mark).
+    /// Whether a `running` row may belong to a process that is gone (read-only): what
+    /// `markInterrupted` would mark, and a run whose lock cannot be checked, so the integrity
+    /// check before writing runs whenever an interruption cannot be ruled out.
     static func hasInterruptedRuns(_ db: Database, warehouse: String) throws -> Bool {
         try Int64.fetchAll(db, sql: "SELECT id FROM import_run WHERE status = 'running'").contains { id in
-            if case .gone = liveness(warehouse: warehouse, runID: id) { return true }
-            return false
+            liveness(warehouse: warehouse, runID: id) != .alive
         }
     }
 

@@ -87,7 +87,14 @@ struct WarehouseStatus: Codable {
                 var run = Run(id: row[0], started_at: Timestamp.iso(row[1]), status: row[2], command: row[3])
                 // status is read-only: a run whose process died shows as interrupted here at
                 // once; the next import or nightly run records it so (RunLock).
-                if run.status == "running", RunLock.liveness(warehouse: w.path, runID: run.id) != .alive { run.status = "interrupted" }
+                // A lock that cannot be checked says so, with the reason (RunLock.Liveness.unknown).
+                if run.status == "running" {
+                    switch RunLock.liveness(warehouse: w.path, runID: run.id) {
+                    case .alive: break
+                    case .gone: run.status = "interrupted"
+                    case let .unknown(reason): run.status = "running? (\(reason))"
+                    }
+                }
                 return run
             }
             return WarehouseStatus(warehouse: w.path, settings: settings, trip_rules: trips, tables: tables, assets: tables["asset"] ?? 0,

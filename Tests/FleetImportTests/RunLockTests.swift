@@ -59,6 +59,34 @@ final class RunLockTests: XCTestCase {
         XCTAssertEqual(try t.rows("SELECT status FROM import_run ORDER BY id").map { $0[0] as String }, ["interrupted", "interrupted", "ok", "ok"])
     }
 
+    /// Only a missing lock file or a lock that can be taken says a run's process is gone. Before,
+    /// any open error counted as gone, so a FIFO or folder planted at a live run's lock name got
+    /// that run marked `interrupted` by the next run.
+    func testALockThatCannotBeCheckedIsUnknownAndNeverMarkedInterrupted() throws {
+        let t = try TestWarehouse()
+        let path = t.warehouse.path
+        let fifo = try runningRow(t), folder = try runningRow(t)
+        XCTAssertEqual(mkfifo(RunLock.path(warehouse: path, runID: fifo), 0o600), 0)
+        try FileManager.default.createDirectory(atPath: RunLock.path(warehouse: path, runID: folder), withIntermediateDirectories: false)
+        for (id, says) in [(fifo, "named pipe"), (folder, "folder")] {
+            guard case let .unknown(reason) = RunLock.liveness(warehouse: path, runID: id) else {
+                return XCTFail("run \(id): \(RunLock.liveness(warehouse: path, runID: id))")
+            }
+            XCTAssertTrue(reason.contains(RunLock.path(warehouse: path, runID: id)) && reason.contains(says), reason)
+        }
+        let session = ImportSession(warehouse: t.warehouse)
+        let next = try session.begin(command: "run next")
+        XCTAssertEqual(try status(t, fifo), "running")
+        XCTAssertEqual(try status(t, folder), "running")
+        _ = try session.finish(next, outcomes: [])
+        // Cleared, the name says the process is gone: the next run records it.
+        unlink(RunLock.path(warehouse: path, runID: fifo))
+        XCTAssertEqual(RunLock.liveness(warehouse: path, runID: fifo), .gone(pid: nil))
+        _ = try session.finish(try session.begin(command: "run after"), outcomes: [])
+        XCTAssertEqual(try status(t, fifo), "interrupted")
+        XCTAssertEqual(try status(t, folder), "running")
+    }
+
     /// A warehouse made before `interrupted` existed (migrated up to v4) keeps its ledger and
     /// takes the new status after v5; any other status is still refused.
     func testAnOlderLedgerKeepsItsRunsAndAcceptsInterrupted() throws {
