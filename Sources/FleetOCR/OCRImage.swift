@@ -33,6 +33,9 @@ public final class OCRImage {
         case tooLargeToDecode(String, width: Int, height: Int, bytes: Int, maxBytes: Int)
         /// A PNG whose text chunks (metadata, not the image) would take too much memory to read.
         case textChunks(String, bytes: Int)
+        /// The file could not be opened or read (the system's reason): not a judgement of its
+        /// content, so never reported as a damaged or foreign image.
+        case cannotRead(String, reason: String)
 
         public var description: String {
             switch self {
@@ -47,6 +50,8 @@ public final class OCRImage {
                     + "scan at 300 dpi or downscale the photo"
             case let .tooLargeToDecode(path, w, h, bytes, limit):
                 return "\(path): " + Self.tooLargeToDecodeReason(width: w, height: h, bytes: bytes, maxBytes: limit)
+            case let .cannotRead(path, reason):
+                return "\(path): the file cannot be read (\(reason)); check that it is a readable file and import it again"
             case let .textChunks(path, bytes):
                 return "\(path): the PNG carries text chunks (metadata, not the image) that could take \(bytes / 1_000_000) MB to read, more than one receipt may use; save the image again without metadata (e.g. `optipng -strip all` or any editor's export)"
             }
@@ -74,7 +79,7 @@ public final class OCRImage {
         public var jpeg: JPEGFrame? = nil
         /// What libpng may allocate for a PNG's text chunks (`tEXt`, `zTXt`, `iTXt`), which it
         /// reads and keeps beside the pixels: a plain chunk its length, a compressed one up to
-        /// libpng's limit per chunk (`pngTextChunkLimit`). Charged to decoding: 80 zTXt chunks
+        /// libpng's limit per chunk (`PNGChunkScan.textChunkLimit`). Charged to decoding: 80 zTXt chunks
         /// of a few KB once took a receipt's read to 673 MiB.
         public var textBytes = 0
         public var pixels: Int { width * height }
@@ -126,9 +131,7 @@ public final class OCRImage {
 
     /// The format and size of an image file, from its first bytes and header only.
     public static func header(of path: String) throws -> Header {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw Error.unreadable(path) }
-        let head = (try? handle.read(upToCount: 16)) ?? Data()
-        try? handle.close()
+        let head = try PNGChunkScan.File(path).read(at: 0, count: 16)
         guard !head.isEmpty else { throw Error.empty(path) }
         guard let format = rasterFormat(head) else {
             if let other = otherFormat(head) { throw Error.unsupported(path, format: other) }
@@ -136,7 +139,7 @@ public final class OCRImage {
         }
         var textBytes = 0
         if format == "PNG" {
-            guard let chunks = pngChunks(path) else { throw Error.unreadable(path) }
+            guard let chunks = try PNGChunkScan.scan(path) else { throw Error.unreadable(path) }
             textBytes = chunks.textBytes
         }
         quietLeptonica
@@ -152,45 +155,6 @@ public final class OCRImage {
         if b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "PNG" }
         if b.starts(with: [0xFF, 0xD8, 0xFF]) { return "JPEG" }
         if b.starts(with: [0x49, 0x49, 0x2A, 0x00]) || b.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return "TIFF" }
-        return nil
-    }
-
-    /// Whether a PNG's chunks run whole to `IEND`. A cut-off upload is the usual damaged
-    /// receipt; caught here it is a plain error, where libpng would print its own complaint on
-    /// stderr (into the nightly log) before failing.
-    static func pngIsComplete(_ path: String) -> Bool { pngChunks(path) != nil }
-
-    /// libpng's limit on the memory of one ancillary chunk (`PNG_USER_CHUNK_MALLOC_MAX` in
-    /// Debian's pnglibconf.h): what one compressed text chunk may inflate to.
-    static let pngTextChunkLimit = 8_000_000
-
-    /// Walks a PNG's chunk headers (no data read) to `IEND`: nil when they do not run whole to
-    /// it; else what its text chunks may cost (`Header.textBytes`).
-    static func pngChunks(_ path: String) -> (textBytes: Int, textChunks: Int)? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let size = try? handle.seekToEnd() else { return nil }
-        var offset: UInt64 = 8
-        var textBytes = 0, textChunks = 0
-        while offset + 12 <= size {
-            guard (try? handle.seek(toOffset: offset)) != nil, let head = try? handle.read(upToCount: 8), head.count == 8 else { return nil }
-            let length = head.prefix(4).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            let type = String(decoding: head.suffix(4), as: UTF8.self)
-            if type == "IEND" { return (textBytes, textChunks) }
-            switch type {
-            case "tEXt": textChunks += 1; textBytes += Int(min(length, UInt64(pngTextChunkLimit)))
-            case "zTXt": textChunks += 1; textBytes += pngTextChunkLimit
-            case "iTXt":
-                // keyword (1–79 bytes), NUL, then the compression flag: an uncompressed iTXt
-                // (XMP metadata usually is) costs its length.
-                textChunks += 1
-                let start = (try? handle.read(upToCount: Int(min(length, 81)))) ?? Data()
-                let flag = start.firstIndex(of: 0).flatMap { start.index(after: $0) < start.endIndex ? start[start.index(after: $0)] : nil }
-                textBytes += flag == 0 ? Int(min(length, UInt64(pngTextChunkLimit))) : pngTextChunkLimit
-            default: break
-            }
-            offset += 12 + length
-        }
         return nil
     }
 

@@ -28,6 +28,25 @@ final class OCRBadInputTests: XCTestCase {
         XCTAssertEqual(load(path), .empty(path))
     }
 
+    /// A file that cannot be read is said to be unreadable with the system's reason, never "the
+    /// file is empty" or "not an image" (before, a failed read was taken for no bytes, and the
+    /// PNG chunk scan's read error for a damaged PNG). A folder and /proc/self/mem (whose page 0 is
+    /// unmapped: EIO) are read errors any user can make.
+    func testAFileThatCannotBeReadSaysSoWithTheReason() throws {
+        let dir = folder.appendingPathComponent("receipt.png").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+        guard case let .cannotRead(p, reason)? = load(dir) else { return XCTFail("\(String(describing: load(dir)))") }
+        XCTAssertEqual(p, dir)
+        XCTAssertEqual(reason, String(cString: strerror(EISDIR)))
+        XCTAssertThrowsError(try PNGChunkScan.scan(dir)) { error in
+            XCTAssertEqual(error as? OCRImage.Error, .cannotRead(dir, reason: "it is a folder, not a file"))
+        }
+        XCTAssertEqual(load("/proc/self/mem"), .cannotRead("/proc/self/mem", reason: String(cString: strerror(EIO))))
+        XCTAssertEqual(load(folder.appendingPathComponent("gone.png").path),
+                       .cannotRead(folder.appendingPathComponent("gone.png").path, reason: String(cString: strerror(ENOENT))))
+        XCTAssertTrue("\(OCRImage.Error.cannotRead(dir, reason: "Is a directory"))".contains("cannot be read (Is a directory)"))
+    }
+
     func testPDFIsNamed() throws {
         let path = try write(Data("%PDF-1.7\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n".utf8), "receipt.png")
         XCTAssertEqual(load(path), .unsupported(path, format: "PDF"))
@@ -126,8 +145,8 @@ final class OCRBadInputTests: XCTestCase {
         let zTXt = Self.chunk("zTXt", Array("Comment".utf8) + [0, 0] + [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])
         let bomb = Array(good[..<afterIHDR]) + Array((0..<80).map { _ in zTXt }.joined()) + Array(good[afterIHDR...])
         let path = try write(Data(bomb), "ztxt-bomb.png")
-        XCTAssertEqual(try OCRImage.header(of: path).textBytes, 80 * OCRImage.pngTextChunkLimit)
-        XCTAssertEqual(load(path), .textChunks(path, bytes: 80 * OCRImage.pngTextChunkLimit))
+        XCTAssertEqual(try OCRImage.header(of: path).textBytes, 80 * PNGChunkScan.textChunkLimit)
+        XCTAssertEqual(load(path), .textChunks(path, bytes: 80 * PNGChunkScan.textChunkLimit))
         XCTAssertTrue("\(OCRImage.Error.textChunks(path, bytes: 640_000_000))".contains("without metadata"))
         // An uncompressed iTXt (XMP) is charged its length; a tEXt comment too: the image reads.
         let iTXt = Self.chunk("iTXt", Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + Array("<x:xmpmeta/>".utf8))

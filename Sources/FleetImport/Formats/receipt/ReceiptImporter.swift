@@ -207,6 +207,7 @@ public struct ReceiptImporter: PrereadingImporter {
             return OCRImage.Error.tooLargeToDecodeReason(width: w, height: h, bytes: bytes, maxBytes: limit)
         case let .textChunks(_, bytes):
             return "the PNG carries text chunks (metadata, not the image) that could take \(bytes / 1_000_000) MB to read, more than one receipt may use; save the image again without metadata"
+        case let .cannotRead(_, reason): return "the file cannot be read (\(reason)); check that it is a readable file and import it again"
         case .unreadable, .writeFailed: return "not a PNG, JPEG or TIFF image that can be decoded, or the file is damaged"
         }
     }
