@@ -64,6 +64,31 @@ final class EvidencePackTests: XCTestCase {
         }
     }
 
+    /// An engine that fails and leaves a log that cannot be read: the error says the log cannot
+    /// be read and why (before, the unreadable log read as an empty one: "…(exit 3): ").
+    func testAFailedPrintWhoseLogCannotBeReadSaysSo() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pdf-log-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The stand-in engine puts a folder where its stderr log was (the log is in the profile
+        // folder of `--user-data-dir`), then fails.
+        let engine = dir.appendingPathComponent("engine.sh")
+        try """
+            #!/bin/sh
+            for a in "$@"; do case "$a" in --user-data-dir=*) p="${a#--user-data-dir=}";; esac; done
+            rm -f "$p/stderr.txt" && mkdir "$p/stderr.txt"
+            exit 3
+            """.write(to: engine, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(engine.path, 0o755), 0)
+        let html = dir.appendingPathComponent("pack.html")
+        try "<html></html>".write(to: html, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try PDFPrinter(executable: engine.path).print(html, to: dir.appendingPathComponent("pack.pdf"))) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("(exit 3)") && text.contains("stderr.txt cannot be read (Is a directory)"), text)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("pack.pdf").path))
+    }
+
     func testAMissingEngineIsAnErrorNamingThePackage() {
         XCTAssertThrowsError(try PDFPrinter.find(environment: ["PATH": "/nonexistent"])) { error in
             XCTAssertTrue("\(error)".contains("install the Debian package `chromium`"), "\(error)")

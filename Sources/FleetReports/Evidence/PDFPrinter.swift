@@ -71,7 +71,13 @@ public struct PDFPrinter: Sendable {
         let size = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int) ?? nil
         guard process.terminationStatus == 0, let size, size > 0 else {
             try? FileManager.default.removeItem(at: partial)
-            let text = String(decoding: ((try? Data(contentsOf: log)) ?? Data()).suffix(800), as: UTF8.self)
+            // Its log is the only account of why; one that cannot be read is said so, with the
+            // reason, never an empty message.
+            let text: String
+            switch Self.tail(of: log.path, bytes: 800) {
+            case let .success(data): text = String(decoding: data, as: UTF8.self)
+            case let .failure(reason): text = "its log \(log.path) cannot be read (\(reason.text))"
+            }
             throw FleetError.io(path: pdf.path, reason: "\(executable) did not print \(html.lastPathComponent) (exit \(process.terminationStatus)): \(text)")
         }
         // rename(2) replaces an earlier pack in one step: a reader sees the old file or the new.
@@ -79,6 +85,28 @@ public struct PDFPrinter: Sendable {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: partial)
             throw FleetError.io(path: pdf.path, reason: "cannot put the printed pack in place: \(reason)")
+        }
+    }
+
+    /// The system's reason a file could not be read.
+    struct ReadFailure: Error { var text: String }
+
+    /// The last `bytes` of a file, or why it cannot be read.
+    static func tail(of path: String, bytes: Int) -> Result<Data, ReadFailure> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return .failure(ReadFailure(text: String(cString: strerror(errno)))) }
+        defer { close(fd) }
+        var all = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(ReadFailure(text: String(cString: strerror(errno))))
+            }
+            if n == 0 { return .success(all.suffix(bytes)) }
+            all.append(contentsOf: buffer[0..<n])
+            if all.count > 4 * bytes { all = all.suffix(bytes) }
         }
     }
 }
