@@ -110,8 +110,26 @@ public struct ReceiptCountry: Sendable, Equatable {
     /// The row of a country code.
     public static func named(_ code: String) -> ReceiptCountry? { all.first { $0.code == code } }
 
-    /// Compiled `idPatterns`, once.
-    static let compiledIDPatterns: [String: [NSRegularExpression]] = Dictionary(uniqueKeysWithValues: all.map { c in
-        (c.code, c.idPatterns.compactMap { try? NSRegularExpression(pattern: $0) })
-    })
+    /// Compiled `idPatterns`, once: the ones that compile; those that do not are in
+    /// `idPatternFailures`, which the tests require empty (`ReceiptPatternFailure`).
+    static let compiledIDPatterns: [String: [NSRegularExpression]] = idPatternTable.compiled
+    /// Every id pattern of `all` that does not compile, with its country.
+    static let idPatternFailures: [ReceiptPatternFailure] = idPatternTable.failures
+
+    private static let idPatternTable = compile(all)
+
+    static func compile(_ countries: [ReceiptCountry]) -> (compiled: [String: [NSRegularExpression]], failures: [ReceiptPatternFailure]) {
+        var compiled: [String: [NSRegularExpression]] = [:], failures: [ReceiptPatternFailure] = []
+        for c in countries {
+            var list: [NSRegularExpression] = []
+            for pattern in c.idPatterns {
+                switch ReceiptPatternFailure.compile(pattern, owner: "ReceiptCountry \(c.code) idPatterns") {
+                case let .success(re): list.append(re)
+                case let .failure(f): failures.append(f)
+                }
+            }
+            compiled[c.code] = list
+        }
+        return (compiled, failures)
+    }
 }
