@@ -26,20 +26,17 @@ enum DVIRChain {
         }
     }
 
-    /// One broken link.
+    /// One broken link: the rule, what it found and why, on the defect's signatures (`Link`),
+    /// which are the row's reported, certified and reviewed columns as they stand.
     struct Finding {
         var unit: String
-        var dvir: String
-        var component: String
         var rule: Rule
         var finding: String
-        var reported: Int64?
-        var certified: Int64?
-        var certification: String?
-        var reviewed: Int64?
-        var reviewedBy: String?
+        var link: Link
         /// The rows that show it: times, signatures, positions, engine events, kilometres.
         var evidence: String
+
+        var dvir: String { dvirLabel(link.dvirKey) }
     }
 
     /// A certification is judged "while the vehicle moved" on what telematics saw this long
@@ -51,18 +48,18 @@ enum DVIRChain {
     static let movingSpeedMps = 2.2
 
     static func columns(_ request: ReportRequest) -> [TableColumn<Finding>] {
-        [.text("unit", "Unit") { $0.unit }, .text("dvir", "DVIR") { $0.dvir }, .text("component", "Defect") { $0.component },
+        [.text("unit", "Unit") { $0.unit }, .text("dvir", "DVIR") { $0.dvir }, .text("component", "Defect") { $0.link.component },
          .text("rule", "Rule") { $0.rule.rawValue }, .text("regulation", "Regulation") { $0.rule.regulation },
          .text("finding", "Finding", role: .note) { $0.finding },
-         TableColumn(ReportColumn("reported", "Reported", .datetime), role: .note) { $0.reported.map { .datetime($0) } ?? .null },
-         TableColumn(ReportColumn("certified", "Certified", .datetime), role: .note) { $0.certified.map { .datetime($0) } ?? .null },
-         .text("certification", "Certification", role: .note) { $0.certification },
-         TableColumn(ReportColumn("reviewed", "Reviewed", .datetime), role: .note) { $0.reviewed.map { .datetime($0) } ?? .null },
-         .text("reviewed_by", "Reviewed by", role: .note) { $0.reviewedBy },
+         TableColumn(ReportColumn("reported", "Reported", .datetime), role: .note) { .datetime($0.link.created) },
+         TableColumn(ReportColumn("certified", "Certified", .datetime), role: .note) { $0.link.resolved.map { .datetime($0) } ?? .null },
+         .text("certification", "Certification", role: .note) { $0.link.certification },
+         TableColumn(ReportColumn("reviewed", "Reviewed", .datetime), role: .note) { $0.link.reviewedAt.map { .datetime($0) } ?? .null },
+         .text("reviewed_by", "Reviewed by", role: .note) { $0.link.reviewedBy },
          .text("evidence", "Evidence", role: .note) { $0.evidence }]
     }
 
-    /// A defect with its DVIR's signatures.
+    /// A defect with its DVIR's signatures: what each rule reads and each finding shows.
     struct Link {
         var dvirID: Int64
         var dvirKey: String
@@ -98,8 +95,7 @@ enum DVIRChain {
         var out: [Finding] = []
         func t(_ ms: Int64?) -> String { ms.map { ZonedTime($0, in: request.zone.timeZone).display } ?? "none" }
         func finding(_ l: Link, _ rule: Rule, _ text: String, _ evidence: String) -> Finding {
-            Finding(unit: unit, dvir: dvirLabel(l.dvirKey), component: l.component, rule: rule, finding: text, reported: l.created, certified: l.resolved,
-                    certification: l.certification, reviewed: l.reviewedAt, reviewedBy: l.reviewedBy, evidence: evidence)
+            Finding(unit: unit, rule: rule, finding: text, link: l, evidence: evidence)
         }
         // Review missing: one finding per DVIR (the review is the DVIR's signature, not a defect's).
         var seenDVIR = Set<Int64>()

@@ -157,10 +157,12 @@ public struct DVIRComplianceReport: Report {
                 if !judged { unjudged.append("\(a.unit) \(d[1] as String) (\(Timestamp.iso(created)))") }
                 if resolved != nil, !drove, judged { certifiedInTime += 1 }
                 if drove {
-                    let key = try String.fetchOne(db, sql: "SELECT v.source_key FROM dvir v JOIN dvir_defect d ON d.dvir_id = v.id WHERE d.id = ?", arguments: [d[0] as Int64]) ?? ""
-                    findings.append(DVIRChain.Finding(unit: a.unit, dvir: DVIRChain.dvirLabel(key), component: d[1], rule: .drivenBeforeCertification,
-                                                      finding: "driven with a safety defect before its repair was certified", reported: created, certified: resolved,
-                                                      certification: d[5], reviewed: nil, reviewedBy: nil, evidence: "driven: " + driven.joined(separator: "; ")))
+                    let dvir = try Row.fetchOne(db, sql: "SELECT v.id, v.source_key FROM dvir v JOIN dvir_defect d ON d.dvir_id = v.id WHERE d.id = ?", arguments: [d[0] as Int64])
+                    // The review is not this rule's: its columns stay empty, as the rule reads only the certification.
+                    let link = DVIRChain.Link(dvirID: dvir?[0] ?? 0, dvirKey: dvir?[1] ?? "", signedAt: d[6], component: d[1], created: created, resolved: resolved,
+                                              resolvedBy: nil, certification: d[5], mechanicName: nil, reviewedAt: nil, reviewedBy: nil)
+                    findings.append(DVIRChain.Finding(unit: a.unit, rule: .drivenBeforeCertification, finding: "driven with a safety defect before its repair was certified",
+                                                      link: link, evidence: "driven: " + driven.joined(separator: "; ")))
                 }
             }
             for f in findings { try chain.add(f) }
