@@ -1,6 +1,6 @@
 // libFuzzer harness for the Samsara JSON path: the streaming JSONPullParser and JSONNode
-// (Sources/FleetImport/Parsers/JSON/*) and the record value decoders (Formats/samsara/SamsaraValues.swift:
-// Fields, SamsaraTime), compiled with FleetCore's sources into one module by `make fuzz`.
+// (Sources/FleetImport/Parsers/JSON/*) and the record value decoders (Parsers/JSON/JSONFields.swift,
+// JSONTime.swift, JSONRowError.swift), compiled with FleetCore's sources into one module by `make fuzz`.
 //
 // Boundary: SamsaraReader and the per-shape handlers are generic over the warehouse's
 // RecordSink (FleetWarehouse, GRDB), so this harness walks the document the way the reader
@@ -40,7 +40,7 @@ private func tokens(_ parser: inout JSONPullParser) -> (tokens: [JSONToken], err
 }
 
 /// Every member of a record through every accessor that applies to its kind, recursively.
-private func decode(_ f: Fields, depth: Int) {
+private func decode(_ f: JSONFields, depth: Int) {
     guard depth < 8 else { return }
     for m in f.node.members {
         let key = m.key
@@ -50,7 +50,7 @@ private func decode(_ f: Fields, depth: Int) {
             case .number:
                 if let n = try f.number(key) { precondition(n.value.isFinite, "\(f.at(key)) is \(n.value)") }
                 if let n = try f.number(key, in: -90...90, unit: "°") { precondition((-90...90).contains(n.value)) }
-                _ = try? SamsaraTime.epochMillis(f, key).map { precondition(Timestamp.plausible.contains($0)) }
+                _ = try? JSONTime.epochMillis(f, key).map { precondition(Timestamp.plausible.contains($0)) }
                 _ = try f.id(key)
             case .string:
                 if let s = try f.string(key) { precondition(!s.isEmpty) }
@@ -60,11 +60,11 @@ private func decode(_ f: Fields, depth: Int) {
             case .object: if let o = try f.object(key) { decode(o, depth: depth + 1) }
             case .array: for (i, item) in try f.array(key).prefix(64).enumerated() {
                 decode(item, depth: depth + 1)
-                _ = Fields(item.node, at: f.at(key), index: i).path
+                _ = JSONFields(item.node, at: f.at(key), index: i).path
             }
             case .null: precondition(!f.has(key))
             }
-        } catch let e as SamsaraRowError {
+        } catch let e as JSONRowError {
             precondition(!e.path.isEmpty && !e.message.isEmpty, "an error without a path or message")
         } catch {
             preconditionFailure("an accessor threw \(type(of: error))")
@@ -89,7 +89,7 @@ private func walk(_ bytes: [UInt8]) throws {
             while let t = try p.peek(), t != .arrayEnd {
                 do {
                     let node = try p.readNode(limit: 8192)
-                    decode(Fields(node, at: "\(prefix)\(k)[\(i)]"), depth: 0)
+                    decode(JSONFields(node, at: "\(prefix)\(k)[\(i)]"), depth: 0)
                     _ = node.render(limit: 256)
                 } catch let e as JSONNodeTooLarge {
                     precondition(e.limit == 8192)
@@ -124,7 +124,7 @@ public func fuzzSamsaraJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     for s in a.tokens.prefix(256) {
-        if case let .string(text) = s, case let .at(ms) = SamsaraTime.parse(text) { precondition(Timestamp.plausible.contains(ms)) }
+        if case let .string(text) = s, case let .at(ms) = JSONTime.parse(text) { precondition(Timestamp.plausible.contains(ms)) }
     }
     do { try walk(bytes) } catch is JSONReadError {} catch is JSONNodeTooLarge {} catch {
         preconditionFailure("the walk threw \(type(of: error)): \(error)")

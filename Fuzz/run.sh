@@ -97,7 +97,7 @@ wanted iso && run iso "${core[@]}" $(stage iso "${telematics[@]}" Sources/FleetI
 
 # Samsara: the JSON pull parser, JSON nodes and the record value decoders.
 seed samsara Tests/FleetImportTests/Fixtures/samsara/*.json
-wanted samsara && run samsara "${core[@]}" $(stage samsara Sources/FleetImport/Parsers/JSON/JSONNode.swift Sources/FleetImport/Parsers/JSON/JSONPullParser*.swift Sources/FleetImport/Formats/samsara/SamsaraValues.swift Sources/FleetImport/Parsers/XML/XMLTypes.swift) Fuzz/SamsaraJSONFuzz.swift
+wanted samsara && run samsara "${core[@]}" $(stage samsara Sources/FleetImport/Parsers/JSON/JSONNode.swift Sources/FleetImport/Parsers/JSON/JSONPullParser*.swift Sources/FleetImport/Parsers/JSON/JSONRowError.swift Sources/FleetImport/Parsers/JSON/JSONFields.swift Sources/FleetImport/Parsers/JSON/JSONTime.swift Sources/FleetImport/Parsers/XML/XMLTypes.swift) Fuzz/SamsaraJSONFuzz.swift
 
 # Receipts: field extraction on OCR text (no Tesseract or Leptonica files).
 seed receipt Fuzz/seeds/receipt/*

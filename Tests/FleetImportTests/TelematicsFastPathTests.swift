@@ -52,12 +52,12 @@ final class TelematicsFastPathTests: XCTestCase {
     }
 
     func testSamsaraTrimKeepsPlainTextAndTrimsUnicodeSpace() {
-        XCTAssertEqual(Fields.trimmed("2026-10-01T14:05:00Z"), "2026-10-01T14:05:00Z")
-        XCTAssertEqual(Fields.trimmed(" 281474977075801\n"), "281474977075801")
-        XCTAssertEqual(Fields.trimmed("\u{00A0}Truck 7\u{2003}"), "Truck 7")
-        XCTAssertEqual(Fields.trimmed("Größe"), "Größe")
-        XCTAssertNil(Fields.trimmed(" \t "))
-        XCTAssertNil(Fields.trimmed(""))
+        XCTAssertEqual(JSONFields.trimmed("2026-10-01T14:05:00Z"), "2026-10-01T14:05:00Z")
+        XCTAssertEqual(JSONFields.trimmed(" 281474977075801\n"), "281474977075801")
+        XCTAssertEqual(JSONFields.trimmed("\u{00A0}Truck 7\u{2003}"), "Truck 7")
+        XCTAssertEqual(JSONFields.trimmed("Größe"), "Größe")
+        XCTAssertNil(JSONFields.trimmed(" \t "))
+        XCTAssertNil(JSONFields.trimmed(""))
     }
 
     func testPINCharacterTestIsTheCharacterWiseOne() {
@@ -76,9 +76,9 @@ extension TelematicsFastPathTests {
             .object([]),
         ]
         for n in nodes {
-            let f = Fields(n, at: "data[0].obdOdometerMeters", index: 0)
+            let f = JSONFields(n, at: "data[0].obdOdometerMeters", index: 0)
             XCTAssertEqual(f.unknownPointKeys(), f.unknownKeys(SamsaraStat.pointKeys))
         }
-        XCTAssertEqual(Fields(nodes[2], at: "x").unknownPointKeys(), ["unit", "Time"])
+        XCTAssertEqual(JSONFields(nodes[2], at: "x").unknownPointKeys(), ["unit", "Time"])
     }
 }

@@ -39,7 +39,7 @@ extension DeereReader {
     /// Make, model and model year are hints that fill empty asset fields. The equipment `name`
     /// is a label the customer types, like the ISO `EquipmentID`; it is not used, because the
     /// ISO feed fills the same field and the first file imported would then decide the name.
-    func equipment(_ f: Fields, _ shape: DeereShape, _ sink: inout S) throws {
+    func equipment(_ f: JSONFields, _ shape: DeereShape, _ sink: inout S) throws {
         var ref = AssetRef()
         var serialKey = "serialNumber"
         var serial: String?
@@ -71,14 +71,14 @@ extension DeereReader {
         }
         if let serial {
             let (pin, problem) = DeereIdentity.pin(serial)
-            guard let pin else { throw SamsaraRowError(.badValue, problem!, at: f.at(serialKey)) }
+            guard let pin else { throw JSONRowError(.badValue, problem!, at: f.at(serialKey)) }
             ref.pin = pin
             ref.identifiers.append(.init(source: DeereIdentity.source, type: "serial_number", value: pin))
             if VIN.hasValidCheckDigit(pin) { ref.vin = pin }
         }
         ref.kind = ref.vin != nil ? .vehicle : .equipment
         guard ref.isResolvable else {
-            throw SamsaraRowError(.unknownAsset, "the record names no machine: no principalId, id, ERID or serialNumber", at: f.path)
+            throw JSONRowError(.unknownAsset, "the record names no machine: no principalId, id, ERID or serialNumber", at: f.path)
         }
         let known = try sink.findAsset(ref) != nil
         _ = try sink.asset(ref)
@@ -86,7 +86,7 @@ extension DeereReader {
     }
 
     /// `make: {name}` (or a plain string).
-    private func name(_ f: Fields, _ key: String) throws(SamsaraRowError) -> String? {
+    private func name(_ f: JSONFields, _ key: String) throws(JSONRowError) -> String? {
         if case .string? = f.node[key] { return try f.string(key) }
         return try f.object(key)?.string("name")
     }

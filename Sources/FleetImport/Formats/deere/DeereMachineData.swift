@@ -20,7 +20,7 @@ import FleetWarehouse
 ///   `engineHours` reading → `engine_hours`, its `location` → `position`. Alerts without an
 ///   SPN/FMI definition are counted, not stored.
 extension DeereReader {
-    func machineData(_ f: Fields, _ shape: DeereShape, asset: Int64, _ sink: inout S) throws {
+    func machineData(_ f: JSONFields, _ shape: DeereShape, asset: Int64, _ sink: inout S) throws {
         let file = sink.sourceFileID
         switch shape {
         case .engineHours:
@@ -29,17 +29,17 @@ extension DeereReader {
         case .hoursOfOperation:
             let at = try requiredTime(f, "startDate")
             if let end = try f.deereTime("endDate"), case let .at(e) = end, e < at {
-                throw SamsaraRowError(.badDate, "'endDate' is before 'startDate'", at: f.at("endDate"))
+                throw JSONRowError(.badDate, "'endDate' is before 'startDate'", at: f.at("endDate"))
             }
             guard let raw = try f.deereInteger("engineState", in: 0...1) else {
-                throw SamsaraRowError(.missingField, "'engineState' (0 or 1) is missing", at: f.at("engineState"))
+                throw JSONRowError(.missingField, "'engineState' (0 or 1) is missing", at: f.at("engineState"))
             }
             let detail = try f.string("detailedState")
             let state = raw == 0 ? "off" : detail?.lowercased().contains("idle") == true ? "idle" : "on"
             try sink.load(EngineEvent(assetID: asset, at: at, state: state, sourceFileID: file))
         case .location:
             guard let fix = try f.deereTime("gpsFixTimestamp") ?? f.deereTime("eventTimestamp") else {
-                throw SamsaraRowError(.missingField, "'gpsFixTimestamp' and 'eventTimestamp' are missing", at: f.at("gpsFixTimestamp"))
+                throw JSONRowError(.missingField, "'gpsFixTimestamp' and 'eventTimestamp' are missing", at: f.at("gpsFixTimestamp"))
             }
             guard case let .at(at) = fix else { tally.count("location points without a GPS fix (gpsFixTimestamp 1970-01-01), not stored"); return }
             if let p = try position(f, asset: asset, at: at, file: file) { try sink.load(p) }
@@ -48,22 +48,22 @@ extension DeereReader {
             if var p = try position(f, asset: asset, at: at, file: file) {
                 if let s = try f.measurement("speed") {
                     guard let unit = s.unit, let mps = DeereUnits.metresPerSecond(s.value, unit: unit) else {
-                        throw SamsaraRowError(.badValue, "speed unit '\(s.unit ?? "")' is not one FleetKit knows (km1hr-1, m1s-1, mi1hr-1)", at: f.at("speed"))
+                        throw JSONRowError(.badValue, "speed unit '\(s.unit ?? "")' is not one FleetKit knows (km1hr-1, m1s-1, mi1hr-1)", at: f.at("speed"))
                     }
-                    guard (0...150).contains(mps) else { throw SamsaraRowError(.outOfRange, "speed \(s.raw) \(unit) is outside 0…540 km/h", at: s.path) }
+                    guard (0...150).contains(mps) else { throw JSONRowError(.outOfRange, "speed \(s.raw) \(unit) is outside 0…540 km/h", at: s.path) }
                     p.speedMps = mps
                 }
                 if let h = try f.measurement("heading") {
-                    guard (0...360).contains(h.value) else { throw SamsaraRowError(.outOfRange, "heading \(h.raw) is outside 0…360°", at: h.path) }
+                    guard (0...360).contains(h.value) else { throw JSONRowError(.outOfRange, "heading \(h.raw) is outside 0…360°", at: h.path) }
                     p.headingDeg = h.value
                 }
                 try sink.load(p)
             }
             if let fuel = try f.measurement("fuelLevel") {
                 guard fuel.unit.map(DeereUnits.isPercent) ?? true else {
-                    throw SamsaraRowError(.badValue, "fuelLevel unit '\(fuel.unit!)' is not a percentage (prcnt)", at: f.at("fuelLevel"))
+                    throw JSONRowError(.badValue, "fuelLevel unit '\(fuel.unit!)' is not a percentage (prcnt)", at: f.at("fuelLevel"))
                 }
-                guard (0...100).contains(fuel.value) else { throw SamsaraRowError(.outOfRange, "fuelLevel \(fuel.raw) is outside 0…100 %", at: fuel.path) }
+                guard (0...100).contains(fuel.value) else { throw JSONRowError(.outOfRange, "fuelLevel \(fuel.raw) is outside 0…100 %", at: fuel.path) }
                 try sink.load(MeterReading(assetID: asset, meter: "fuel_level", at: at, value: fuel.value, rawValue: fuel.raw, rawUnit: fuel.unit ?? "prcnt", sourceFileID: file))
             }
             // Deere's own breadcrumbs example sends `rawState` as a number (a state code whose
@@ -91,7 +91,7 @@ extension DeereReader {
         }
     }
 
-    private func alert(_ f: Fields, asset: Int64, file: Int64, _ sink: inout S) throws {
+    private func alert(_ f: JSONFields, asset: Int64, file: Int64, _ sink: inout S) throws {
         let at = try requiredTime(f, "time")
         guard let d = try f.object("definition") ?? (f.has("suspectParameterName") ? f : nil),
               d.has("suspectParameterName") || d.has("failureModeIndicator") else {
@@ -99,10 +99,10 @@ extension DeereReader {
             return
         }
         guard let spn = try d.deereInteger("suspectParameterName", in: 0...524_287) else {
-            throw SamsaraRowError(.missingField, "a J1939 alert needs 'suspectParameterName' (0–524287)", at: d.at("suspectParameterName"))
+            throw JSONRowError(.missingField, "a J1939 alert needs 'suspectParameterName' (0–524287)", at: d.at("suspectParameterName"))
         }
         guard let fmi = try d.deereInteger("failureModeIndicator", in: 0...31) else {
-            throw SamsaraRowError(.missingField, "a J1939 alert needs 'failureModeIndicator' (0–31)", at: d.at("failureModeIndicator"))
+            throw JSONRowError(.missingField, "a J1939 alert needs 'failureModeIndicator' (0–31)", at: d.at("failureModeIndicator"))
         }
         var description = try d.string("description") ?? ""
         let acronym = try d.string("threeLetterAcronym")
@@ -119,40 +119,40 @@ extension DeereReader {
 
     // MARK: Pieces
 
-    private func requiredTime(_ f: Fields, _ key: String) throws(SamsaraRowError) -> Int64 {
+    private func requiredTime(_ f: JSONFields, _ key: String) throws(JSONRowError) -> Int64 {
         switch try f.deereTime(key) {
         case let .at(ms)?: return ms
-        case .placeholder?: throw SamsaraRowError(.badDate, "'\(key)' is a placeholder date (before 1971 or after 2200), not a time", at: f.at(key))
-        default: throw SamsaraRowError(.missingField, "'\(key)' is missing", at: f.at(key))
+        case .placeholder?: throw JSONRowError(.badDate, "'\(key)' is a placeholder date (before 1971 or after 2200), not a time", at: f.at(key))
+        default: throw JSONRowError(.missingField, "'\(key)' is missing", at: f.at(key))
         }
     }
 
     /// An hour-meter measurement as an `engine_hours` reading in seconds.
-    private func hours(_ f: Fields, _ key: String, asset: Int64, at: Int64, file: Int64) throws(SamsaraRowError) -> MeterReading {
-        guard let m = try f.measurement(key) else { throw SamsaraRowError(.missingField, "'\(key)' is missing", at: f.at(key)) }
+    private func hours(_ f: JSONFields, _ key: String, asset: Int64, at: Int64, file: Int64) throws(JSONRowError) -> MeterReading {
+        guard let m = try f.measurement(key) else { throw JSONRowError(.missingField, "'\(key)' is missing", at: f.at(key)) }
         let unit = m.unit ?? "Hours"
         if m.unit == nil { tally.count("engine hours without a unit, read as hours") }
         guard let scale = DeereUnits.secondsPer(unit) else {
-            throw SamsaraRowError(.badValue, "engine hours unit '\(unit)' is not one FleetKit knows (Hours, Minutes, Seconds)", at: f.at(key) + ".unit")
+            throw JSONRowError(.badValue, "engine hours unit '\(unit)' is not one FleetKit knows (Hours, Minutes, Seconds)", at: f.at(key) + ".unit")
         }
         guard m.value >= 0, m.value * scale <= 1e10 else {
-            throw SamsaraRowError(.outOfRange, "engine hours \(m.raw) \(unit) is negative or beyond any machine's life", at: m.path)
+            throw JSONRowError(.outOfRange, "engine hours \(m.raw) \(unit) is negative or beyond any machine's life", at: m.path)
         }
         return MeterReading(assetID: asset, meter: "engine_hours", at: at, value: m.value * scale, rawValue: m.raw, rawUnit: unit, sourceFileID: file)
     }
 
     /// `point{lat, lon, altitude{valueAsDouble, unit}}` (or the lat/lon object itself when
     /// `pointKey` is nil). Exactly 0,0 is Deere's "no fix": counted, no row.
-    private func position(_ f: Fields, asset: Int64, at: Int64, file: Int64, pointKey: String? = "point") throws(SamsaraRowError) -> Position? {
-        let p: Fields
+    private func position(_ f: JSONFields, asset: Int64, at: Int64, file: Int64, pointKey: String? = "point") throws(JSONRowError) -> Position? {
+        let p: JSONFields
         if let pointKey {
-            guard let o = try f.object(pointKey) else { throw SamsaraRowError(.missingField, "'\(pointKey)' is missing", at: f.at(pointKey)) }
+            guard let o = try f.object(pointKey) else { throw JSONRowError(.missingField, "'\(pointKey)' is missing", at: f.at(pointKey)) }
             p = o
         } else {
             p = f
         }
-        guard let lat = try p.deereNumber("lat", in: -90...90, unit: "°") else { throw SamsaraRowError(.missingField, "'lat' is missing", at: p.at("lat")) }
-        guard let lon = try p.deereNumber("lon", in: -180...180, unit: "°") else { throw SamsaraRowError(.missingField, "'lon' is missing", at: p.at("lon")) }
+        guard let lat = try p.deereNumber("lat", in: -90...90, unit: "°") else { throw JSONRowError(.missingField, "'lat' is missing", at: p.at("lat")) }
+        guard let lon = try p.deereNumber("lon", in: -180...180, unit: "°") else { throw JSONRowError(.missingField, "'lon' is missing", at: p.at("lon")) }
         if lat.value == 0, lon.value == 0 { tally.count("positions at 0,0 (no fix), not stored"); return nil }
         var alt: Double? = nil
         if let a = try p.measurement("altitude") {

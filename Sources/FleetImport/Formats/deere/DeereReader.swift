@@ -22,8 +22,8 @@ final class DeereReader<S: RecordSink>: SavedPagesReader {
     typealias Sink = S
     let input: InputFile
     var parser: JSONPullParser
-    /// Counts for the notes; the Samsara tally's vocabulary fits (shapes, unknown keys, counts).
-    var tally = SamsaraTally()
+    /// Counts for the notes (shapes, unknown keys, counts), as every JSON telematics reader keeps them.
+    var tally = RecordTally()
     /// The last engine state seen per asset, so breadcrumbs give state *changes* only.
     var lastState: [Int64: String] = [:]
     private var lastNextPage: String?
@@ -206,9 +206,9 @@ final class DeereReader<S: RecordSink>: SavedPagesReader {
                                   raw: node.render()))
             return
         }
-        tally.unknown(shape.rawValue, Fields(node, at: path).unknownKeys(shape.known))
+        tally.unknown(shape.rawValue, JSONFields(node, at: path).unknownKeys(shape.known))
         if shape.namesItsMachine {
-            try located(node, at: path, into: &sink) { s in try self.equipment(Fields(node, at: path), shape, &s) }
+            try located(node, at: path, into: &sink) { s in try self.equipment(JSONFields(node, at: path), shape, &s) }
         } else if state.asset != nil || state.machine != nil {
             try load(node, at: path, shape, &state, into: &sink)
         } else if state.failure != nil {
@@ -228,7 +228,7 @@ final class DeereReader<S: RecordSink>: SavedPagesReader {
         var created: Int64?
         try located(node, at: path, into: &sink) { s in
             let asset = try known ?? s.asset(machine!)
-            try self.machineData(Fields(node, at: path), shape, asset: asset, &s)
+            try self.machineData(JSONFields(node, at: path), shape, asset: asset, &s)
             if known == nil { created = asset }
         }
         // Kept only once the record's savepoint was released (a reject rolled the asset back).
@@ -239,7 +239,7 @@ final class DeereReader<S: RecordSink>: SavedPagesReader {
     func located(_ node: JSONNode, at path: String, into sink: inout S, _ body: (inout S) throws -> Void) throws {
         do {
             try sink.atomically { s in try body(&s) }
-        } catch let e as SamsaraRowError {
+        } catch let e as JSONRowError {
             try sink.reject(Issue(e.reason, at: e.path, e.message, raw: node.render()))
         } catch let e as RowError {
             try sink.reject(Issue(e.reason, at: path, e.message, raw: node.render()))

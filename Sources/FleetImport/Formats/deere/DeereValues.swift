@@ -6,65 +6,65 @@ import FleetCore
 /// (`{"valueAsDouble": 1.18, "unit": "Hours"}`) and Deere's own unit spellings (`km1hr-1`,
 /// `prcnt`, `meters`/`m`, `Hours`/`hours`, `Seconds`).
 ///
-/// Built on `Fields` (the located accessors the Samsara reader uses): a wrong type is a row
+/// Built on `JSONFields` (the located accessors the Samsara reader uses): a wrong type is a row
 /// error at the member's JSON path, never read as missing.
-extension Fields {
+extension JSONFields {
     /// A number sent as a JSON number or as a numeric string. The string must be a plain JSON
     /// number (`"41.597164"`, `"-3"`): `"1,5"` or `"12 h"` is refused rather than guessed.
-    func deereNumber(_ key: String) throws(SamsaraRowError) -> (value: Double, raw: String)? {
+    func deereNumber(_ key: String) throws(JSONRowError) -> (value: Double, raw: String)? {
         guard let v = node[key], !v.isNull else { return nil }
         let text: String
         switch v {
         case let .number(n): text = n
         case let .string(s):
-            guard let t = Fields.trimmed(s) else { return nil }
+            guard let t = JSONFields.trimmed(s) else { return nil }
             guard DeereUnits.isJSONNumber(t) else {
-                throw SamsaraRowError(.badNumber, "'\(key)' is \"\(s)\", which is not a number", at: at(key))
+                throw JSONRowError(.badNumber, "'\(key)' is \"\(s)\", which is not a number", at: at(key))
             }
             text = t
         default:
-            throw SamsaraRowError(.wrongType, "'\(key)' should be a number (or a numeric string) but is \(v.kind)", at: at(key))
+            throw JSONRowError(.wrongType, "'\(key)' should be a number (or a numeric string) but is \(v.kind)", at: at(key))
         }
         guard let d = Double(text), d.isFinite else {
-            throw SamsaraRowError(.badNumber, "'\(key)' is \(text), which is not a finite number", at: at(key))
+            throw JSONRowError(.badNumber, "'\(key)' is \(text), which is not a finite number", at: at(key))
         }
         return (d, text)
     }
 
-    func deereNumber(_ key: String, in range: ClosedRange<Double>, unit: String) throws(SamsaraRowError) -> (value: Double, raw: String)? {
+    func deereNumber(_ key: String, in range: ClosedRange<Double>, unit: String) throws(JSONRowError) -> (value: Double, raw: String)? {
         guard let n = try deereNumber(key) else { return nil }
         guard range.contains(n.value) else {
-            throw SamsaraRowError(.outOfRange, "'\(key)' is \(n.raw) \(unit), outside \(Fields.show(range.lowerBound))…\(Fields.show(range.upperBound)) \(unit)", at: at(key))
+            throw JSONRowError(.outOfRange, "'\(key)' is \(n.raw) \(unit), outside \(JSONFields.show(range.lowerBound))…\(JSONFields.show(range.upperBound)) \(unit)", at: at(key))
         }
         return n
     }
 
     /// A whole number (SPN, FMI, source address) sent as a number or a string.
-    func deereInteger(_ key: String, in range: ClosedRange<Int>) throws(SamsaraRowError) -> Int? {
+    func deereInteger(_ key: String, in range: ClosedRange<Int>) throws(JSONRowError) -> Int? {
         guard let n = try deereNumber(key) else { return nil }
         guard n.value == n.value.rounded(), n.value >= Double(range.lowerBound), n.value <= Double(range.upperBound) else {
-            throw SamsaraRowError(.outOfRange, "'\(key)' is \(n.raw), not a whole number in \(range.lowerBound)…\(range.upperBound)", at: at(key))
+            throw JSONRowError(.outOfRange, "'\(key)' is \(n.raw), not a whole number in \(range.lowerBound)…\(range.upperBound)", at: at(key))
         }
         return Int(n.value)
     }
 
     /// A measurement object `{valueAsDouble | valueAsInteger | value, unit}`: the number and
     /// the unit string as sent (nil when the measurement is absent).
-    func measurement(_ key: String) throws(SamsaraRowError) -> (value: Double, raw: String, unit: String?, path: String)? {
+    func measurement(_ key: String) throws(JSONRowError) -> (value: Double, raw: String, unit: String?, path: String)? {
         guard let m = try object(key) else { return nil }
         for k in ["valueAsDouble", "valueAsInteger", "value"] {
             if let n = try m.deereNumber(k) { return (n.value, n.raw, try m.string("unit"), m.at(k)) }
         }
-        throw SamsaraRowError(.missingField, "'\(key)' has no valueAsDouble or valueAsInteger", at: m.path)
+        throw JSONRowError(.missingField, "'\(key)' has no valueAsDouble or valueAsInteger", at: m.path)
     }
 
     /// A Deere timestamp (`2010-10-04T15:06:34.000Z`) as UTC ms; nil when absent. The epoch
     /// (`1970-01-01T00:00:00.000Z`) and other pre-1971 times are `placeholder`.
-    func deereTime(_ key: String) throws(SamsaraRowError) -> SamsaraTime.Parsed? {
+    func deereTime(_ key: String) throws(JSONRowError) -> JSONTime.Parsed? {
         guard let s = try string(key) else { return nil }
-        let p = SamsaraTime.parse(s)
+        let p = JSONTime.parse(s)
         if p == .invalid {
-            throw SamsaraRowError(.badDate, "'\(key)' is '\(s)', not an ISO 8601 date-time (2026-10-01T14:05:00.000Z)", at: at(key))
+            throw JSONRowError(.badDate, "'\(key)' is '\(s)', not an ISO 8601 date-time (2026-10-01T14:05:00.000Z)", at: at(key))
         }
         return p
     }

@@ -19,10 +19,10 @@ import FleetWarehouse
 /// - The reserved ids `NoDeviceId` and `UnknownDeviceId`, an empty id or no `device` at all
 ///   name no vehicle: the entity is rejected with that reason, never attached to a guess.
 extension GeotabReader {
-    func device(_ f: Fields, _ sink: inout S) throws {
-        guard let id = try f.id("id") else { throw SamsaraRowError(.unknownAsset, "the Device has no 'id'", at: f.at("id")) }
+    func device(_ f: JSONFields, _ sink: inout S) throws {
+        guard let id = try f.id("id") else { throw JSONRowError(.unknownAsset, "the Device has no 'id'", at: f.at("id")) }
         guard !Self.reservedDeviceIDs.contains(id) else {
-            throw SamsaraRowError(.unknownAsset, "'\(id)' is MyGeotab's reserved id for no device, not a vehicle", at: f.at("id"))
+            throw JSONRowError(.unknownAsset, "'\(id)' is MyGeotab's reserved id for no device, not a vehicle", at: f.at("id"))
         }
         var ref = AssetRef(identifiers: [.init(source: "geotab", type: "device_id", value: id)], kind: .vehicle)
         if try f.string("serialNumber") != nil { tally.count("devices whose GO serialNumber was read but not used as identity (the GO device moves between vehicles)") }
@@ -47,20 +47,20 @@ extension GeotabReader {
     }
 
     /// The asset of an entity's `device` reference, created when unknown.
-    func deviceAsset(_ f: Fields, _ sink: inout S) throws -> Int64 {
+    func deviceAsset(_ f: JSONFields, _ sink: inout S) throws -> Int64 {
         try sink.asset(try deviceRef(f))
     }
 
     /// The vehicle an entity's `device` reference names, checked but not looked up: a record
     /// that is read but not stored checks its device without creating an asset for it.
-    func deviceRef(_ f: Fields) throws(SamsaraRowError) -> AssetRef {
+    func deviceRef(_ f: JSONFields) throws(JSONRowError) -> AssetRef {
         guard let d = try f.object("device") else {
-            throw SamsaraRowError(.unknownAsset, f.has("device") ? "the device is null; the record belongs to no vehicle" : "the entity names no device; it cannot be attributed to a vehicle",
+            throw JSONRowError(.unknownAsset, f.has("device") ? "the device is null; the record belongs to no vehicle" : "the entity names no device; it cannot be attributed to a vehicle",
                                   at: f.at("device"))
         }
-        guard let id = try d.id("id") else { throw SamsaraRowError(.unknownAsset, "the device reference has no 'id'", at: d.at("id")) }
+        guard let id = try d.id("id") else { throw JSONRowError(.unknownAsset, "the device reference has no 'id'", at: d.at("id")) }
         guard !Self.reservedDeviceIDs.contains(id) else {
-            throw SamsaraRowError(.unknownAsset, "the device is '\(id)', MyGeotab's reserved id for no device; the record belongs to no vehicle", at: d.at("id"))
+            throw JSONRowError(.unknownAsset, "the device is '\(id)', MyGeotab's reserved id for no device; the record belongs to no vehicle", at: d.at("id"))
         }
         return AssetRef(identifiers: [.init(source: "geotab", type: "device_id", value: id)], kind: .vehicle)
     }

@@ -20,9 +20,9 @@ import FleetWarehouse
 /// - Status is `faultState` lower-cased (`active`, `pending`, `inactive`); the MIL is
 ///   `malfunctionLamp`.
 extension GeotabReader {
-    func faultData(_ f: Fields, _ sink: inout S) throws {
+    func faultData(_ f: JSONFields, _ sink: inout S) throws {
         guard let d = try f.object("diagnostic"), let id = try d.id("id") else {
-            throw SamsaraRowError(.missingField, "the FaultData names no diagnostic id", at: f.at("diagnostic"))
+            throw JSONRowError(.missingField, "the FaultData names no diagnostic id", at: f.at("diagnostic"))
         }
         let at = try f.requiredTime("dateTime")
         let type = try d.string("diagnosticType")
@@ -33,7 +33,7 @@ extension GeotabReader {
             return
         }
         guard let type else {
-            throw SamsaraRowError(.badValue, "the fault's diagnostic is only the database id '\(id)': whether it is a J1939 or OBD-II code, and which, is in that database's Diagnostic list, which FleetKit does not read; the fault was not stored", at: d.at("id"))
+            throw JSONRowError(.badValue, "the fault's diagnostic is only the database id '\(id)': whether it is a J1939 or OBD-II code, and which, is in that database's Diagnostic list, which FleetKit does not read; the fault was not stored", at: d.at("id"))
         }
         let status = try f.string("faultState").map { $0.lowercased() }
         let mil = try f.bool("malfunctionLamp")
@@ -41,10 +41,10 @@ extension GeotabReader {
         switch type {
         case "SuspectParameter":
             guard let spn = try d.number("code", in: 0...524_287, unit: ""), spn.value == spn.value.rounded() else {
-                throw SamsaraRowError(.missingField, "a J1939 fault needs the SPN as a whole 'code' (0–524287)", at: d.at("code"))
+                throw JSONRowError(.missingField, "a J1939 fault needs the SPN as a whole 'code' (0–524287)", at: d.at("code"))
             }
             guard let mode = try f.object("failureMode"), let fmi = try mode.number("code", in: 0...31, unit: ""), fmi.value == fmi.value.rounded() else {
-                throw SamsaraRowError(.missingField, "a J1939 fault needs the FMI as a whole 'failureMode.code' (0–31)", at: f.at("failureMode"))
+                throw JSONRowError(.missingField, "a J1939 fault needs the FMI as a whole 'failureMode.code' (0–31)", at: f.at("failureMode"))
             }
             let asset = try deviceAsset(f, &sink)
             span.saw(at)
@@ -53,7 +53,7 @@ extension GeotabReader {
         case "ObdFault", "ObdWwhFault":
             let candidates = [try d.string("name"), try d.id("code")].compactMap { $0 }
             guard let code = candidates.lazy.compactMap(Self.obd2Code).first else {
-                throw SamsaraRowError(.badValue, "an OBD-II fault whose diagnostic names no P, C, B or U code (name or code)", at: d.path)
+                throw JSONRowError(.badValue, "an OBD-II fault whose diagnostic names no P, C, B or U code (name or code)", at: d.path)
             }
             let asset = try deviceAsset(f, &sink)
             span.saw(at)

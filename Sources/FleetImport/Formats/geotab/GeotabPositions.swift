@@ -7,19 +7,19 @@ import FleetWarehouse
 /// heading in degrees. Coordinates outside ±90/±180 and speeds above 500 km/h are rejected with
 /// their path; a `LogRecord` at 0°, 0° is Geotab's "no fix" and is counted, not stored.
 extension GeotabReader {
-    func logRecord(_ f: Fields, _ sink: inout S) throws {
+    func logRecord(_ f: JSONFields, _ sink: inout S) throws {
         try position(f, heading: nil, &sink)
     }
 
-    func deviceStatusInfo(_ f: Fields, _ sink: inout S) throws {
+    func deviceStatusInfo(_ f: JSONFields, _ sink: inout S) throws {
         let bearing = try f.number("bearing", in: -1...360, unit: "°")
         try position(f, heading: bearing.flatMap { $0.value < 0 ? nil : $0.value }, &sink)
     }
 
-    private func position(_ f: Fields, heading: Double?, _ sink: inout S) throws {
+    private func position(_ f: JSONFields, heading: Double?, _ sink: inout S) throws {
         let at = try f.requiredTime("dateTime")
-        guard let lat = try f.number("latitude", in: -90...90, unit: "°") else { throw SamsaraRowError(.missingField, "'latitude' is missing", at: f.at("latitude")) }
-        guard let lon = try f.number("longitude", in: -180...180, unit: "°") else { throw SamsaraRowError(.missingField, "'longitude' is missing", at: f.at("longitude")) }
+        guard let lat = try f.number("latitude", in: -90...90, unit: "°") else { throw JSONRowError(.missingField, "'latitude' is missing", at: f.at("latitude")) }
+        guard let lon = try f.number("longitude", in: -180...180, unit: "°") else { throw JSONRowError(.missingField, "'longitude' is missing", at: f.at("longitude")) }
         let speed = try f.number("speed", in: 0...500, unit: "km/h")
         let ref = try deviceRef(f)
         span.saw(at)

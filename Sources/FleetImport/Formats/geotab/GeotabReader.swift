@@ -13,7 +13,7 @@ import FleetWarehouse
 final class GeotabReader<S: RecordSink> {
     let input: InputFile
     var parser: JSONPullParser
-    var tally = SamsaraTally()
+    var tally = RecordTally()
     /// The first and last `dateTime` of the diagnostics read, and whether they came in time order.
     var span = GeotabSpan()
     /// Records read but not stored, per kind and per diagnostic id (`GeotabIDCounts`).
@@ -113,7 +113,7 @@ final class GeotabReader<S: RecordSink> {
             try sink.reject(Issue(.wrongType, at: path, "a MyGeotab entity is a JSON object, this is \(node.kind)", raw: node.render()))
             return
         }
-        let f = Fields(node, at: path)
+        let f = JSONFields(node, at: path)
         let kind = GeotabEntity.classify(node)
         tally.saw(kind == .unknown ? "unrecognised entities" : kind.rawValue)
         if !kind.known.isEmpty { tally.unknown(kind.rawValue, f.unknownKeys(kind.known)) }
@@ -130,10 +130,10 @@ final class GeotabReader<S: RecordSink> {
                     self.tally.count("\(kind.rawValue) entities recognised but not stored (FleetKit does not read them yet)")
                 case .unknown:
                     let keys = node.members.prefix(12).map(\.key).joined(separator: ", ")
-                    throw SamsaraRowError(.unknownShape, "not a MyGeotab entity FleetKit reads (members: \(keys)); see docs/FORMATS.md for the entity types read", at: path)
+                    throw JSONRowError(.unknownShape, "not a MyGeotab entity FleetKit reads (members: \(keys)); see docs/FORMATS.md for the entity types read", at: path)
                 }
             }
-        } catch let e as SamsaraRowError {
+        } catch let e as JSONRowError {
             try sink.reject(Issue(e.reason, at: e.path, e.message, raw: node.render()))
         } catch let e as RowError {
             try sink.reject(Issue(e.reason, at: path, e.message, raw: node.render()))

@@ -15,9 +15,9 @@ import FleetWarehouse
 /// at its own `dateTime` (meter rows are keyed on asset, meter and time, so order and overlap
 /// between files do not matter), and the note gives the span read.
 extension GeotabReader {
-    func statusData(_ f: Fields, _ sink: inout S) throws {
+    func statusData(_ f: JSONFields, _ sink: inout S) throws {
         guard let d = try f.object("diagnostic"), let id = try d.id("id") else {
-            throw SamsaraRowError(.missingField, "the StatusData names no diagnostic id", at: f.at("diagnostic"))
+            throw JSONRowError(.missingField, "the StatusData names no diagnostic id", at: f.at("diagnostic"))
         }
         let at = try f.requiredTime("dateTime")
         guard let diagnostic = GeotabDiagnostic.table[id] else {
@@ -38,7 +38,7 @@ extension GeotabReader {
             return
         }
         guard let v = try f.number("data", in: diagnostic.range, unit: diagnostic.unit) else {
-            throw SamsaraRowError(.missingField, "'data' is missing", at: f.at("data"))
+            throw JSONRowError(.missingField, "'data' is missing", at: f.at("data"))
         }
         let asset = try deviceAsset(f, &sink)
         span.saw(at)

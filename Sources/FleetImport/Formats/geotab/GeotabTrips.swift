@@ -11,9 +11,9 @@ import FleetWarehouse
 /// moving and idle seconds; `stopPoint` (`x` the longitude, `y` the latitude) is where it ended.
 /// The driver is not read (MyGeotab's driver ids need its `User` list).
 extension GeotabReader {
-    func trip(_ f: Fields, _ sink: inout S) throws {
+    func trip(_ f: JSONFields, _ sink: inout S) throws {
         let start = try f.requiredTime("start"), end = try f.requiredTime("stop")
-        guard end >= start else { throw SamsaraRowError(.badValue, "the trip stops before it starts", at: f.at("stop")) }
+        guard end >= start else { throw JSONRowError(.badValue, "the trip stops before it starts", at: f.at("stop")) }
         let distance = try f.number("distance", in: 0...5000, unit: "km")
         let maxSpeed = try f.number("maximumSpeed", in: 0...500, unit: "km/h")
         let moving = try timeSpan(f, "drivingDuration"), idle = try timeSpan(f, "idlingDuration")
@@ -30,10 +30,10 @@ extension GeotabReader {
     }
 
     /// A .NET TimeSpan as seconds: `[d.]hh:mm:ss[.fffffff]`; nil when absent.
-    func timeSpan(_ f: Fields, _ key: String) throws(SamsaraRowError) -> Double? {
+    func timeSpan(_ f: JSONFields, _ key: String) throws(JSONRowError) -> Double? {
         guard let text = try f.string(key) else { return nil }
         guard let s = Self.seconds(ofTimeSpan: text), s <= 31 * 86_400 else {
-            throw SamsaraRowError(.badValue, "'\(key)' is '\(text)', not a duration (hh:mm:ss or d.hh:mm:ss) of at most 31 days", at: f.at(key))
+            throw JSONRowError(.badValue, "'\(key)' is '\(text)', not a duration (hh:mm:ss or d.hh:mm:ss) of at most 31 days", at: f.at(key))
         }
         return s
     }

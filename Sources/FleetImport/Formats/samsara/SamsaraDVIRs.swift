@@ -22,20 +22,20 @@ extension SamsaraReader {
         var id: String?, name: String?, type: String?, at: Int64?
     }
 
-    func dvir(_ f: Fields, _ sink: inout S) throws {
-        guard let id = try f.id("id") else { throw SamsaraRowError(.missingField, "the DVIR has no 'id'", at: f.at("id")) }
+    func dvir(_ f: JSONFields, _ sink: inout S) throws {
+        guard let id = try f.id("id") else { throw JSONRowError(.missingField, "the DVIR has no 'id'", at: f.at("id")) }
         let rawType = try f.requiredString("type")
         guard let type = ["pretrip": "pre_trip", "posttrip": "post_trip", "mechanic": "mechanic"][rawType.lowercased()] else {
-            throw SamsaraRowError(.badValue, "DVIR type '\(rawType)' is not preTrip, postTrip or mechanic; the warehouse keeps only those (49 CFR 396.11)", at: f.at("type"))
+            throw JSONRowError(.badValue, "DVIR type '\(rawType)' is not preTrip, postTrip or mechanic; the warehouse keeps only those (49 CFR 396.11)", at: f.at("type"))
         }
         let signatures = try ["authorSignature", "secondSignature", "thirdSignature"].map { try signature(f, $0) }
         let author = signatures[0]
         let startedAt = try f.time("startTime") ?? f.time("dvirSubmissionBeginTime")
         guard let signedAt = try f.time("endTime") ?? f.time("dvirSubmissionTime") ?? author?.at else {
-            throw SamsaraRowError(.missingField, "the DVIR has no signing time (endTime, dvirSubmissionTime or authorSignature.signedAtTime)", at: f.at("endTime"))
+            throw JSONRowError(.missingField, "the DVIR has no signing time (endTime, dvirSubmissionTime or authorSignature.signedAtTime)", at: f.at("endTime"))
         }
         if let startedAt, startedAt > signedAt {
-            throw SamsaraRowError(.badValue, "the DVIR starts (\(Timestamp.iso(startedAt))) after it is signed (\(Timestamp.iso(signedAt)))", at: f.path)
+            throw JSONRowError(.badValue, "the DVIR starts (\(Timestamp.iso(startedAt))) after it is signed (\(Timestamp.iso(signedAt)))", at: f.path)
         }
         let updatedAt = try f.time("updatedAtTime")
         let trailerLabel = try f.string("trailerName") ?? f.object("trailer")?.string("name")
@@ -43,13 +43,13 @@ extension SamsaraReader {
         let lists: [(String, String?)] = [("vehicleDefects", nil), ("trailerDefects", trailerLabel ?? "trailer")]
         for (key, label) in lists {
             for d in try f.array(key) {
-                do { defects.append(try defect(d, trailer: label, trailerKey: key == "trailerDefects", dvirUpdatedAt: updatedAt)) } catch let e as SamsaraRowError {
+                do { defects.append(try defect(d, trailer: label, trailerKey: key == "trailerDefects", dvirUpdatedAt: updatedAt)) } catch let e as JSONRowError {
                     try sink.reject(Issue(e.reason, at: e.path, e.message, raw: d.node.render()))
                 }
             }
         }
         guard let asset = try assetOf(f, &sink) else {
-            throw SamsaraRowError(.unknownAsset, "the DVIR names no vehicle or trailer (vehicle.id, trailer.id)", at: f.at("vehicle"))
+            throw JSONRowError(.unknownAsset, "the DVIR names no vehicle or trailer (vehicle.id, trailer.id)", at: f.at("vehicle"))
         }
         var mechanic = signatures.dropFirst().compactMap { $0 }.first { $0.type == "mechanic" }
         if mechanic == nil, type == "mechanic" || author?.type == "mechanic" { mechanic = author }
@@ -65,7 +65,7 @@ extension SamsaraReader {
             tally.count("DVIRs without a safety status (or 'unknown'), derived from their defects")
         }
         guard let status, ["safe", "unsafe", "resolved"].contains(status) else {
-            throw SamsaraRowError(.badValue, "safetyStatus '\(try f.string("safetyStatus") ?? "")' is not safe, unsafe or resolved", at: f.at("safetyStatus"))
+            throw JSONRowError(.badValue, "safetyStatus '\(try f.string("safetyStatus") ?? "")' is not safe, unsafe or resolved", at: f.at("safetyStatus"))
         }
         let odometer = try f.number("odometerMeters", in: 0...2e10, unit: "m").flatMap { $0.value > 0 ? $0.value : nil }
         // `location` is a plain address in older saves and an object in newer ones. It is
@@ -102,7 +102,7 @@ extension SamsaraReader {
     /// when a later file loads it, so that the order of the two exports does not matter; a
     /// defect naming no DVIR at all (`dvirId` absent or empty) and stored under no DVIR waits
     /// for a DVIR listing a defect with its key.
-    func defect(_ f: Fields, _ sink: inout S) throws {
+    func defect(_ f: JSONFields, _ sink: inout S) throws {
         var trailer: String? = nil
         if let t = try f.object("trailer") { trailer = try t.string("name") ?? "trailer" }
         // A legacy defects export (no dvirId) naming a trailer lists a DVIR's trailer defect:
@@ -153,8 +153,8 @@ extension SamsaraReader {
     /// `samsara-defect:trailer:<id>`. Samsara's own DVIR example lists a vehicle defect and a
     /// trailer defect with the same id "18": one key would make the second silently overwrite
     /// the first.
-    func defect(_ d: Fields, trailer: String?, trailerKey: Bool, dvirUpdatedAt: Int64?) throws -> Defect {
-        guard let id = try d.id("id") else { throw SamsaraRowError(.missingField, "the defect has no 'id'", at: d.at("id")) }
+    func defect(_ d: JSONFields, trailer: String?, trailerKey: Bool, dvirUpdatedAt: Int64?) throws -> Defect {
+        guard let id = try d.id("id") else { throw JSONRowError(.missingField, "the defect has no 'id'", at: d.at("id")) }
         tally.unknown("defect", d.unknownKeys(SamsaraShape.defectKeys))
         let type = try d.string("defectType")
         let component = type.map(DVIRImporter.component) ?? "other"
@@ -173,7 +173,7 @@ extension SamsaraReader {
             tally.count("resolved defects without resolvedAtTime, resolved at their update time")
         }
         if let c = created, let r = resolvedAt, r < c {
-            throw SamsaraRowError(.badValue, "the defect is resolved (\(Timestamp.iso(r))) before it was created (\(Timestamp.iso(c)))", at: d.at("resolvedAtTime"))
+            throw JSONRowError(.badValue, "the defect is resolved (\(Timestamp.iso(r))) before it was created (\(Timestamp.iso(c)))", at: d.at("resolvedAtTime"))
         }
         let by = try d.object("resolvedBy")
         var resolver: String? = nil
@@ -181,13 +181,13 @@ extension SamsaraReader {
         var critical = component != "other"
         if let s = try d.string("defectSafetyStatus")?.lowercased() { critical = s == "unsafe" || (s != "safe" && critical) }
         guard let stateAt = [created, resolvedAt, updated, notesAt, dvirUpdatedAt].compactMap({ $0 }).max() else {
-            throw SamsaraRowError(.missingField, "the defect has no time (createdAtTime, resolvedAtTime or updatedAtTime)", at: d.at("createdAtTime"))
+            throw JSONRowError(.missingField, "the defect has no time (createdAtTime, resolvedAtTime or updatedAtTime)", at: d.at("createdAtTime"))
         }
         return Defect(key: trailerKey ? "samsara-defect:trailer:\(id)" : "samsara-defect:\(id)", component: component, defectType: type, comment: comment, critical: critical, createdAt: created,
                       resolvedAt: resolvedAt, resolvedBy: resolver, stateAt: stateAt)
     }
 
-    private func signature(_ f: Fields, _ key: String) throws -> Signature? {
+    private func signature(_ f: JSONFields, _ key: String) throws -> Signature? {
         guard let s = try f.object(key) else { return nil }
         let user = try s.object("signatoryUser")
         return Signature(id: try user?.id("id"), name: try user?.string("name") ?? s.string("name"),

@@ -11,13 +11,13 @@ import FleetWarehouse
 /// day, stored in UTC), which reports use to name the driver of a trip without one. Duty-status
 /// durations and distances have no warehouse table and are counted in a note.
 extension SamsaraReader {
-    func driver(_ f: Fields, _ sink: inout S) throws {
-        guard let id = try f.id("id") else { throw SamsaraRowError(.missingField, "the driver has no 'id'", at: f.at("id")) }
+    func driver(_ f: JSONFields, _ sink: inout S) throws {
+        guard let id = try f.id("id") else { throw JSONRowError(.missingField, "the driver has no 'id'", at: f.at("id")) }
         let name = try f.string("name"), license = try f.string("licenseNumber")
         var status: String? = nil
         if let s = try f.string("driverActivationStatus") {
             guard let mapped = ["active": "active", "deactivated": "inactive", "inactive": "inactive"][s.lowercased()] else {
-                throw SamsaraRowError(.badValue, "driverActivationStatus '\(s)' is not active or deactivated", at: f.at("driverActivationStatus"))
+                throw JSONRowError(.badValue, "driverActivationStatus '\(s)' is not active or deactivated", at: f.at("driverActivationStatus"))
             }
             status = mapped
         }
@@ -29,13 +29,13 @@ extension SamsaraReader {
                                                       status: status, phone: try f.string("phone"), autoCreated: false))
     }
 
-    func hosDailyLog(_ f: Fields, _ sink: inout S) throws {
+    func hosDailyLog(_ f: JSONFields, _ sink: inout S) throws {
         guard let d = try f.object("driver"), let driverID = try d.id("id") else {
-            throw SamsaraRowError(.missingField, "the daily log names no driver (driver.id)", at: f.at("driver"))
+            throw JSONRowError(.missingField, "the daily log names no driver (driver.id)", at: f.at("driver"))
         }
         let start = try f.requiredTime("startTime"), end = try f.requiredTime("endTime")
         guard end > start else {
-            throw SamsaraRowError(.badValue, "the daily log ends (\(Timestamp.iso(end))) before it starts (\(Timestamp.iso(start)))", at: f.at("endTime"))
+            throw JSONRowError(.badValue, "the daily log ends (\(Timestamp.iso(end))) before it starts (\(Timestamp.iso(start)))", at: f.at("endTime"))
         }
         let vehicles = try f.object("logMetaData")?.array("vehicles") ?? []
         let driver = try sink.driver(DriverRef(identifiers: [.init(source: "samsara", type: "driver_id", value: driverID)], name: try d.string("name")))

@@ -14,7 +14,7 @@ import FleetWarehouse
 ///   the controller's `milStatus` when sent, else `checkEngineLightIsOn`.
 /// - **OEM** codes have no standard decoding and are counted, not stored.
 extension SamsaraReader {
-    func faultCodes(_ f: Fields, asset: Int64, file: Int64) throws(SamsaraRowError) -> [DtcEvent] {
+    func faultCodes(_ f: JSONFields, asset: Int64, file: Int64) throws(JSONRowError) -> [DtcEvent] {
         tally.unknown("faultCodes", f.unknownKeys(["time", "canBusType", "j1939", "obdii", "oem", "decorations"]))
         let at = try f.requiredTime("time")
         var out: [DtcEvent] = []
@@ -27,10 +27,10 @@ extension SamsaraReader {
             }
             for d in try j.array("diagnosticTroubleCodes") {
                 guard let spn = try d.number("spnId", in: 0...524_287, unit: ""), spn.value == spn.value.rounded() else {
-                    throw SamsaraRowError(.missingField, "a J1939 code needs a whole 'spnId' (0–524287)", at: d.at("spnId"))
+                    throw JSONRowError(.missingField, "a J1939 code needs a whole 'spnId' (0–524287)", at: d.at("spnId"))
                 }
                 guard let fmi = try d.number("fmiId", in: 0...31, unit: ""), fmi.value == fmi.value.rounded() else {
-                    throw SamsaraRowError(.missingField, "a J1939 code needs a whole 'fmiId' (0–31)", at: d.at("fmiId"))
+                    throw JSONRowError(.missingField, "a J1939 code needs a whole 'fmiId' (0–31)", at: d.at("fmiId"))
                 }
                 var description = [try d.string("spnDescription"), try d.string("fmiDescription")].compactMap { $0 }.joined(separator: " — ")
                 if let source = try d.string("sourceAddressName") { description += (description.isEmpty ? "" : " ") + "[source: \(source)]" }
@@ -48,11 +48,11 @@ extension SamsaraReader {
                 for (list, status) in [("permanentDtcs", "permanent"), ("confirmedDtcs", "confirmed"), ("pendingDtcs", "pending")] {
                     for d in try tx.array(list) {
                         guard let raw = try d.string("dtcShortCode") else {
-                            throw SamsaraRowError(.missingField, "an OBD-II code needs its 'dtcShortCode'", at: d.at("dtcShortCode"))
+                            throw JSONRowError(.missingField, "an OBD-II code needs its 'dtcShortCode'", at: d.at("dtcShortCode"))
                         }
                         let code = raw.uppercased()
                         guard Self.isOBD2(code) else {
-                            throw SamsaraRowError(.badValue, "'\(raw)' is not an OBD-II code (a letter P, C, B or U and four hex digits)", at: d.at("dtcShortCode"))
+                            throw JSONRowError(.badValue, "'\(raw)' is not an OBD-II code (a letter P, C, B or U and four hex digits)", at: d.at("dtcShortCode"))
                         }
                         guard seen[code] == nil else { continue }
                         seen[code] = out.count
@@ -67,12 +67,12 @@ extension SamsaraReader {
     }
 
     /// A lamp status sent as a boolean or a number (non-zero = on).
-    private func lamp(_ f: Fields, _ key: String) throws(SamsaraRowError) -> Bool? {
+    private func lamp(_ f: JSONFields, _ key: String) throws(JSONRowError) -> Bool? {
         guard let v = f.node[key], !v.isNull else { return nil }
         switch v {
         case let .bool(b): return b
         case let .number(n): return (Double(n) ?? 0) != 0
-        default: throw SamsaraRowError(.wrongType, "'\(key)' should be a number or a boolean but is \(v.kind)", at: f.at(key))
+        default: throw JSONRowError(.wrongType, "'\(key)' should be a number or a boolean but is \(v.kind)", at: f.at(key))
         }
     }
 

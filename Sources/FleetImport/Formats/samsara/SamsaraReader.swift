@@ -16,7 +16,7 @@ final class SamsaraReader<S: RecordSink>: SavedPagesReader {
     typealias Sink = S
     let input: InputFile
     var parser: JSONPullParser
-    var tally = SamsaraTally()
+    var tally = RecordTally()
     /// The asset that v1 trips belong to (their response names no vehicle), once resolved.
     var tripAsset: Int64?
 
@@ -55,7 +55,7 @@ final class SamsaraReader<S: RecordSink>: SavedPagesReader {
                 guard try parser.peek() == .arrayStart else { throw parser.fail("'trips' should be an array of v1 trips") }
                 try v1Trips(into: &sink)
             case "pagination":
-                let p = Fields(try parser.readNode(limit: 64 * 1024), at: prefix + "pagination")
+                let p = JSONFields(try parser.readNode(limit: 64 * 1024), at: prefix + "pagination")
                 do { tally.lastPageHasNext = try p.bool("hasNextPage") } catch {
                     tally.lastPageHasNext = nil
                     sink.note("\(prefix)pagination.hasNextPage: \(error); whether the save holds every page is unknown")
@@ -151,7 +151,7 @@ final class SamsaraReader<S: RecordSink>: SavedPagesReader {
             try sink.reject(Issue(.wrongType, at: path, "a Samsara record is a JSON object, this is \(node.kind)", raw: node.render()))
             return
         }
-        let f = Fields(node, at: path)
+        let f = JSONFields(node, at: path)
         let shape = SamsaraShape.classify(node)
         tally.saw(shape.label)
         if shape != .unknown { tally.unknown(shape.rawValue, f.unknownKeys(shape.known)) }
@@ -171,7 +171,7 @@ final class SamsaraReader<S: RecordSink>: SavedPagesReader {
             case .hosLogs: self.tally.count("HOS log lists not stored (driver attribution comes from HOS daily logs)")
             case .unknown:
                 let keys = node.members.prefix(12).map(\.key).joined(separator: ", ")
-                throw SamsaraRowError(.unknownShape, "not a Samsara record FleetKit reads (keys: \(keys)); see docs/FORMATS.md for the endpoints read", at: path)
+                throw JSONRowError(.unknownShape, "not a Samsara record FleetKit reads (keys: \(keys)); see docs/FORMATS.md for the endpoints read", at: path)
             }
         }
     }
@@ -180,7 +180,7 @@ final class SamsaraReader<S: RecordSink>: SavedPagesReader {
     func located(_ node: JSONNode, at path: String, into sink: inout S, _ body: (inout S) throws -> Void) throws {
         do {
             try sink.atomically { s in try body(&s) }
-        } catch let e as SamsaraRowError {
+        } catch let e as JSONRowError {
             try sink.reject(Issue(e.reason, at: e.path, e.message, raw: node.render()))
         } catch let e as RowError {
             try sink.reject(Issue(e.reason, at: path, e.message, raw: node.render()))

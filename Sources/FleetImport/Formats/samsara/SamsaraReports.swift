@@ -15,25 +15,25 @@ import FleetWarehouse
 ///   there could overwrite the stats feed's `off` at the same instant, depending on import
 ///   order; the stats feed's next state change ends it.
 extension SamsaraReader {
-    func fuelEnergy(_ f: Fields) {
+    func fuelEnergy(_ f: JSONFields) {
         tally.count("fuel-energy report rows not stored (period totals have no warehouse table; fuel and distance come from the stats counters)")
     }
 
-    func idling(_ f: Fields, _ shape: SamsaraShape, _ sink: inout S) throws {
+    func idling(_ f: JSONFields, _ shape: SamsaraShape, _ sink: inout S) throws {
         let event = shape == .idlingEvent
         guard let asset = try assetOf(f, &sink) else {
-            throw SamsaraRowError(.unknownAsset, "the idling \(event ? "event" : "row") names no vehicle", at: f.at(event ? "asset" : "vehicle"))
+            throw JSONRowError(.unknownAsset, "the idling \(event ? "event" : "row") names no vehicle", at: f.at(event ? "asset" : "vehicle"))
         }
         let start = try f.requiredTime("startTime")
         let key = event ? "durationMilliseconds" : "durationMs"
         guard let ms = try f.number(key, in: 0...(7 * 86_400_000), unit: "ms") else {
-            throw SamsaraRowError(.missingField, "'\(key)' is missing", at: f.at(key))
+            throw JSONRowError(.missingField, "'\(key)' is missing", at: f.at(key))
         }
         // The duration is the measure; the report's endTime, when it disagrees (Samsara's own
         // example ends the 860 s period at its start), is only noted.
         let end = start + Int64(ms.value.rounded())
         if let stated = try f.time("endTime") {
-            if stated < start { throw SamsaraRowError(.badValue, "the idling period ends before it starts", at: f.at("endTime")) }
+            if stated < start { throw JSONRowError(.badValue, "the idling period ends before it starts", at: f.at("endTime")) }
             if abs(stated - end) > 1000 { tally.count("idling report rows whose endTime disagrees with durationMs (the duration was used)") }
         }
         let fuel = try f.number(event ? "fuelConsumedMilliliters" : "fuelConsumptionMl", in: 0...1e7, unit: "mL")

@@ -101,7 +101,7 @@ enum SamsaraStat: Equatable {
 
     static var allNames: Set<String> { Set(table.keys).union(singular.keys) }
 
-    /// `Fields.unknownPointKeys` compares against these three directly; keep the two in step.
+    /// `JSONFields.unknownPointKeys` compares against these three directly; keep the two in step.
     static let pointKeys: Set<String> = ["time", "value", "decorations"]
     static let positionKeys: Set<String> = ["time", "latitude", "longitude", "heading", "speed", "headingDegrees", "speedMilesPerHour", "isEcuSpeed",
                                             "reverseGeo", "address", "decorations", "accuracyMeters"]
@@ -119,7 +119,7 @@ struct SeriesState {
     var failure: (reason: Issue.Reason, message: String)?
     var skipped = 0
     /// Points read before the vehicle's `id` (JSON members have no order): held until the end.
-    var pending: [(name: String, stat: SamsaraStat, point: Fields)] = []
+    var pending: [(name: String, stat: SamsaraStat, point: JSONFields)] = []
     /// Stats with at least one reading loaded, for the OBD-over-GPS odometer rule.
     var loaded: Set<String> = []
     var deferred: [String: [Deferred]] = [:]
@@ -145,7 +145,7 @@ extension SamsaraReader {
     func streamSeries(_ key: String, _ s: inout SeriesState, into sink: inout S) throws {
         guard let (name, stat) = SamsaraStat.named(key) else { return try parser.skipValue() }
         s.keys.insert(key)
-        if s.asset == nil, s.ref == nil, s.failure == nil, Fields(.object(s.header), at: s.path).has("id") { try resolve(&s, fields: s.header, into: &sink) }
+        if s.asset == nil, s.ref == nil, s.failure == nil, JSONFields(.object(s.header), at: s.path).has("id") { try resolve(&s, fields: s.header, into: &sink) }
         _ = try parser.next()
         let base = s.path + "." + key
         var index = -1
@@ -157,7 +157,7 @@ extension SamsaraReader {
                 continue
             }
             if s.failure != nil { s.skipped += 1; continue }
-            let f = Fields(node, at: base, index: index)
+            let f = JSONFields(node, at: base, index: index)
             if s.asset == nil, s.ref == nil { s.pending.append((name, stat, f)); continue }
             try point(name, stat, f, &s, into: &sink)
         }
@@ -172,7 +172,7 @@ extension SamsaraReader {
 
     func finishSeries(_ s: inout SeriesState, fields: [JSONNode.Member], into sink: inout S) throws {
         tally.saw("vehicle stat series")
-        let f = Fields(.object(fields), at: s.path)
+        let f = JSONFields(.object(fields), at: s.path)
         tally.unknown("stats", f.unknownKeys(SamsaraShape.vehicleStats.known))
         s.keys.formUnion(fields.map(\.key))
         if s.asset == nil, s.ref == nil, s.failure == nil { try resolve(&s, fields: fields, into: &sink) }
@@ -183,7 +183,7 @@ extension SamsaraReader {
             // Snapshot-style singular members next to the arrays.
             for m in fields {
                 guard let (name, stat) = SamsaraStat.named(m.key), case .object = m.value else { continue }
-                try point(name, stat, Fields(m.value, at: f.at(m.key)), &s, into: &sink)
+                try point(name, stat, JSONFields(m.value, at: f.at(m.key)), &s, into: &sink)
             }
             try flushBuffered(&s, into: &sink)
             try flushDeferred(&s, into: &sink)
@@ -197,7 +197,7 @@ extension SamsaraReader {
     }
 
     /// `/fleet/vehicles/stats` and `/fleet/vehicles/locations`: one object per stat.
-    func snapshot(_ f: Fields, _ sink: inout S) throws {
+    func snapshot(_ f: JSONFields, _ sink: inout S) throws {
         var s = SeriesState(path: f.path, header: f.node.members)
         s.keys = Set(f.node.members.map(\.key))
         let ref = try vehicleRef(f, kind: SamsaraStat.kind(keys: s.keys, path: input.path))
@@ -205,11 +205,11 @@ extension SamsaraReader {
         for m in f.node.members {
             guard let (name, stat) = SamsaraStat.named(m.key) else { continue }
             switch m.value {
-            case .object: try point(name, stat, Fields(m.value, at: f.at(m.key)), &s, into: &sink)
+            case .object: try point(name, stat, JSONFields(m.value, at: f.at(m.key)), &s, into: &sink)
             case let .array(items):
-                for (i, item) in items.enumerated() { try point(name, stat, Fields(item, at: f.at(m.key), index: i), &s, into: &sink) }
+                for (i, item) in items.enumerated() { try point(name, stat, JSONFields(item, at: f.at(m.key), index: i), &s, into: &sink) }
             case .null: continue
-            default: throw SamsaraRowError(.wrongType, "'\(m.key)' should be an object or an array of points but is \(m.value.kind)", at: f.at(m.key))
+            default: throw JSONRowError(.wrongType, "'\(m.key)' should be an object or an array of points but is \(m.value.kind)", at: f.at(m.key))
             }
         }
         try flushBuffered(&s, into: &sink)
@@ -217,7 +217,7 @@ extension SamsaraReader {
     }
 
     private func resolve(_ s: inout SeriesState, fields: [JSONNode.Member], into sink: inout S) throws {
-        let f = Fields(.object(fields), at: s.path)
+        let f = JSONFields(.object(fields), at: s.path)
         do {
             s.keys.formUnion(fields.map(\.key))
             let ref = try vehicleRef(f, kind: SamsaraStat.kind(keys: s.keys, path: input.path))
@@ -231,7 +231,7 @@ extension SamsaraReader {
                 do { try sink.atomically { sink in _ = try sink.asset(ref); throw TrialOnly() } } catch is TrialOnly {}
                 s.ref = ref
             }
-        } catch let e as SamsaraRowError {
+        } catch let e as JSONRowError {
             s.failure = (e.reason, e.message)
         } catch let e as RowError {
             s.failure = (e.reason, e.message)
@@ -275,19 +275,19 @@ extension SamsaraReader {
     }
 
     /// One point of one stat; an unusable point is rejected alone.
-    private func point(_ name: String, _ stat: SamsaraStat, _ f: Fields, _ s: inout SeriesState, into sink: inout S) throws {
+    private func point(_ name: String, _ stat: SamsaraStat, _ f: JSONFields, _ s: inout SeriesState, into sink: inout S) throws {
         guard s.asset != nil || s.ref != nil else { return }
         let node = f.node
         let file = sink.sourceFileID
         do {
-            guard case .object = node else { throw SamsaraRowError(.wrongType, "a \(name) point should be an object but is \(node.kind)", at: f.path) }
+            guard case .object = node else { throw JSONRowError(.wrongType, "a \(name) point should be an object but is \(node.kind)", at: f.path) }
             switch stat {
             case .unstored:
                 tally.unstored(name)
             case let .meter(meter, scale, unit, range):
                 tally.unknown(name, f.unknownPointKeys())
                 let at = try f.requiredTime("time")
-                guard let v = try f.number("value", in: range, unit: unit) else { throw SamsaraRowError(.missingField, "'value' is missing", at: f.at("value")) }
+                guard let v = try f.number("value", in: range, unit: unit) else { throw JSONRowError(.missingField, "'value' is missing", at: f.at("value")) }
                 let reading = MeterReading(assetID: try assetID(&s, &sink), meter: meter, at: at, value: v.value * scale, rawValue: v.raw, rawUnit: unit, sourceFileID: file)
                 if let preferred = SamsaraStat.preferred[name] {
                     if let used = preferred.first(where: s.loaded.contains) {
@@ -307,7 +307,7 @@ extension SamsaraReader {
                 let at = try f.requiredTime("time")
                 let raw = try f.requiredString("value")
                 guard let state = ["on": "on", "off": "off", "idle": "idle"][raw.lowercased()] else {
-                    throw SamsaraRowError(.badValue, "engine state '\(raw)' is not On, Off or Idle", at: f.at("value"))
+                    throw JSONRowError(.badValue, "engine state '\(raw)' is not On, Off or Idle", at: f.at("value"))
                 }
                 if let preferred = SamsaraStat.preferred[name] {
                     if let used = preferred.first(where: s.loaded.contains) {
@@ -332,18 +332,18 @@ extension SamsaraReader {
                     for var dtc in dtcs { dtc.assetID = asset; try sink.load(dtc) }
                 }
             }
-        } catch let e as SamsaraRowError {
+        } catch let e as JSONRowError {
             try sink.reject(Issue(e.reason, at: e.path, e.message, raw: node.render()))
         }
     }
 
     /// A `gps` point (`speedMilesPerHour`, `headingDegrees`) or a `locations` point (`speed` in
     /// mph, `heading`). Speed becomes m/s; reverse geocoding is not kept.
-    func position(_ f: Fields, asset: Int64, locations: Bool, file: Int64) throws(SamsaraRowError) -> Position {
+    func position(_ f: JSONFields, asset: Int64, locations: Bool, file: Int64) throws(JSONRowError) -> Position {
         tally.unknown(locations ? "locations" : "gps", f.unknownKeys(SamsaraStat.positionKeys))
         let at = try f.requiredTime("time")
-        guard let lat = try f.number("latitude", in: -90...90, unit: "°") else { throw SamsaraRowError(.missingField, "'latitude' is missing", at: f.at("latitude")) }
-        guard let lon = try f.number("longitude", in: -180...180, unit: "°") else { throw SamsaraRowError(.missingField, "'longitude' is missing", at: f.at("longitude")) }
+        guard let lat = try f.number("latitude", in: -90...90, unit: "°") else { throw JSONRowError(.missingField, "'latitude' is missing", at: f.at("latitude")) }
+        guard let lon = try f.number("longitude", in: -180...180, unit: "°") else { throw JSONRowError(.missingField, "'longitude' is missing", at: f.at("longitude")) }
         let speed = try f.number(f.has("speedMilesPerHour") ? "speedMilesPerHour" : "speed", in: 0...500, unit: "mph")
         let heading = try f.number(f.has("headingDegrees") ? "headingDegrees" : "heading", in: 0...360, unit: "°")
         return Position(assetID: asset, at: at, lat: lat.value, lon: lon.value, speedMps: speed.map { $0.value * SamsaraUnits.metresPerSecondPerMph },

@@ -28,7 +28,7 @@ extension SamsaraReader {
             let asset = try tripAsset ?? attributeTrips(&sink)
             tripAsset = asset
             tally.saw("v1 trips")
-            let f = Fields(node, at: path)
+            let f = JSONFields(node, at: path)
             tally.unknown("trip", f.unknownKeys(["startMs", "endMs", "startOdometer", "endOdometer", "distanceMeters", "fuelConsumedMl", "tollMeters",
                                                  "driverId", "codriverIds", "assetIds", "startLocation", "endLocation", "startCoordinates",
                                                  "endCoordinates", "startAddress", "endAddress"]))
@@ -37,14 +37,14 @@ extension SamsaraReader {
         _ = try parser.next()
     }
 
-    private func v1Trip(_ f: Fields, asset: Int64, _ sink: inout S) throws {
-        guard let start = try SamsaraTime.epochMillis(f, "startMs") else { throw SamsaraRowError(.missingField, "'startMs' is missing", at: f.at("startMs")) }
-        if case .number(SamsaraTime.ongoing)? = f.node["endMs"] {
+    private func v1Trip(_ f: JSONFields, asset: Int64, _ sink: inout S) throws {
+        guard let start = try JSONTime.epochMillis(f, "startMs") else { throw JSONRowError(.missingField, "'startMs' is missing", at: f.at("startMs")) }
+        if case .number(JSONTime.ongoing)? = f.node["endMs"] {
             tally.count("ongoing v1 trips (endMs = 9223372036854775807) not stored yet (a later export has them complete)")
             return
         }
-        guard let end = try SamsaraTime.epochMillis(f, "endMs") else { throw SamsaraRowError(.missingField, "'endMs' is missing", at: f.at("endMs")) }
-        guard end >= start else { throw SamsaraRowError(.badValue, "the trip ends before it starts", at: f.at("endMs")) }
+        guard let end = try JSONTime.epochMillis(f, "endMs") else { throw JSONRowError(.missingField, "'endMs' is missing", at: f.at("endMs")) }
+        guard end >= start else { throw JSONRowError(.badValue, "the trip ends before it starts", at: f.at("endMs")) }
         var distance = try f.number("distanceMeters", in: 0...5e6, unit: "m")?.value
         let o1 = try f.number("startOdometer", in: 0...2e10, unit: "m")?.value ?? 0, o2 = try f.number("endOdometer", in: 0...2e10, unit: "m")?.value ?? 0
         if distance == nil, o1 > 0, o2 >= o1 { distance = o2 - o1 }
@@ -59,22 +59,22 @@ extension SamsaraReader {
     }
 
     /// `/trips/stream` records.
-    func streamTrip(_ f: Fields, _ sink: inout S) throws {
+    func streamTrip(_ f: JSONFields, _ sink: inout S) throws {
         if let status = try f.string("completionStatus"), status.lowercased() != "completed" {
             tally.count("trips still in progress not stored yet (completionStatus '\(status)')")
             return
         }
-        guard let assetNode = try f.object("asset") else { throw SamsaraRowError(.unknownAsset, "the trip names no asset", at: f.at("asset")) }
+        guard let assetNode = try f.object("asset") else { throw JSONRowError(.unknownAsset, "the trip names no asset", at: f.at("asset")) }
         let asset = try anyAsset(try vehicleRef(assetNode, kind: try assetNode.string("type") == "trailer" ? .trailer : .vehicle), &sink)
         let start = try f.requiredTime("tripStartTime"), end = try f.requiredTime("tripEndTime")
-        guard end >= start else { throw SamsaraRowError(.badValue, "the trip ends before it starts", at: f.at("tripEndTime")) }
+        guard end >= start else { throw JSONRowError(.badValue, "the trip ends before it starts", at: f.at("tripEndTime")) }
         let a = try coordinates(f, "startLocation"), b = try coordinates(f, "endLocation")
         try sink.load(Trip(assetID: asset, startAt: start, endAt: end, startLat: a?.lat, startLon: a?.lon, endLat: b?.lat, endLon: b?.lon,
                            durationS: Double(end - start) / 1000, source: "samsara", sourceFileID: sink.sourceFileID))
     }
 
     /// `{latitude, longitude}`; (0, 0) is the placeholder of a trip without a fix.
-    private func coordinates(_ f: Fields, _ key: String) throws -> (lat: Double, lon: Double)? {
+    private func coordinates(_ f: JSONFields, _ key: String) throws -> (lat: Double, lon: Double)? {
         guard let c = try f.object(key) else { return nil }
         guard let lat = try c.number("latitude", in: -90...90, unit: "°"), let lon = try c.number("longitude", in: -180...180, unit: "°") else { return nil }
         return lat.value == 0 && lon.value == 0 ? nil : (lat.value, lon.value)

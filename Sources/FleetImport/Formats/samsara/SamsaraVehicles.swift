@@ -12,7 +12,7 @@ import FleetWarehouse
 /// fields of the asset; they are never matched. A vehicle that is not in master data is created
 /// `auto_created`, as telematics-created assets are, until assets.csv names its unit.
 extension SamsaraReader {
-    func vehicle(_ f: Fields, _ sink: inout S) throws {
+    func vehicle(_ f: JSONFields, _ sink: inout S) throws {
         var ref = try vehicleRef(f)
         ref.make = try f.string("make")
         ref.model = try f.string("model")
@@ -29,8 +29,8 @@ extension SamsaraReader {
     }
 
     /// A vehicle named by `{id, name, vin?, externalIds | ExternalIds}`.
-    func vehicleRef(_ f: Fields, kind: AssetRef.Kind = .vehicle) throws -> AssetRef {
-        guard let id = try f.id("id") else { throw SamsaraRowError(.missingField, "the vehicle has no 'id'", at: f.at("id")) }
+    func vehicleRef(_ f: JSONFields, kind: AssetRef.Kind = .vehicle) throws -> AssetRef {
+        guard let id = try f.id("id") else { throw JSONRowError(.missingField, "the vehicle has no 'id'", at: f.at("id")) }
         let name = try f.string("name")
         // The legacy DVIR mock spells it `ExternalIds`; both are read.
         let ext = try f.object("externalIds") ?? f.object("ExternalIds")
@@ -98,7 +98,7 @@ extension SamsaraReader {
 
     /// The asset of a record's `vehicle` (or `asset`) member, else its `trailer`; nil when the
     /// record names neither.
-    func assetOf(_ f: Fields, _ sink: inout S, keys: [String] = ["vehicle", "asset"]) throws -> Int64? {
+    func assetOf(_ f: JSONFields, _ sink: inout S, keys: [String] = ["vehicle", "asset"]) throws -> Int64? {
         for key in keys {
             if let v = try f.object(key) { return try anyAsset(try vehicleRef(v), &sink) }
         }

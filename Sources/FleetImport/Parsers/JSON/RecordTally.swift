@@ -1,10 +1,10 @@
 import Foundation
 
-/// What a Samsara file held that loses no row but is not stored: unknown keys, stat types the
+/// What a JSON telematics file (Samsara, Geotab, John Deere) held that loses no row but is not stored: unknown keys, stat types the
 /// warehouse has no table for, superseded odometers, ongoing trips, report totals. Each kind
 /// becomes one note in the import summary (`FileOutcome.notes`), so nothing is dropped silently
 /// and a 1 M-point file does not produce 1 M notes.
-struct SamsaraTally {
+struct RecordTally {
     /// "record kind.key" → occurrences.
     private(set) var unknownKeys: [String: Int] = [:]
     /// Known stat types that have no warehouse table → points.
