@@ -47,10 +47,11 @@ public final class Warehouse: Sendable {
             // database file's mode, so they never exist readable by others, even after a kill.
             FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
+        let openPath = readOnly ? try Warehouse.readOnlyOpenPath(path, directory: directory) : path
         var identity = WarehouseIdentity.empty
-        if FileManager.default.fileExists(atPath: path) { identity = try Warehouse.refuseForeign(path, busyTimeout: busyTimeout) }
+        if FileManager.default.fileExists(atPath: path) { identity = try Warehouse.refuseForeign(openPath, shownAs: path, busyTimeout: busyTimeout) }
         do {
-            pool = try DatabasePool(path: path, configuration: config)
+            pool = try DatabasePool(path: openPath, configuration: config)
         } catch {
             throw Warehouse.explain(error, path: path, doing: "open")
         }
@@ -75,6 +76,35 @@ public final class Warehouse: Sendable {
         }
     }
 
+    /// Free bytes below which a folder counts as full for a reader: SQLite's WAL reader creates
+    /// and sizes the `-shm` index beside the warehouse (32 KiB and more), which a full disk refuses.
+    static let readerRoomBytes: UInt64 = 1 << 20
+
+    /// What SQLite is given to open the warehouse read-only (`status`, `report`, `verify`).
+    ///
+    /// A WAL reader needs the `-shm` index beside the file, which it creates when absent; on a
+    /// read-only file system, in a folder this user cannot write, or on a full disk that fails,
+    /// and `status` could not show what the warehouse holds. When no `-wal` is beside the file
+    /// (no connection has it open: a writer keeps its `-wal` until it closes, and could not
+    /// create one there either), every committed page is in the file itself, so it is opened
+    /// `immutable` (no `-shm`, no locks, nothing written). A non-empty `-wal` there without its
+    /// `-shm` holds committed pages that cannot be read without writing the index: an error that
+    /// says so, never a read of the file without them.
+    static func readOnlyOpenPath(_ path: String, directory: String) throws -> String {
+        var fs = statvfs()
+        let unwritable = access(directory, W_OK) != 0
+            || (statvfs(directory, &fs) == 0 && ((fs.f_flag & UInt(ST_RDONLY)) != 0 || UInt64(fs.f_bavail) * UInt64(fs.f_frsize) < readerRoomBytes))
+        guard unwritable, FileManager.default.fileExists(atPath: path) else { return path }
+        var wal = stat()
+        let walBytes = stat(path + "-wal", &wal) == 0 ? Int64(wal.st_size) : 0
+        if walBytes == 0 { return "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#%"))) ?? path) + "?immutable=1" }
+        guard FileManager.default.fileExists(atPath: path + "-shm") else {
+            throw FleetError.warehouse(path: path, reason: "its -wal (\(walBytes) bytes of committed changes) is beside it without its -shm index, in a folder that cannot be written (read-only, or the disk is full), so it cannot be read whole",
+                                       hint: "Copy the warehouse with its -wal to writable storage and run the command there, or free space on the disk.")
+        }
+        return path
+    }
+
     /// `PRAGMA application_id` of a FleetKit warehouse: "FLKT". Stamped when FleetKit opens a
     /// warehouse for writing, so that another application's database, even a GRDB one with its
     /// own `grdb_migrations`, is never mistaken for a warehouse (`WarehouseIdentity`).
@@ -86,13 +116,13 @@ public final class Warehouse: Sendable {
     /// opens it: opening would switch it to WAL, migrating would add FleetKit's tables, and the
     /// chmod would take it from its owner. The probe is a read-only connection, which writes nothing.
     @discardableResult
-    static func refuseForeign(_ path: String, busyTimeout: TimeInterval) throws -> WarehouseIdentity {
+    static func refuseForeign(_ openPath: String, shownAs path: String, busyTimeout: TimeInterval) throws -> WarehouseIdentity {
         var probe = Configuration()
         probe.readonly = true
         probe.busyMode = .timeout(busyTimeout)
         let identity: WarehouseIdentity
         do {
-            let queue = try DatabaseQueue(path: path, configuration: probe)
+            let queue = try DatabaseQueue(path: openPath, configuration: probe)
             var schema: (reason: String, hint: String)? = nil
             identity = try queue.read { db in
                 let identity = try WarehouseIdentity.of(db)
