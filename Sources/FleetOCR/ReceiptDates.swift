@@ -7,7 +7,10 @@ import FleetCore
 /// a validity or offer period, sometimes a print date. Only the purchase date is wanted, so a date
 /// labelled as one of the others is never taken, and a date outside the window
 /// `earliest...latest` (the import time, plus a day for time zones) is an OCR slip or not a
-/// purchase at all: `2099` is not accepted because it parses. Numeric dates are scanned by hand
+/// purchase at all: `2099` is not accepted because it parses. The clock is not trusted alone:
+/// when no date on the slip is within the window, a plausible date after it is kept, doubtful
+/// (`beyondClockConfidence`, below the review threshold), with a note naming the clock, so a
+/// machine whose clock is wrong sends its receipts to review instead of losing their dates. Numeric dates are scanned by hand
 /// (this runs on every OCR line); the rarer month-name and CJK shapes use patterns, run only on
 /// lines that hold a month name or `年`.
 struct ReceiptDates {
@@ -37,10 +40,24 @@ struct ReceiptDates {
         var date: ReceiptFields.Field<CivilDate>?
         var time: ReceiptFields.Field<ReceiptFields.ClockTime>?
         var ignored: [String]
+        /// The date taken is after `latest` (the run's clock plus the tolerance): nothing on the
+        /// slip was within the window, so it is kept doubtful for review rather than dropped.
+        var beyondClock = false
     }
+
+    /// The last date a slip may print at all: later ones are OCR slips whatever the clock says
+    /// (the warehouse's plausible times end in 2200).
+    static let latestPlausible = CivilDate(year: 2199, month: 12, day: 31)!
+
+    /// The confidence of a date after the run's clock: below the review threshold, so a person
+    /// confirms it (the clock may be wrong, or the date misread).
+    static let beyondClockConfidence = 0.4
 
     func read(_ lines: [Line]) -> Outcome {
         var found: [Candidate] = []
+        // Dates after `latest` but plausible: the clock judges them, so they are never dropped on
+        // its word alone; taken (doubtful) only when no date within the window is on the slip.
+        var beyondClock: [Candidate] = []
         var ambiguous: [(a: Int, b: Int, y: Int, line: Int, labelled: Bool, factor: Double)] = []
         var ignored: [String] = []
         for (i, line) in lines.enumerated() {
@@ -50,8 +67,10 @@ struct ReceiptDates {
                 func add(_ y: Int, _ mo: Int, _ d: Int, _ conf: Double) {
                     guard let date = CivilDate(year: y, month: mo, day: d) else { return }
                     if kind == .other { ignored.append("\(date) (\(line.text.trimmingCharacters(in: .whitespaces).prefix(40)))"); return }
+                    let candidate = Candidate(date: date, confidence: conf * line.factor(holding: [m.a, m.b, m.c]), line: i, labelled: labelled)
+                    if date > latest, date <= Self.latestPlausible { beyondClock.append(candidate) }
                     guard date >= earliest, date <= latest else { ignored.append("\(date) outside \(earliest)…\(latest)"); return }
-                    found.append(Candidate(date: date, confidence: conf * line.factor(holding: [m.a, m.b, m.c]), line: i, labelled: labelled))
+                    found.append(candidate)
                 }
                 if m.yearFirst { add(m.a, m.b, m.c, 0.95); continue }
                 guard kind != .other else { ignored.append("\(m.a)\(m.separator)\(m.b)\(m.separator)\(m.c) (\(line.text.trimmingCharacters(in: .whitespaces).prefix(40)))"); continue }
@@ -63,8 +82,10 @@ struct ReceiptDates {
             for (y, mo, d) in Self.namedDates(in: line) {
                 guard let date = CivilDate(year: y < 100 ? 2000 + y : y, month: mo, day: d) else { continue }
                 guard label(line, before: nil).kind != .other else { continue }
+                let candidate = Candidate(date: date, confidence: 0.95 * line.factor, line: i, labelled: label(line, before: nil).labelled)
+                if date > latest, date <= Self.latestPlausible { beyondClock.append(candidate) }
                 guard date >= earliest, date <= latest else { ignored.append("\(date) outside \(earliest)…\(latest)"); continue }
-                found.append(Candidate(date: date, confidence: 0.95 * line.factor, line: i, labelled: label(line, before: nil).labelled))
+                found.append(candidate)
             }
         }
         // An ambiguous day/month order is settled by an unambiguous date on the same slip, else by convention.
@@ -89,6 +110,10 @@ struct ReceiptDates {
                                            labelled: amb.labelled, unsettled: possible.count > 1))
                 }
             }
+        }
+        if found.isEmpty, let best = beyondClock.max(by: { score($0, beyondClock) < score($1, beyondClock) }) {
+            return Outcome(date: .init(best.date, confidence: min(best.confidence, Self.beyondClockConfidence), line: best.line),
+                           time: Self.time(lines, dateLine: best.line), ignored: ignored, beyondClock: true)
         }
         var dateField: ReceiptFields.Field<CivilDate>? = nil
         if let best = found.max(by: { score($0, found) < score($1, found) }) {

@@ -98,7 +98,12 @@ public struct ReceiptExtractor: Sendable {
         let monthFirst: Bool? = locale.dayFirst.contested ? nil : locale.dayFirst.value.map { !$0 } ?? (code == "USD")
         let dates = ReceiptDates(earliest: earliestDate, latest: today.adding(days: 1), monthFirst: monthFirst).read(lines)
         (f.date, f.time) = (dates.date, dates.time)
-        f.notes += dates.ignored.prefix(3).map { "date ignored: \($0)" }
+        if dates.beyondClock, let d = dates.date?.value {
+            f.notes.append("date \(d) is after this machine's clock (system time \(Timestamp.iso(Int64((now.timeIntervalSince1970 * 1000).rounded(.down)))) at the read, "
+                           + "1 day allowed for time zones): kept for review, not dropped; if the clock is wrong, set it right and accept the date with `fleetkit review accept`")
+        } else {
+            f.notes += dates.ignored.prefix(3).map { "date ignored: \($0)" }
+        }
         f.fuelGrade = grade(lines)
         let fuel = FuelLines(lines: lines)
         let totals = ReceiptTotals(lines: lines, minorDigits: minor)

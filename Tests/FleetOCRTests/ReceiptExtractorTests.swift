@@ -436,7 +436,9 @@ final class ReceiptExtractorTests: XCTestCase {
             ReceiptExtractor(defaultCurrency: "EUR", now: june2025).extract(text: "SHOP\n" + text).date?.value.description
         }
         XCTAssertEqual(date("Datum 12.03.2095\nBeleg 2025-03-12\n"), "2025-03-12")
-        XCTAssertNil(date("Datum 12.03.2026\n"), "after the import time")
+        // After the import time and nothing else on the slip: kept, doubtful, never dropped on
+        // the clock's word alone (the clock may be wrong: issue 35 item 7).
+        XCTAssertEqual(date("Datum 12.03.2026\n"), "2026-03-12")
         XCTAssertNil(date("Datum 12.03.1998\n"), "before 2000")
         XCTAssertEqual(date("Date d'expiration 31/12/2025\nLe 14/03/2025\n"), "2025-03-14")
         XCTAssertEqual(date("VALID UNTIL 01/04/2025\n01/03/2025 10:00\n"), "2025-03-01")
@@ -446,6 +448,25 @@ final class ReceiptExtractorTests: XCTestCase {
         let us = ReceiptExtractor(defaultCurrency: "USD", now: june2025).extract(text: "SHOP\n12/05/2025 $ 1.00\n").date
         XCTAssertEqual(us?.value.description, "2025-05-12")
         XCTAssertLessThan(us?.confidence ?? 1, 0.9)
+    }
+
+    /// Issue 35 item 7: a machine whose clock says 2001 lost every receipt's printed date as
+    /// "future", and re-importing after the clock was fixed changed nothing. A plausible date
+    /// after the clock is now kept for review with a note that names the clock; a date within
+    /// the window still wins over one after it, and a date past 2199 is still an OCR slip.
+    func testADateAfterAWrongClockIsKeptForReviewWithTheClockNamed() {
+        let wrongClock = Date(timeIntervalSince1970: 978_307_200)   // 2001-01-01T00:00:00Z
+        let f = ReceiptExtractor(defaultCurrency: "USD", now: wrongClock).extract(text: "SHELL\nDATE 2026-10-03 14:05\nTOTAL $ 41.20\n")
+        XCTAssertEqual(f.date?.value.description, "2026-10-03")
+        XCTAssertLessThan(f.date?.confidence ?? 1, ReceiptFields.reviewThreshold)
+        XCTAssertTrue(f.doubtful.contains { $0.hasPrefix("date doubtful") }, "\(f.doubtful)")
+        let note = f.notes.first { $0.contains("after this machine's clock") } ?? "none: \(f.notes)"
+        XCTAssertTrue(note.contains("system time 2001-01-01T00:00:00") && note.contains("1 day allowed") && note.contains("review accept"), note)
+        XCTAssertEqual(f.time?.value.description, "14:05")
+        // One within the window wins; a year past the plausible range is still no date.
+        let mixed = ReceiptExtractor(defaultCurrency: "USD", now: wrongClock).extract(text: "SHOP\nDATE 2026-10-03\nPRINTED 2000-12-30\n")
+        XCTAssertEqual(mixed.date?.value.description, "2026-10-03", "a printed date is not a purchase date")
+        XCTAssertNil(ReceiptExtractor(defaultCurrency: "USD", now: wrongClock).extract(text: "SHOP\nDATE 2999-10-03\n").date)
     }
 
     /// Work is bounded whatever the text: hundreds of `a X b` fuel lines, amounts, dates, marks

@@ -82,7 +82,7 @@ final class ReviewCommandTests: XCTestCase {
             ("total", "204.905", "more decimals than USD has (2)"),
             ("total", "204.90 EUR", "fix the currency first"),
             ("date", "24/06/2025", "YYYY-MM-DD"),
-            ("date", "2999-01-01", "in the future"),
+            ("date", "2999-01-01", "after this machine's clock"),
             // Issue 35 item 17: what the importers refuse, `review fix` refused too.
             ("date", "0001-01-01", "in the years 1971–2200"),
             ("merchant", "Shell\u{202E}lehS", "right-to-left override"),

@@ -95,7 +95,9 @@ public enum ReceiptFieldText {
             f.unitPrice = .init(n, confidence: confidence, line: line)
         case "date":
             guard let d = CivilDate(t), t.count == 10, t.contains("-") else { throw bad("not a date as YYYY-MM-DD, such as 2025-07-09 (day and month are never guessed)") }
-            guard stored || d <= CivilDate(daysSinceEpoch: Int(Timestamp.now() / 86_400_000) + 1) else { throw bad("a purchase date cannot be in the future") }
+            guard stored || d <= CivilDate(daysSinceEpoch: Int(Timestamp.now() / 86_400_000) + 1) else {
+                throw bad("a purchase date cannot be after this machine's clock (system time \(Timestamp.iso(Timestamp.now())), 1 day allowed for time zones); if the clock is wrong, set it right first")
+            }
             // The years the warehouse holds, as every importer: 0001-01-01 is a placeholder.
             guard (1971...2200).contains(d.year) else { throw bad("a purchase date is in the years 1971–2200") }
             f.date = .init(d, confidence: confidence, line: line)
