@@ -73,6 +73,23 @@ final class FuelCardImporterTests: XCTestCase {
         XCTAssertEqual(try t.rows("SELECT at FROM fuel_purchase WHERE source_key = 'card:WX-900001'").map { $0[0] as Int64 }, [1_790_854_930_000])
     }
 
+    /// Issue 35 item 4, CSV family (every CSV format reads local times through `Row`): a time
+    /// the clocks skipped on 2026-03-08 (America/Chicago) was shifted onto 03:xx in silence; it
+    /// is a `bad_date` reject with the reason, in a time column and in a date-time date column.
+    /// A fall-back hour's 01:30 takes the first (CDT) pass, as every format does. Expected
+    /// instants (python3 zoneinfo): datetime(2026,3,8,1,59,tzinfo=Chicago) = 1772956740000 ms,
+    /// (2026,3,8,3,10) = 1772957400000, (2026,11,1,1,30) = 1793514600000 (fold=0, CDT).
+    func testLocalTimesInTheSpringForwardGapAreRejectedAndTheRepeatedHourTakesItsFirstPass() throws {
+        let t = try TestWarehouse()
+        let o = try t.importFile(fixture("fuel-card/spring-forward-gap.csv"), options: ImportOptions(zone: FleetZone(identifier: "America/Chicago")!))
+        XCTAssertEqual(o.rejected, 2)
+        let rejects = try t.rows("SELECT location || ' ' || reason || ' ' || message FROM reject ORDER BY id").map { $0[0] as String }
+        XCTAssertEqual(rejects.count, 2)
+        XCTAssertTrue(rejects[0].hasPrefix("line 3 bad_date 'transaction_date' and 'transaction_time' are '2026-03-08 02:30' (2026-03-08 02:30:00) does not exist in America/Chicago"), rejects[0])
+        XCTAssertTrue(rejects[1].hasPrefix("line 4 bad_date 'transaction_date' is '2026-03-08 02:45:00' (2026-03-08 02:45:00) does not exist in America/Chicago"), rejects[1])
+        XCTAssertEqual(try t.rows("SELECT at FROM fuel_purchase ORDER BY at").map { $0[0] as Int64 }, [1_772_956_740_000, 1_772_957_400_000, 1_793_514_600_000])
+    }
+
     func testSpreadsheetMidnightInTheDateColumnIsNotATimeOfDay() throws {
         let t = try TestWarehouse()
         let url = try t.write("""

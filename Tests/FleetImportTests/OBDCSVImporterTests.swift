@@ -63,6 +63,21 @@ final class OBDCSVImporterTests: XCTestCase {
         XCTAssertTrue((o.notes ?? []).contains("'timestamp' read as date-times with a zone on 2 rows; date-times without a zone, read in the fleet zone (America/Chicago) on 1 row"), "\(o.notes ?? [])")
     }
 
+    /// Issue 35 item 4, obd-csv: a date-time without a zone in the hour skipped on 2026-03-08
+    /// (America/Chicago) was shifted onto 03:30 CDT in silence; it is a `bad_date` reject with
+    /// the reason, and the same wall time with its own offset loads. python3 zoneinfo:
+    /// 01:59 CST = 1772956740000 ms, 02:30-06:00 = 1772958600000, 03:10 CDT = 1772957400000.
+    func testADateTimeInTheSpringForwardGapIsRejectedWithTheReason() throws {
+        let t = try TestWarehouse()
+        var options = t12
+        options.zone = FleetZone(identifier: "America/Chicago")!
+        let o = try t.importFile(fixture("obd/logger-spring-forward-gap.csv"), options: options)
+        XCTAssertEqual(o.rejected, 1)
+        let reject = try t.rows("SELECT location || ' ' || reason || ' ' || message FROM reject").map { $0[0] as String }
+        XCTAssertTrue(reject.first?.hasPrefix("line 3 bad_date 'timestamp' is '2026-03-08 02:30:00' (2026-03-08 02:30:00) does not exist in America/Chicago") ?? false, "\(reject)")
+        XCTAssertEqual(try t.rows("SELECT DISTINCT at FROM obd_sample ORDER BY at").map { $0[0] as Int64 }, [1_772_956_740_000, 1_772_957_400_000, 1_772_958_600_000])
+    }
+
     /// A row whose time is not a time, empty or before 1971, or whose value is not a number, is
     /// a reject with its line; the others load.
     func testBadRowsAreRejectedWithTheirLine() throws {

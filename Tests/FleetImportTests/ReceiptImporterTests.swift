@@ -111,15 +111,32 @@ final class ReceiptImporterTests: XCTestCase {
         XCTAssertEqual(try t.count("fuel_purchase") + t.count("expense"), 0)
     }
 
+    /// Issue 35 item 4, receipt family: a printed time the clocks skipped (02:30 on 2026-03-08,
+    /// America/Chicago) was shifted to 03:30 CDT in silence. It is held for review with the
+    /// reason, nothing loaded; 01:30 on the fall-back morning takes the first (CDT) pass, as
+    /// every format does: python3 zoneinfo datetime(2026,11,1,1,30,tzinfo=Chicago) = 1793514600 s.
+    func testAPrintedTimeInTheSpringForwardGapIsHeldForReviewAndTheRepeatedHourTakesItsFirstPass() throws {
+        let chicago = FleetZone(identifier: "America/Chicago")!
+        let gap = try TestWarehouse()
+        try load([("SHELL", 95), ("03/08/2026 02:30", 95), ("TOTAL $ 42.70", 95), ("CASH $ 50.00", 95), ("CHANGE $ 7.30", 95)], into: gap, zone: chicago)
+        XCTAssertEqual(try gap.count("fuel_purchase") + gap.count("expense"), 0)
+        let reject = try XCTUnwrap(gap.rows("SELECT reason, message FROM reject").first)
+        XCTAssertEqual(reject["reason"] as String, "needs_review")
+        XCTAssertTrue((reject["message"] as String).hasPrefix("the printed time '2026-03-08 02:30' (2026-03-08 02:30:00) does not exist in America/Chicago"), reject["message"] as String)
+        let back = try TestWarehouse()
+        try load([("SHELL", 95), ("11/01/2026 01:30", 95), ("TOTAL $ 42.70", 95), ("CASH $ 50.00", 95), ("CHANGE $ 7.30", 95)], into: back, zone: chicago)
+        XCTAssertEqual(try back.rows("SELECT at FROM expense UNION ALL SELECT at FROM fuel_purchase").map { $0[0] as Int64 }, [1_793_514_600_000])
+    }
+
     /// Loads fields read from text through the importer's rules into a real warehouse sink.
-    func load(_ lines: [(String, Double)], into t: TestWarehouse) throws {
+    func load(_ lines: [(String, Double)], into t: TestWarehouse, zone: FleetZone = .utc) throws {
         let fields = ReceiptExtractor(defaultCurrency: "USD").extract(lines: lines)
         try t.warehouse.pool.write { db in
             var file = SourceFile(path: "slip.png", sha256: "0f", format: "receipt", bytes: 1, importedAt: 0, importRunID: nil,
                                   status: "imported", loaded: 0, updated: 0, unchanged: 0, rejected: 0)
             try file.insert(db)
             var sink = WarehouseSink(db: db, sourceFileID: file.id!)
-            try ReceiptImporter.load(fields, key: "receipt:0f", input: InputFile(url: URL(fileURLWithPath: "/in/slip.png"), head: Data()), into: &sink)
+            try ReceiptImporter.load(fields, key: "receipt:0f", input: InputFile(url: URL(fileURLWithPath: "/in/slip.png"), head: Data(), zone: zone), into: &sink)
         }
     }
 

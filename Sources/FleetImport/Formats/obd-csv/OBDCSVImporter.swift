@@ -146,6 +146,10 @@ public struct OBDCSVImporter: Importer {
         guard let timeText = field(layout.time).map(OBDText.trimmed), !timeText.isEmpty else {
             throw RowError(.missingField, "'\(layout.timeName)' is empty")
         }
+        // A local time the zone skipped is never shifted onto another (LocalTime).
+        if let local = LocalTime.skipped(OBDText.trimmed(timeText), zone: state.clock.zone) {
+            throw RowError(.badDate, "'\(layout.timeName)' is " + LocalTime.skippedReason(timeText, local: local, zone: state.clock.zone))
+        }
         guard let at = state.clock.read(timeText) else {
             throw RowError(.badDate, "'\(layout.timeName)' is '\(timeText)': neither an epoch number (seconds or milliseconds since 1970 UTC) nor a date-time such as 2026-10-01T08:00:00Z")
         }

@@ -136,6 +136,15 @@ public struct ReceiptImporter: PrereadingImporter {
                                   + "nothing was loaded. Read: \(read). Enter it by hand or rescan the receipt", raw: raw))
             return
         }
+        // A printed time the clocks skipped names no instant (LocalTime): held for review, never shifted.
+        if let t = fields.time?.value {
+            let local = Int64(date.daysSinceEpoch) * 86_400_000 + Int64(t.hour * 3600 + t.minute * 60 + t.second) * 1000
+            if !Timestamp.exists(local: local, in: input.zone.timeZone) {
+                try sink.reject(Issue(needsReview, at: location, "the printed time " + LocalTime.skippedReason("\(date) \(t)", local: local, zone: input.zone.timeZone)
+                                      + "; nothing was loaded. Read: \(read). Fix the time with `fleetkit review fix`", raw: raw))
+                return
+            }
+        }
         let at = instant(date, fields.time?.value, zone: input.zone)
         let merchant = fields.merchant.map { masked($0.value) }
 

@@ -69,6 +69,10 @@ struct Row {
         guard let ms = Timestamp.parse(v, zone: zone.timeZone) else {
             throw RowError(.badDate, "'\(column)' is '\(v)'; write times as ISO 8601, e.g. 2026-10-01T14:30:00-05:00 (no offset means the fleet time zone, \(zone.identifier))")
         }
+        // A time the zone skipped is never shifted onto another (LocalTime).
+        if let local = LocalTime.skipped(v, zone: zone.timeZone) {
+            throw RowError(.badDate, "'\(column)' is " + LocalTime.skippedReason(v, local: local, zone: zone.timeZone))
+        }
         guard Timestamp.plausible.contains(ms) else {
             throw RowError(.outOfRange, "'\(column)' is '\(v)', outside the years 1971–2200; placeholder dates are not real times")
         }
@@ -175,6 +179,9 @@ extension Row {
         }
         guard let hms = Self.timeOfDay(clock), let ms = Timestamp.parse(date + "T" + hms, zone: zone.timeZone) else {
             throw RowError(.badDate, "'\(timeColumn)' is '\(clock)'; write the time of day as HH:MM or HH:MM:SS (24-hour, or with AM/PM), in the fleet time zone \(zone.identifier)")
+        }
+        if let local = LocalTime.skipped(date + "T" + hms, zone: zone.timeZone) {
+            throw RowError(.badDate, "'\(dateColumn)' and '\(timeColumn)' are " + LocalTime.skippedReason("\(day) \(clock)", local: local, zone: zone.timeZone))
         }
         let rest = day.dropFirst(10).trimmingCharacters(in: CharacterSet(charactersIn: " Tt"))
         if !rest.isEmpty, !rest.allSatisfy({ "0:.".contains($0) }), try timestamp(dateColumn) != ms { throw disagree() }
