@@ -73,6 +73,43 @@ final class MonthEndTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("already closed"), r.stdout)
     }
 
+    /// A corrected rate changes the converted total finance signed without touching a stored
+    /// amount: the September rate is in force on October 3. Before, the closed month's figures
+    /// were the stored sums per currency and the month's own rates, so the correction went in
+    /// with exit 0 and October's USD total moved in silence.
+    /// CAD 70.00 at 1.37 CAD per USD: python3 -c "print(round(70/1.37, 2), round(70/1.39, 2))" → 51.09 50.36
+    func testAnFxCorrectionThatChangesAClosedMonthsConvertedTotalIsARestatement() throws {
+        let (dir, db) = try setUp("fx")
+        func rates(_ rate: String, _ name: String) throws -> String {
+            let url = dir.appendingPathComponent(name)
+            try "date,currency,units_per_USD\n2026-09-28,CAD,\(rate)\n".write(to: url, atomically: true, encoding: .utf8)
+            return url.path
+        }
+        XCTAssertEqual(try Fleetkit.run(["import", "--db", db, try rates("1.37", "fx-rates.csv")]).status, 0)
+        XCTAssertEqual(try Fleetkit.run(["import", "--db", db, try write(Self.fill("T1", 3, "70.00").replacingOccurrences(of: ",USD,", with: ",CAD,"), "card.csv", in: dir)]).status, 0)
+        var r = try Fleetkit.run(["close", "2026-10", "--db", db])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("cost total in USD: 51.09 USD"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("cost fuel in USD: 51.09 USD"), r.stdout)
+        let corrected = try rates("1.39", "fx-rates-corrected.csv")
+        r = try Fleetkit.run(["import", "--db", db, corrected])
+        XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
+        XCTAssertTrue(r.stderr.contains("2026-10 cost fuel in USD: 51.09 USD → 50.36 USD"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("2026-10 cost total in USD: 51.09 USD → 50.36 USD"), r.stderr)
+        r = try Fleetkit.run(["import", "--db", db, "--allow-restatement", corrected])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        r = try Fleetkit.run(["status", "--db", db])
+        XCTAssertTrue(r.stdout.contains("2026-10 cost total in USD: 51.09 USD → 50.36 USD; \(corrected);"), r.stdout)
+        // The month's rows were converted with no rate at all before: adding the rate is a restatement too.
+        let (dir2, db2) = try setUp("fx-missing")
+        XCTAssertEqual(try Fleetkit.run(["import", "--db", db2, try write(Self.fill("T1", 3, "70.00").replacingOccurrences(of: ",USD,", with: ",CAD,"), "card.csv", in: dir2)]).status, 0)
+        r = try Fleetkit.run(["close", "2026-10", "--db", db2])
+        XCTAssertTrue(r.stdout.contains("cost without a rate CAD: 70.00 CAD (1 rows, not in the total)"), r.stdout)
+        r = try Fleetkit.run(["import", "--db", db2, try rates("1.37", "fx-rates.csv")])
+        XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
+        XCTAssertTrue(r.stderr.contains("2026-10 cost total in USD: 0.00 USD → 51.09 USD"), r.stderr)
+    }
+
     func testForgetPutsBackWhatThePreviousFileSaidAndRemovesWhatItCreated() throws {
         let (dir, db) = try setUp("forget")
         let a = try write(Self.fill("T1", 3, "70.00") + Self.fill("T2", 4, "35.00"), "a.csv", in: dir)
