@@ -110,6 +110,42 @@ final class MonthEndTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("2026-10 cost total in USD: 0.00 USD → 51.09 USD"), r.stderr)
     }
 
+    /// The corrected re-export: the card file again with a `Currency` column (CAD). Its
+    /// rows have no transaction id, so their keys (time, card, unit, total, currency) are new
+    /// and they were loaded beside the first file's: every fill counted twice. Now the file is
+    /// refused, naming the file it matches and `--replaces`, which then loads it.
+    func testARowSetThatDiffersOnlyInCurrencyIsRefusedWithReplaces() throws {
+        let (dir, db) = try setUp("twins")
+        let rows = ["2026-10-03,08:00:00,7071000040047514,T-07,20.000,70.00", "2026-10-04,09:30:00,7071000040047514,T-07,10.000,35.00"]
+        func file(_ name: String, currency: String?) throws -> String {
+            let url = dir.appendingPathComponent(name)
+            let header = "transaction_date,transaction_time,card_number,unit_number,gallons,total" + (currency == nil ? "" : ",currency")
+            try ([header] + rows.map { $0 + (currency.map { "," + $0 } ?? "") }).joined(separator: "\n").appending("\n")
+                .write(to: url, atomically: true, encoding: .utf8)
+            return url.path
+        }
+        let first = try file("card.csv", currency: nil)
+        XCTAssertEqual(try Fleetkit.run(["import", "--db", db, first]).status, 0)
+        let corrected = try file("card-cad.csv", currency: "CAD")
+        var r = try Fleetkit.run(["import", "--db", db, "--json", corrected])
+        XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.contains("\"matches_except_currency\""), r.stdout)
+        XCTAssertTrue(r.stdout.contains("\"rows\" : 2") || r.stdout.contains("\"rows\":2"), r.stdout)
+        r = try Fleetkit.run(["import", "--db", db, corrected])
+        XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
+        XCTAssertTrue(r.stderr.contains("2 rows match rows of #1 \(first) except the currency (USD there, CAD here)"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("import it with --replaces \(first)"), r.stderr)
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        func currencies() throws -> [String] {
+            try DatabaseQueue(path: db, configuration: config).read { try String.fetchAll($0, sql: "SELECT currency FROM fuel_purchase ORDER BY at") }
+        }
+        XCTAssertEqual(try currencies(), ["USD", "USD"], "the refused file left rows")
+        r = try Fleetkit.run(["import", "--db", db, "--replaces", first, corrected])
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        XCTAssertEqual(try currencies(), ["CAD", "CAD"])
+    }
+
     func testForgetPutsBackWhatThePreviousFileSaidAndRemovesWhatItCreated() throws {
         let (dir, db) = try setUp("forget")
         let a = try write(Self.fill("T1", 3, "70.00") + Self.fill("T2", 4, "35.00"), "a.csv", in: dir)
