@@ -189,6 +189,34 @@ final class MonthEndTests: XCTestCase {
         XCTAssertEqual(try fills(db), ["T1 7250"])
     }
 
+    /// The first-close rule (docs/OPERATIONS.md, "Closing by the nightly job"): the job closes the
+    /// latest due month, then each later due month holding data; never the history before its
+    /// first close nor a month with nothing in it. Before, `close_after_days` closed every month
+    /// from the first data on, 2025-09's history and the empty months between included.
+    func testTheNightlyJobClosesLastMonthNotTheHistoryNorEmptyMonths() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("monthend-firstclose-\(UUID())")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("inbox"), withIntermediateDirectories: true)
+        let config = try NightlySetup.writeConfig(in: dir, timezone: "America/Chicago", reports: ["cost"], extra: "close_after_days: 5")
+        let db = dir.appendingPathComponent("fleet.sqlite").path
+        func fill(_ id: String, _ month: String) -> String { Self.fill(id, 3, "10.00").replacingOccurrences(of: "2026-10-", with: month + "-") }
+        _ = try write(fill("H1", "2025-09") + fill("T1", "2026-10"), "inbox/card.csv", in: dir)
+        XCTAssertEqual(try Fleetkit.run(["nightly", "--config", config.path, "--as-of", "2026-11-01"]).status, 0)
+        func closed() throws -> String {
+            try Fleetkit.run(["status", "--db", db]).stdout.split(separator: "\n").first { $0.hasPrefix("closed months: ") }.map(String.init) ?? "?"
+        }
+        XCTAssertEqual(try closed(), "closed months: none", "nothing is due on 2026-11-01")
+        XCTAssertEqual(try Fleetkit.run(["nightly", "--config", config.path, "--as-of", "2026-11-10"]).status, 0)
+        XCTAssertEqual(try closed(), "closed months: 2026-10")
+        _ = try write(fill("T2", "2026-12"), "inbox/card-dec.csv", in: dir)
+        XCTAssertEqual(try Fleetkit.run(["nightly", "--config", config.path, "--as-of", "2026-12-04"]).status, 0)
+        // Missed nights: on 2027-01-20 both November (no data) and December are due; only December holds data.
+        XCTAssertEqual(try Fleetkit.run(["nightly", "--config", config.path, "--as-of", "2027-01-20"]).status, 0)
+        XCTAssertEqual(try closed(), "closed months: 2026-10, 2026-12")
+        // The history stays open: a correction of 2025-09 is no restatement.
+        _ = try write(fill("H1", "2025-09").replacingOccurrences(of: ",10.00,", with: ",12.00,"), "inbox/card-fix.csv", in: dir)
+        XCTAssertEqual(try Fleetkit.run(["nightly", "--config", config.path, "--as-of", "2027-01-21"]).status, 0)
+    }
+
     /// The nightly job closes a month `close_after_days` after it ends, before the night's files;
     /// a file that would change it is quarantined with the figures it would change.
     func testTheNightlyJobClosesAndQuarantinesARestatement() throws {
