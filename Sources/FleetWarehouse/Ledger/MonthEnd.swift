@@ -125,6 +125,27 @@ public enum MonthEnd {
         return closedNow
     }
 
+    /// The months (YYYY-MM, local days of `zone`) of the cost, DVIR and service rows the files
+    /// `fileIDs` stored: the periods whose signed figures those files changed. Telematics
+    /// (positions, meters) is not read here: a night's telematics is of the days just past, which
+    /// the configured periods cover, and its tables are too large to scan every night.
+    public static func touchedMonths(_ db: Database, fileIDs: [Int64], zone: FleetZone) throws -> [String] {
+        guard !fileIDs.isEmpty else { return [] }
+        let ids = fileIDs.map(String.init).joined(separator: ",")
+        var months = Set<String>()
+        for sql in ["SELECT DISTINCT at FROM fuel_purchase WHERE source_file_id IN (\(ids))",
+                    "SELECT DISTINCT at FROM expense WHERE source_file_id IN (\(ids))",
+                    "SELECT DISTINCT performed_at FROM maintenance_record WHERE source_file_id IN (\(ids))",
+                    "SELECT DISTINCT signed_at FROM dvir WHERE source_file_id IN (\(ids))"] {
+            let times = try Int64.fetchCursor(db, sql: sql)
+            while let at = try times.next() {
+                let day = zone.day(of: at)
+                months.insert(String(format: "%04d-%02d", day.year, day.month))
+            }
+        }
+        return months.sorted()
+    }
+
     /// True when any cost, DVIR, service or daily rollup falls in `from..<to` (local days `days`).
     static func holdsData(_ db: Database, from: Int64, to: Int64, days: (CivilDate, CivilDate)) throws -> Bool {
         try Bool.fetchOne(db, sql: """
