@@ -62,6 +62,9 @@ public struct FileOutcome: Codable, Sendable, Equatable {
     public var restatements: [PeriodFigures.Change]?
     /// The file this one replaced (`ImportOptions.replaces`), as forgotten.
     public var replaced: Corrections.Forgotten?
+    /// Earlier files whose rows this one's match except the currency: the file was refused
+    /// (failed), and `--replaces` is the fix when it corrects one of them.
+    public var matchesExceptCurrency: [CurrencyTwins]?
     /// True when the file changed while it was read (or since the listing the caller checked
     /// it against): nothing of it was kept, and it should be tried again once complete rather
     /// than quarantined.
@@ -88,6 +91,7 @@ public struct FileOutcome: Codable, Sendable, Equatable {
         case moved = "moved_to_another_month"
         case restatements
         case replaced
+        case matchesExceptCurrency = "matches_except_currency"
     }
 
     /// "5 updated", or "5 updated (2 moved to another month)": an update that changes two
@@ -301,6 +305,7 @@ public struct ImportSession {
         var changed: String?
         var restatements: [PeriodFigures.Change]?
         var replaced: Corrections.Forgotten?
+        var twins: [CurrencyTwins] = []
         do {
             try warehouse.pool.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
@@ -356,6 +361,10 @@ public struct ImportSession {
                         outcome.sourceFileID = existing
                         return .rollback
                     }
+                    // Loaded beside an earlier file's rows that differ only in currency, every row
+                    // would count twice: refused, pointing at --replaces.
+                    twins = try CurrencyTwins.find(db, fileID: fileID)
+                    if !twins.isEmpty { return .rollback }
                     let restated = try MonthEnd.changes(db, since: closedBefore, zone: options.zone)
                     if !restated.isEmpty {
                         restatements = restated
@@ -374,6 +383,12 @@ public struct ImportSession {
                     outcome.sourceFileID = options.dryRun ? nil : fileID
                     return options.dryRun ? .rollback : .commit
                 }
+            }
+            if !twins.isEmpty, changed == nil {
+                outcome = FileOutcome(path: url.path, format: importerType.format, status: .failed,
+                                      error: "\(url.path): \(CurrencyTwins.refusal(twins)); nothing of it was kept")
+                outcome.matchesExceptCurrency = twins
+                return outcome
             }
             if let restatements, !options.allowRestatement, outcome.status != .unchanged, changed == nil {
                 outcome = FileOutcome(path: url.path, format: importerType.format, status: .failed,

@@ -32,7 +32,7 @@ public enum NightlyConfigTemplate {
         formats: [\(NightlyConfig.formatNames.joined(separator: ", "))]
         # report_file_mode: "0640"       # report files' mode (default 0600, or $FLEETKIT_REPORT_MODE); 0640 shares them with the group
         report_mode: partial             # partial: incomplete figures are marked in the report; strict: they also make the exit code 1
-        # close_after_days: 5            # close each month 5 days after it ends; later files that change it are quarantined as restatements
+        # close_after_days: 5            # close last month 5 days after it ends (never months without data, nor the history before the first close); later files that change it are quarantined as restatements
         attribution: { by_folder: true } # inbox/<kind>/<UNIT>/file attributes a GPX/OBD/receipt file to UNIT
         # trips:                         # trip and stop rules (docs/METRICS.md); every key optional
         #   start_distance_m: 200

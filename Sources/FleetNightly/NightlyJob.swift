@@ -190,7 +190,12 @@ public struct NightlyJob {
         var summary = try session.finish(runID, outcomes: outcomes)
         summary.files = outcomes
 
-        let refreshed = try reports.refresh(self, warehouse: warehouse, today: today)
+        // The months the night's files changed: their reports are refreshed too, not only the
+        // configured periods (a late October file on a November night).
+        let touched = try warehouse.pool.read { db in
+            try MonthEnd.touchedMonths(db, fileIDs: outcomes.filter { $0.status == .imported }.compactMap(\.sourceFileID), zone: settings.zone)
+        }
+        let refreshed = try reports.refresh(self, warehouse: warehouse, today: today, touched: touched)
         let (written, reportFailures) = (refreshed.files.map { URL(fileURLWithPath: $0) }, refreshed.failures)
         let quarantined = results.filter { $0.action == "quarantined" }.count
         let strictlyPartial = config.reportMode == .strict && !refreshed.partial.isEmpty
@@ -318,11 +323,12 @@ public struct NightlyJob {
         }
     }
 
-    /// Every configured report for every configured period. Each report (and format) is written
+    /// Every configured report for every configured period, and for every month in `touched`
+    /// that no configured period already is. Each report (and format) is written
     /// or fails alone (`ReportWriter`): a failure is recorded and the run goes on, so one bad
     /// value can no longer cost the night's other reports after the files were already archived.
     /// Run by `InProcessReportRefresher`, and by `fleetkit nightly-reports` in the child.
-    public func refreshReports(_ warehouse: Warehouse, today: CivilDate) throws -> ReportRefresh {
+    public func refreshReports(_ warehouse: Warehouse, today: CivilDate, touched: [String] = []) throws -> ReportRefresh {
         let zone = FleetZone(identifier: config.timezone)!
         let reports = config.reportsToRefresh.compactMap { ReportRegistry.named($0) }
         let formats = config.formats.compactMap { ReportFormats.named($0) }
@@ -335,8 +341,15 @@ public struct NightlyJob {
         var lastRequest: ReportRequest? = nil
         // The carrier is set with `fleetkit init`, not the nightly config: read what is stored.
         let carrier = try warehouse.settings().carrier
-        for name in config.periods {
-            let request = ReportRequest(period: NightlyPeriod.parse(name)!.period(today: today), zone: zone, units: config.units,
+        var periods = config.periods.map { NightlyPeriod.parse($0)!.period(today: today) }
+        for month in touched {
+            guard let (y, m) = PeriodFigures.month(month) else { continue }
+            let p = ReportPeriod.month(y, m)
+            // A month already refreshed, whole or to date, is not written twice.
+            if !periods.contains(where: { $0.label == p.label || ($0.from == p.from && $0.to == p.to) }) { periods.append(p) }
+        }
+        for period in periods {
+            let request = ReportRequest(period: period, zone: zone, units: config.units,
                                         currency: config.currency, dvirPolicy: ReportRequest.DVIRPolicy(text: config.dvirPolicy) ?? .everyDay,
                                         // The data's "as of" is the run's day (--as-of for backfills); the
                                         // generation stamp is the real clock, so a backfilled report never

@@ -12,8 +12,10 @@ import FleetReports
 /// process and turns the child's death into a recorded report failure (exit 1); FleetNightly
 /// only sees this protocol. Library tests use `InProcessReportRefresher`.
 public protocol ReportRefresher {
+    /// `touched`: the months (YYYY-MM) the night's files changed, refreshed beside the configured
+    /// periods (`NightlyJob.refreshReports`).
     /// - throws: only when the warehouse cannot be read at all (the run then exits 2).
-    func refresh(_ job: NightlyJob, warehouse: Warehouse, today: CivilDate) throws -> ReportRefresh
+    func refresh(_ job: NightlyJob, warehouse: Warehouse, today: CivilDate, touched: [String]) throws -> ReportRefresh
 }
 
 /// The files written and the reports (or formats) that were not, as a child can send them back.
@@ -32,7 +34,7 @@ public struct ReportRefresh: Codable, Sendable, Equatable {
 /// Writes the reports in the calling process.
 public struct InProcessReportRefresher: ReportRefresher {
     public init() {}
-    public func refresh(_ job: NightlyJob, warehouse: Warehouse, today: CivilDate) throws -> ReportRefresh {
-        try job.refreshReports(warehouse, today: today)
+    public func refresh(_ job: NightlyJob, warehouse: Warehouse, today: CivilDate, touched: [String]) throws -> ReportRefresh {
+        try job.refreshReports(warehouse, today: today, touched: touched)
     }
 }

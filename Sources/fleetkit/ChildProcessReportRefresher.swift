@@ -15,11 +15,11 @@ struct ChildProcessReportRefresher: ReportRefresher {
     let configPath: String
     let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
 
-    func refresh(_ job: NightlyJob, warehouse: Warehouse, today: CivilDate) throws -> ReportRefresh {
+    func refresh(_ job: NightlyJob, warehouse: Warehouse, today: CivilDate, touched: [String]) throws -> ReportRefresh {
         guard !job.config.reportsToRefresh.isEmpty, !job.config.formats.isEmpty else { return ReportRefresh(files: [], failures: []) }
         let p = Process()
         p.executableURL = executable
-        p.arguments = ["nightly-reports", "--config", configPath, "--as-of", today.description]
+        p.arguments = ["nightly-reports", "--config", configPath, "--as-of", today.description] + (touched.isEmpty ? [] : ["--touched", touched.joined(separator: ",")])
         p.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
         let out = Pipe()
         p.standardOutput = out

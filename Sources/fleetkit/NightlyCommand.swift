@@ -14,7 +14,7 @@ struct NightlyCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write an annotated starter configuration to this path (never overwriting a file), create its inbox folder, and exit.",
                                valueName: "path"))
     var initConfig: String?
-    @Flag(help: "Print the run summary as JSON on stdout.")
+    @Flag(help: "Print the run summary as one line of JSON on stdout (JSON Lines: append it to a .jsonl log).")
     var json = false
     @Option(help: "Treat this local day as today (backfills and tests), YYYY-MM-DD.")
     var asOf: String?
@@ -74,7 +74,8 @@ struct NightlyCommand: ParsableCommand {
         // Warnings go to stderr in both modes, so cron mails them even when stdout is JSON.
         for warning in summary.warnings { Console.err(warning) }
         if json {
-            try writeJSON(summary)
+            // One line a run: the cron job appends them to a .jsonl log (docs/OPERATIONS.md, "cron").
+            try writeJSONLine(summary)
         } else {
             // --quiet: only what needs a person (quarantined files, report errors) on stderr.
             let quiet = output.quiet

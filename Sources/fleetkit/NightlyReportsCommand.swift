@@ -19,6 +19,8 @@ struct NightlyReportsCommand: ParsableCommand {
     var config: String
     @Option(help: "The run's day, YYYY-MM-DD.")
     var asOf: String
+    @Option(help: "The months the night's files changed, YYYY-MM, comma-separated: refreshed beside the configured periods.")
+    var touched: String?
 
     func run() throws {
         // If the job dies, nobody reads the answer: stop too.
@@ -32,7 +34,8 @@ struct NightlyReportsCommand: ParsableCommand {
         guard let today = CivilDate(asOf) else { throw ValidationError("--as-of '\(asOf)' is not a date; write YYYY-MM-DD.") }
         do {
             let config = try NightlyConfig.load(self.config)
-            let refreshed = try NightlyJob(config: config).refreshReports(try Warehouse(path: config.warehouse), today: today)
+            let refreshed = try NightlyJob(config: config).refreshReports(try Warehouse(path: config.warehouse), today: today,
+                                                                           touched: touched?.split(separator: ",").map(String.init) ?? [])
             Console.json(try JSONEncoder().encode(refreshed), newline: true)
         } catch {
             Console.err("error: \(error)")

@@ -31,8 +31,11 @@ struct ReportCommand: ParsableCommand {
     var to: String?
     @Option(help: ArgumentHelp("Comma-separated formats: \(ReportFormats.names.joined(separator: ", ")). Default: all of them."), completion: .list(ReportFormats.names))
     var format: String?
-    @Option(help: "The output folder (created if needed).")
+    @Option(help: "The output folder (created if needed), or - to write one report in one single-file format (json, html, xlsx) to stdout.")
     var out: String = "Reports"
+
+    /// `--out -`: the one file written goes to stdout, nothing else does.
+    var toStdout: Bool { out == "-" }
     @Option(help: "Grouping for subtotals: asset, group, cost-center or department.")
     var groupBy: String = "asset"
     @Option(help: "Only these units, comma-separated.")
@@ -56,6 +59,16 @@ struct ReportCommand: ParsableCommand {
         _ = try period()
         for f in formats where !ReportFormats.names.contains(f) {
             throw ValidationError("unknown format '\(f)'; formats: \(ReportFormats.names.joined(separator: ", ")).")
+        }
+        if toStdout {
+            // Only one file can be a stream: one report, one format that writes one file.
+            guard name != "all", name != Self.evidenceName else {
+                throw ValidationError("--out - writes one report to stdout; name one report, not '\(name)', or write to a folder.")
+            }
+            guard formats.count == 1, formats[0] != "csv" else {
+                throw ValidationError("--out - writes one file to stdout; give one --format of json, html or xlsx (csv writes one file per table: write it to a folder).")
+            }
+            guard !json else { throw ValidationError("--out - and --json both write to stdout; use one of them.") }
         }
         guard ReportRequest.GroupBy(rawValue: groupBy) != nil else {
             throw ValidationError("--group-by must be one of: \(ReportRequest.GroupBy.allCases.map { $0.rawValue }.joined(separator: ", ")).")
@@ -117,7 +130,10 @@ struct ReportCommand: ParsableCommand {
                                         groupBy: ReportRequest.GroupBy(rawValue: groupBy)!,
                                         assets: assets?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
                                         dvirPolicy: settings.dvirPolicy, carrier: settings.carrier)
-            let directory = URL(fileURLWithPath: out, isDirectory: true)
+            // --out -: written in a private folder first (the formats write files, an XLSX needs
+            // a seekable one), then copied to stdout and the folder removed.
+            let directory = toStdout ? try StdoutReport.folder() : URL(fileURLWithPath: out, isDirectory: true)
+            defer { if toStdout { StdoutReport.remove(directory) } }
             try ReportWriter.prepareOutputFolder(directory)
             let reports = name == "all" ? ReportRegistry.all : [ReportRegistry.named(name)!]
             let writers = formats.compactMap { ReportFormats.named($0) }
@@ -126,7 +142,7 @@ struct ReportCommand: ParsableCommand {
             let meter = ProgressMeter(mode: output.progress, label: "report", noun: "outputs", countsRows: false, linePerItem: true)
             defer { meter.stop() }
             meter.expect(total: reports.count * writers.count + (name == "all" ? 1 : 0))
-            let perFile = !json && !output.quiet
+            let perFile = !json && !output.quiet && !toStdout
             let written = try ReportWriter(warehouse: w, formats: writers)
                 .write(reports, request: request, to: directory, index: name == "all") { step in
                     meter.finished(failed: step.failure != nil)
@@ -140,6 +156,7 @@ struct ReportCommand: ParsableCommand {
                 }
             }
             failures = written.failures
+            if toStdout, failures.isEmpty { try StdoutReport.copy(written.files) }
             for output in written.outputs {
                 for reason in output.metadata.partial {
                     if let i = partial.firstIndex(where: { $0.reason == reason }) { partial[i].reports.append(output.metadata.report) } else {

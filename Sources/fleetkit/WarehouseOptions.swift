@@ -21,6 +21,14 @@ struct WarehouseOptions: ParsableArguments {
     }
 }
 
+/// `value` as one line of JSON on stdout (JSON Lines): a job's log gets one line a run, which
+/// `jq -c`, `grep` and log shippers read line by line.
+func writeJSONLine<T: Encodable>(_ value: T) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
+}
+
 func writeJSON<T: Encodable>(_ value: T) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -256,27 +256,57 @@ final class ReceiptImporterTests: XCTestCase {
         XCTAssertEqual(try run(false), try run(true))
     }
 
-    /// The sample fleet's receipts (SampleData/receipts, one folder per unit) with
-    /// the sample fleet's assets and its card transaction T880033: attributed by folder, the
-    /// Pilot receipt linked to the card, the second photo of the Shell receipt to the first.
+    /// The sample fleet's receipts (SampleData/receipts, one folder per unit) with the sample
+    /// fleet's assets and the card row the Pilot receipt records, taken from SampleData's own
+    /// card file: attributed by folder, the Pilot receipt linked to the card, the second photo of
+    /// the Shell receipt to the first. The card row, read independently:
+    /// python3 -c "import csv; print([r for r in csv.DictReader(open('SampleData/fuel-card/fuel-card-2026-10.csv')) if r['transaction_id']=='T2026100100037'])"
+    /// → T-07, 06:41:00, card …7514, 17.650 gal at 3.361, total 59.32 USD (scripts/receipts/sample-truth.json prints the same).
     func testSampleFleetReceipts() throws {
         let t = try TestWarehouse()
         let root = URL(fileURLWithPath: "\(#filePath)").deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         try t.importFile(root.appendingPathComponent("SampleData/master/assets.csv"))
-        try t.importFile(t.write("transaction_id,transaction_date,transaction_time,card_number,unit_number,driver_id,merchant,merchant_city,merchant_state,fuel_grade,gallons,price_per_gallon,total,currency,odometer_mi\n"
-                                 + "T880033,2026-10-01,06:41:00,7071000040047514,T-07,E-1007,Pilot Travel Center #412,Joliet,IL,Unleaded Regular,19.447,3.361,65.36,USD,111516\n",
-                                 to: "fuel-card.csv"))
+        let card = try String(contentsOf: root.appendingPathComponent("SampleData/fuel-card/fuel-card-2026-10.csv"), encoding: .utf8).split(whereSeparator: \.isNewline)   // CRLF, as card exports are
+        let row = try XCTUnwrap(card.first { $0.hasPrefix("T2026100100037,") }, "the sample's card row of the Pilot receipt")
+        try t.importFile(t.write(card[0] + "\n" + row + "\n", to: "fuel-card.csv"))
         let folder = root.appendingPathComponent("SampleData/receipts")
         let files = ["T-07/receipt-2026-10-01-pilot.png", "T-12/receipt-2026-10-14-shell.png", "T-12/receipt-2026-10-14-shell-again.jpg",
                      "T-03/receipt-2026-10-20-autozone.png"].map { folder.appendingPathComponent($0).path }
         let summary = try t.importFiles(files)
         XCTAssertEqual(summary.totals.loaded, 4, "\(summary.files.map { $0.error ?? "" })")
         XCTAssertEqual(summary.totals.rejected, 0)
-        XCTAssertEqual(try linkState(t), ["card T-07 6536 -> nil", "receipt T-07 6536 -> card:T880033", "receipt T-12 7646 -> nil",
+        XCTAssertEqual(try linkState(t), ["card T-07 5932 -> nil", "receipt T-07 5932 -> card:T2026100100037", "receipt T-12 7646 -> nil",
                                           "receipt T-12 7646 -> " + (try purchases(t)[2]["source_key"] as String)])
         let expense = try XCTUnwrap(t.rows("SELECT a.unit_number, x.category, x.amount_minor FROM expense x JOIN asset a ON a.id = x.asset_id").first)
         XCTAssertEqual([expense[0], expense[1]] as [String], ["T-03", "parts"])
         XCTAssertEqual(expense[2] as Int64, 3462)
+    }
+
+    /// Every sample receipt that says it records a card transaction (`links_to` in
+    /// scripts/receipts/sample-truth.json) prints that row of SampleData/fuel-card: its day,
+    /// time, card, volume and total. Before, the Pilot receipt was drawn for a card id the
+    /// regenerated sample no longer had, and it loaded as a second purchase in silence.
+    func testSampleReceiptTruthMatchesTheSampleCardRows() throws {
+        let root = URL(fileURLWithPath: "\(#filePath)").deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let truth = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("scripts/receipts/sample-truth.json"))) as? [String: Any])
+        let receipts = try XCTUnwrap(truth["receipts"] as? [[String: Any]])
+        var rows: [String: [String: String]] = [:]
+        for file in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("SampleData/fuel-card").path) where file.hasSuffix(".csv") {
+            let lines = try String(contentsOf: root.appendingPathComponent("SampleData/fuel-card/\(file)"), encoding: .utf8).split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            for line in lines.dropFirst() where line.count == lines[0].count { rows[line[0]] = Dictionary(uniqueKeysWithValues: zip(lines[0], line)) }
+        }
+        var checked = 0
+        for r in receipts {
+            guard let link = r["links_to"] as? String, link.hasPrefix("card:") else { continue }
+            let card = try XCTUnwrap(rows[String(link.dropFirst(5))], "\(link) is not a row of SampleData/fuel-card")
+            XCTAssertEqual(card["transaction_date"], r["date"] as? String, link)
+            XCTAssertEqual(card["transaction_time"].map { String($0.prefix(5)) }, r["time"] as? String, link)
+            XCTAssertEqual(card["card_number"].map { String($0.suffix(4)) }, r["card_last4"] as? String, link)
+            XCTAssertEqual(card["gallons"], r["volume"] as? String, link)
+            XCTAssertEqual(card["total"], r["total"] as? String, link)
+            checked += 1
+        }
+        XCTAssertEqual(checked, 1, "the Pilot receipt of T-07")
     }
 
     func fixtureOCR(_ path: String, file: StaticString = #filePath) -> URL {

@@ -6,15 +6,23 @@ import FleetTestSupport
 import FleetSample
 
 /// User workflows as random sequences (issue 29): imports of three generated months in any
-/// order, corrected re-exports (some replacing their predecessor), forgets and closes, checked
-/// after every step:
+/// order, corrected re-exports (some replacing their predecessor), card files without a currency
+/// column (the warehouse currency assumed), card files with a mistyped date, card files cut off
+/// mid-row (a load that stops mid-file), exchange-rate files (one with a rate quoted the other
+/// way round), forgets and closes, checked after every step:
 ///
 /// - a closed month's figures change only through a recorded restatement (they equal the
 ///   figures at close with the ledger's changes applied);
 /// - nothing is counted twice and every total reconciles to its rows: the stored fuel and
 ///   expense rows are exactly, key for key, what the files still in the warehouse say (for a
 ///   key several say, the one imported last), and the month's figures sum those rows;
-/// - a refused file changes nothing;
+/// - a refused file changes nothing, and a file cut off mid-row is refused and leaves nothing;
+/// - the rates stored are, day for day, what the rate files still in say, and a rate quoted the
+///   other way round is never stored: it is a reject;
+/// - every reject keeps its reason, location and raw text, and a mistyped row is one;
+/// - a row's currency is marked assumed exactly when the last file that says it had no
+///   currency column;
+/// - a closed month's converted total reconciles to its fuel and expense rows;
 /// - `verify` is clean;
 /// - forgetting the last file imported and importing it again gives the same warehouse.
 ///
@@ -30,8 +38,12 @@ final class WorkflowPropertyTests: XCTestCase {
         var name: String
         var path: String
         var month: String
-        var kind: String                 // fuel | expenses | dvir
-        var rows: [String: Int64]        // fuel and expense keys → minor units
+        var kind: String                 // fuel | expenses | dvir | fx | cut (must fail, leave nothing)
+        var rows: [String: Int64]        // fuel and expense keys → minor units; fx days → CAD per USD × 10⁴
+        /// No currency column: every row takes the warehouse currency.
+        var assumed = false
+        /// How many rows must be rejected (a mistyped or inverted row).
+        var rejects = 0
     }
 
     enum Step: CustomStringConvertible, Sendable {
@@ -87,12 +99,67 @@ final class WorkflowPropertyTests: XCTestCase {
                     let fixedText = lines.joined(separator: "\n") + "\n"
                     try! fixedText.write(to: fixed, atomically: true, encoding: .utf8)
                     files.append(File(name: fixed.lastPathComponent, path: fixed.path, month: month, kind: kind, rows: Self.rows(fixedText, key, amount)))
+                    if kind == "fuel" { files += Self.variants(text, key: key, amount: amount, base: url, month: month) }
                 }
+                files += Self.rates(month: month, in: dir)
                 let dvir = dir.appendingPathComponent("dvir/dvir-\(month).csv")
                 files.append(File(name: dvir.lastPathComponent, path: dvir.path, month: month, kind: "dvir", rows: [:]))
             }
             self.files = files
             self.master = master
+        }
+
+        /// The card file again without its currency column, with one row's date mistyped, and
+        /// cut off mid-row (a quote that never closes, after half the rows).
+        static func variants(_ text: String, key: String, amount: String, base url: URL, month: String) -> [File] {
+            let lines = text.split(whereSeparator: \.isNewline).map(String.init)
+            let cells = lines.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            let header = cells[0]
+            func write(_ suffix: String, _ body: String) -> URL {
+                let out = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent.replacingOccurrences(of: ".csv", with: "-\(suffix).csv"))
+                try! body.write(to: out, atomically: true, encoding: .utf8)
+                return out
+            }
+            let currency = header.firstIndex(of: "currency")!
+            let bare = cells.map { row in row.enumerated().filter { $0.offset != currency }.map(\.element).joined(separator: ",") }.joined(separator: "\n") + "\n"
+            let bareURL = write("nocurrency", bare)
+            var typo = cells
+            let date = header.firstIndex(of: "transaction_date")!
+            typo[2][date] = month + "-32"
+            let typoText = typo.map { $0.joined(separator: ",") }.joined(separator: "\n") + "\n"
+            let typoURL = write("typo", typoText)
+            var typoRows = rows(typoText, key, amount)
+            typoRows[typo[2][header.firstIndex(of: key)!]] = nil
+            let cut = lines.prefix(max(2, lines.count / 2)).joined(separator: "\n") + "\n" + "X1,\"\(month)-0"
+            let cutURL = write("cut", cut)
+            return [File(name: bareURL.lastPathComponent, path: bareURL.path, month: month, kind: "fuel", rows: rows(bare, key, amount), assumed: true),
+                    File(name: typoURL.lastPathComponent, path: typoURL.path, month: month, kind: "fuel", rows: typoRows, rejects: 1),
+                    File(name: cutURL.lastPathComponent, path: cutURL.path, month: month, kind: "cut", rows: [:])]
+        }
+
+        /// A month of CAD rates (CAD per USD, about 1.37), and a second export of them with every
+        /// rate 0.002 higher and the 15th quoted the other way round (USD per CAD), which must be
+        /// rejected, never stored.
+        static func rates(month: String, in dir: URL) -> [File] {
+            var out: [File] = []
+            for (suffix, shift, inverted) in [("", 0.0, false), ("-inverted", 0.002, true)] {
+                var text = "date,currency,units_per_USD\n"
+                var rows: [String: Int64] = [:]
+                for day in 1...28 {
+                    let d = "\(month)-\(String(format: "%02d", day))"
+                    let rate = 1.36 + Double(day) * 0.0005 + shift
+                    if inverted, day == 15 {
+                        text += "\(d),CAD,\(String(format: "%.4f", 1 / rate))\n"
+                        continue
+                    }
+                    text += "\(d),CAD,\(String(format: "%.4f", rate))\n"
+                    rows[d] = Int64((rate * 10_000).rounded())
+                }
+                let url = dir.appendingPathComponent("fx-rates-\(month)\(suffix).csv")
+                try! text.write(to: url, atomically: true, encoding: .utf8)
+                out.append(File(name: url.lastPathComponent, path: url.path, month: month, kind: "fx", rows: rows, rejects: inverted ? 1 : 0))
+            }
+            return out
         }
 
         /// key → minor units of a CSV the sample wrote (no quoted commas in these columns).
@@ -110,6 +177,13 @@ final class WorkflowPropertyTests: XCTestCase {
         var inOrder: [Int] = []
         mutating func add(_ f: Int) { inOrder.removeAll { $0 == f }; inOrder.append(f) }
         mutating func remove(_ f: Int) { inOrder.removeAll { $0 == f } }
+
+        /// How many fuel keys the last file saying them gave without a currency column.
+        func assumedKeys() -> Int {
+            var last: [String: Bool] = [:]
+            for f in inOrder where Pool.shared.files[f].kind == "fuel" { for k in Pool.shared.files[f].rows.keys { last[k] = Pool.shared.files[f].assumed } }
+            return last.values.filter { $0 }.count
+        }
 
         /// What the stored rows of `kind` must be: per key, the last file in that says it.
         func expected(_ kind: String) -> [String: Int64] {
@@ -149,10 +223,15 @@ final class WorkflowPropertyTests: XCTestCase {
             switch step {
             case let .importFile(f, allow):
                 let outcome = try importOne(f, allow: allow)
-                if outcome.status == .failed {
+                let file = Pool.shared.files[f]
+                if file.kind == "cut" {
+                    try check(i, outcome.status == .failed, "a file cut off mid-row was \(outcome.status)")
+                    try check(i, try t.canonicalDump() == dumpBefore, "a load stopped mid-file left something")
+                } else if outcome.status == .failed {
                     try check(i, outcome.restatements?.isEmpty == false && !allow, "failed for another reason than a refused restatement: \(outcome.error ?? "")")
                     try check(i, try t.canonicalDump() == dumpBefore, "a refused file changed the warehouse")
                 } else if outcome.status == .imported {
+                    try check(i, outcome.rejected == file.rejects, "\(outcome.rejected) rows rejected, expected \(file.rejects)")
                     model.add(f)
                 }
             case let .replace(new, old):
@@ -183,6 +262,18 @@ final class WorkflowPropertyTests: XCTestCase {
             // Nothing counted twice, nothing lost: the rows are what the files in say.
             try check(i, try stored("fuel_purchase", "total_minor") == model.expected("fuel"), "the fuel rows are not what the imported files say")
             try check(i, try stored("expense", "amount_minor") == model.expected("expenses"), "the expense rows are not what the imported files say")
+            // Rates: what the rate files in say, day for day; an inverted one never stored.
+            let rates = Dictionary(uniqueKeysWithValues: try t.rows("SELECT day, per_base FROM fx_rate WHERE currency = 'CAD'").map { ($0[0] as String, Int64((($0[1] as Double) * 10_000).rounded())) })
+            try check(i, rates == model.expected("fx"), "the stored rates are not what the rate files say")
+            // Rejects keep what they are; a mistyped row is one.
+            try check(i, try t.count("reject", where: "reason = '' OR location = '' OR raw = ''") == 0, "a reject without its reason, location or raw text")
+            for f in model.inOrder where Pool.shared.files[f].rejects > 0 {
+                let n = try t.count("reject", where: "source_file_id = (SELECT id FROM source_file WHERE path = '\(Pool.shared.files[f].path)')")
+                try check(i, n == Pool.shared.files[f].rejects, "\(Pool.shared.files[f].name) has \(n) rejects kept")
+            }
+            // Assumed currency: marked on exactly the rows whose last file had no currency column.
+            let assumed = try t.count("fuel_purchase", where: "currency_assumed = 1")
+            try check(i, assumed == model.assumedKeys(), "\(assumed) fuel rows marked assumed, expected \(model.assumedKeys())")
             // Closed months: as closed, with the ledger's changes applied.
             try t.warehouse.pool.read { db in
                 for closed in try MonthEnd.closed(db) {
@@ -197,6 +288,13 @@ final class WorkflowPropertyTests: XCTestCase {
                     let sum = try Int64.fetchOne(db, sql: "SELECT SUM(total_minor) FROM fuel_purchase WHERE at >= ? AND at < ?", arguments: [from, to])
                     try check(i, sum.map { "\(Money(minor: $0, currency: "USD")) " } == actual["cost fuel USD"].map { String($0.prefix { $0 != "(" }) },
                               "the fuel figure of \(closed.period) does not reconcile to its rows")
+                    // The converted total (every amount here is USD) reconciles to the fuel and expense rows.
+                    let costs = try Int64.fetchOne(db, sql: """
+                        SELECT (SELECT COALESCE(SUM(total_minor), 0) FROM fuel_purchase WHERE at >= ?1 AND at < ?2 AND linked_to IS NULL)
+                             + (SELECT COALESCE(SUM(amount_minor), 0) FROM expense WHERE at >= ?1 AND at < ?2)
+                        """, arguments: [from, to]) ?? 0
+                    try check(i, actual["cost total in USD"] == (actual["cost total in USD"] == nil && costs == 0 ? nil : "\(Money(minor: costs, currency: "USD"))"),
+                              "the converted total of \(closed.period) (\(actual["cost total in USD"] ?? "none")) does not reconcile to its rows (\(costs))")
                 }
             }
             let verify = try Verifier(checks: VerifyChecks.all).run(t.warehouse, context: try VerifyChecks.context(t.warehouse, sampleDays: 20))
@@ -276,6 +374,32 @@ final class WorkflowPropertyTests: XCTestCase {
         let (shortest, failure) = shrink(steps)
         XCTAssertEqual(shortest.map(\.description), ["import fuel-card-2026-10.csv"], failure)
         XCTAssertTrue(failure.contains("the fuel rows are not what the imported files say"), failure)
+    }
+
+    /// Every kind of file the random steps draw, in one sequence that keeps every invariant: a
+    /// card file without a currency column over the one with it and back, a mistyped date, a
+    /// file cut off mid-row, a month of rates and a second export with one rate inverted, a close
+    /// and a forget. Then the same with a fault injected after the rates import (an inverted rate
+    /// stored, as an importer that took the rate's direction on trust would): the suite finds it
+    /// and shrinks to that import.
+    func testEveryFileKindKeepsTheInvariantsAndAStoredInvertedRateIsFound() throws {
+        func file(_ name: String) -> Int { Pool.shared.files.firstIndex { $0.name == name }! }
+        let steps: [Step] = [.importFile(file("fuel-card-2026-10.csv"), allow: false), .importFile(file("fuel-card-2026-10-nocurrency.csv"), allow: false),
+                             .importFile(file("fuel-card-2026-10-typo.csv"), allow: false), .importFile(file("fuel-card-2026-10-cut.csv"), allow: false),
+                             .importFile(file("fx-rates-2026-10.csv"), allow: false), .close("2026-10"),
+                             .importFile(file("fx-rates-2026-10-inverted.csv"), allow: false), .importFile(file("fx-rates-2026-10-inverted.csv"), allow: true),
+                             .forget(file("fuel-card-2026-10-typo.csv")), .importFile(file("fuel-card-2026-10.csv"), allow: true), .forgetAndReimportLast]
+        try run(steps)
+        let rates = file("fx-rates-2026-10.csv")
+        afterStep = { t, step in
+            guard case .importFile(rates, _) = step else { return }
+            try t.warehouse.pool.write { db in try db.execute(sql: "UPDATE fx_rate SET per_base = 1 / per_base WHERE day = '2026-10-15'") }
+        }
+        defer { afterStep = nil }
+        XCTAssertThrowsError(try run(steps))
+        let (shortest, failure) = shrink(steps)
+        XCTAssertEqual(shortest.map(\.description), ["import fx-rates-2026-10.csv"], failure)
+        XCTAssertTrue(failure.contains("the stored rates are not what the rate files say"), failure)
     }
 
     /// A fault injected after each step (the shrinking test only).

@@ -73,6 +73,79 @@ final class MonthEndTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("already closed"), r.stdout)
     }
 
+    /// A corrected rate changes the converted total finance signed without touching a stored
+    /// amount: the September rate is in force on October 3. Before, the closed month's figures
+    /// were the stored sums per currency and the month's own rates, so the correction went in
+    /// with exit 0 and October's USD total moved in silence.
+    /// CAD 70.00 at 1.37 CAD per USD: python3 -c "print(round(70/1.37, 2), round(70/1.39, 2))" → 51.09 50.36
+    func testAnFxCorrectionThatChangesAClosedMonthsConvertedTotalIsARestatement() throws {
+        let (dir, db) = try setUp("fx")
+        func rates(_ rate: String, _ name: String) throws -> String {
+            let url = dir.appendingPathComponent(name)
+            try "date,currency,units_per_USD\n2026-09-28,CAD,\(rate)\n".write(to: url, atomically: true, encoding: .utf8)
+            return url.path
+        }
+        XCTAssertEqual(try Fleetkit.run(["import", "--db", db, try rates("1.37", "fx-rates.csv")]).status, 0)
+        XCTAssertEqual(try Fleetkit.run(["import", "--db", db, try write(Self.fill("T1", 3, "70.00").replacingOccurrences(of: ",USD,", with: ",CAD,"), "card.csv", in: dir)]).status, 0)
+        var r = try Fleetkit.run(["close", "2026-10", "--db", db])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("cost total in USD: 51.09 USD"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("cost fuel in USD: 51.09 USD"), r.stdout)
+        let corrected = try rates("1.39", "fx-rates-corrected.csv")
+        r = try Fleetkit.run(["import", "--db", db, corrected])
+        XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
+        XCTAssertTrue(r.stderr.contains("2026-10 cost fuel in USD: 51.09 USD → 50.36 USD"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("2026-10 cost total in USD: 51.09 USD → 50.36 USD"), r.stderr)
+        r = try Fleetkit.run(["import", "--db", db, "--allow-restatement", corrected])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        r = try Fleetkit.run(["status", "--db", db])
+        XCTAssertTrue(r.stdout.contains("2026-10 cost total in USD: 51.09 USD → 50.36 USD; \(corrected);"), r.stdout)
+        // The month's rows were converted with no rate at all before: adding the rate is a restatement too.
+        let (dir2, db2) = try setUp("fx-missing")
+        XCTAssertEqual(try Fleetkit.run(["import", "--db", db2, try write(Self.fill("T1", 3, "70.00").replacingOccurrences(of: ",USD,", with: ",CAD,"), "card.csv", in: dir2)]).status, 0)
+        r = try Fleetkit.run(["close", "2026-10", "--db", db2])
+        XCTAssertTrue(r.stdout.contains("cost without a rate CAD: 70.00 CAD (1 rows, not in the total)"), r.stdout)
+        r = try Fleetkit.run(["import", "--db", db2, try rates("1.37", "fx-rates.csv")])
+        XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
+        XCTAssertTrue(r.stderr.contains("2026-10 cost total in USD: 0.00 USD → 51.09 USD"), r.stderr)
+    }
+
+    /// The corrected re-export: the card file again with a `Currency` column (CAD). Its
+    /// rows have no transaction id, so their keys (time, card, unit, total, currency) are new
+    /// and they were loaded beside the first file's: every fill counted twice. Now the file is
+    /// refused, naming the file it matches and `--replaces`, which then loads it.
+    func testARowSetThatDiffersOnlyInCurrencyIsRefusedWithReplaces() throws {
+        let (dir, db) = try setUp("twins")
+        let rows = ["2026-10-03,08:00:00,7071000040047514,T-07,20.000,70.00", "2026-10-04,09:30:00,7071000040047514,T-07,10.000,35.00"]
+        func file(_ name: String, currency: String?) throws -> String {
+            let url = dir.appendingPathComponent(name)
+            let header = "transaction_date,transaction_time,card_number,unit_number,gallons,total" + (currency == nil ? "" : ",currency")
+            try ([header] + rows.map { $0 + (currency.map { "," + $0 } ?? "") }).joined(separator: "\n").appending("\n")
+                .write(to: url, atomically: true, encoding: .utf8)
+            return url.path
+        }
+        let first = try file("card.csv", currency: nil)
+        XCTAssertEqual(try Fleetkit.run(["import", "--db", db, first]).status, 0)
+        let corrected = try file("card-cad.csv", currency: "CAD")
+        var r = try Fleetkit.run(["import", "--db", db, "--json", corrected])
+        XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.contains("\"matches_except_currency\""), r.stdout)
+        XCTAssertTrue(r.stdout.contains("\"rows\" : 2") || r.stdout.contains("\"rows\":2"), r.stdout)
+        r = try Fleetkit.run(["import", "--db", db, corrected])
+        XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
+        XCTAssertTrue(r.stderr.contains("2 rows match rows of #1 \(first) except the currency (USD there, CAD here)"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("import it with --replaces \(first)"), r.stderr)
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        func currencies() throws -> [String] {
+            try DatabaseQueue(path: db, configuration: config).read { try String.fetchAll($0, sql: "SELECT currency FROM fuel_purchase ORDER BY at") }
+        }
+        XCTAssertEqual(try currencies(), ["USD", "USD"], "the refused file left rows")
+        r = try Fleetkit.run(["import", "--db", db, "--replaces", first, corrected])
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        XCTAssertEqual(try currencies(), ["CAD", "CAD"])
+    }
+
     func testForgetPutsBackWhatThePreviousFileSaidAndRemovesWhatItCreated() throws {
         let (dir, db) = try setUp("forget")
         let a = try write(Self.fill("T1", 3, "70.00") + Self.fill("T2", 4, "35.00"), "a.csv", in: dir)
@@ -114,6 +187,34 @@ final class MonthEndTests: XCTestCase {
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stderr.contains("no imported file matches 'nothing.csv'"), r.stderr)
         XCTAssertEqual(try fills(db), ["T1 7250"])
+    }
+
+    /// The first-close rule (docs/OPERATIONS.md, "Closing by the nightly job"): the job closes the
+    /// latest due month, then each later due month holding data; never the history before its
+    /// first close nor a month with nothing in it. Before, `close_after_days` closed every month
+    /// from the first data on, 2025-09's history and the empty months between included.
+    func testTheNightlyJobClosesLastMonthNotTheHistoryNorEmptyMonths() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("monthend-firstclose-\(UUID())")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("inbox"), withIntermediateDirectories: true)
+        let config = try NightlySetup.writeConfig(in: dir, timezone: "America/Chicago", reports: ["cost"], extra: "close_after_days: 5")
+        let db = dir.appendingPathComponent("fleet.sqlite").path
+        func fill(_ id: String, _ month: String) -> String { Self.fill(id, 3, "10.00").replacingOccurrences(of: "2026-10-", with: month + "-") }
+        _ = try write(fill("H1", "2025-09") + fill("T1", "2026-10"), "inbox/card.csv", in: dir)
+        XCTAssertEqual(try Fleetkit.run(["nightly", "--config", config.path, "--as-of", "2026-11-01"]).status, 0)
+        func closed() throws -> String {
+            try Fleetkit.run(["status", "--db", db]).stdout.split(separator: "\n").first { $0.hasPrefix("closed months: ") }.map(String.init) ?? "?"
+        }
+        XCTAssertEqual(try closed(), "closed months: none", "nothing is due on 2026-11-01")
+        XCTAssertEqual(try Fleetkit.run(["nightly", "--config", config.path, "--as-of", "2026-11-10"]).status, 0)
+        XCTAssertEqual(try closed(), "closed months: 2026-10")
+        _ = try write(fill("T2", "2026-12"), "inbox/card-dec.csv", in: dir)
+        XCTAssertEqual(try Fleetkit.run(["nightly", "--config", config.path, "--as-of", "2026-12-04"]).status, 0)
+        // Missed nights: on 2027-01-20 both November (no data) and December are due; only December holds data.
+        XCTAssertEqual(try Fleetkit.run(["nightly", "--config", config.path, "--as-of", "2027-01-20"]).status, 0)
+        XCTAssertEqual(try closed(), "closed months: 2026-10, 2026-12")
+        // The history stays open: a correction of 2025-09 is no restatement.
+        _ = try write(fill("H1", "2025-09").replacingOccurrences(of: ",10.00,", with: ",12.00,"), "inbox/card-fix.csv", in: dir)
+        XCTAssertEqual(try Fleetkit.run(["nightly", "--config", config.path, "--as-of", "2027-01-21"]).status, 0)
     }
 
     /// The nightly job closes a month `close_after_days` after it ends, before the night's files;

@@ -261,13 +261,14 @@ def asia_fuel(rng, i):
 
 def sample_receipts():
     """Receipts of the sample fleet (SampleData, October 2026), in unit folders: the first
-    records the same purchase as card transaction T880033 (so it links to it), the second is a
+    records the same purchase as card transaction T2026100100037 of SampleData/fuel-card
+    (T-07, card 7514, 06:41, 17.650 gal at 3.361, $59.32; so it links to it), the second is a
     cash purchase no card records, the third a second photo of it (turned, noisy; the two print
     the same time, so whichever has the smaller key is counted and the other links to it), the
     fourth a parts expense."""
     pilot = [("c", "PILOT TRAVEL CENTER #412"), ("c", "1201 E STATE RD"), ("c", "JOLIET IL 60431"), "",
-             ("lr", "10/01/2026", "06:43"), "PUMP # 07", "UNLEADED REGULAR", ("lr", "GALLONS", "19.447"),
-             ("lr", "PRICE/GAL", "$ 3.361"), "-" * 24, ("lr", "TOTAL", "$ 65.36"), "FLEET ************7514",
+             ("lr", "10/01/2026", "06:41"), "PUMP # 07", "UNLEADED REGULAR", ("lr", "GALLONS", "17.650"),
+             ("lr", "PRICE/GAL", "$ 3.361"), "-" * 24, ("lr", "TOTAL", "$ 59.32"), "FLEET ************7514",
              "AUTH # 448120", "", ("c", "THANK YOU")]
     shell = [("c", "SHELL"), ("c", "455 OGDEN AVE"), ("c", "NAPERVILLE IL 60540"), "",
              ("lr", "10/14/2026", "12:10 PM"), "PUMP # 02", "DIESEL #2", ("lr", "GALLONS", "22.104"),
@@ -280,8 +281,8 @@ def sample_receipts():
     fuel = dict(kind="fuel", currency="USD", volume_unit="gal")
     return [
         ("T-07/receipt-2026-10-01-pilot.png", pilot, "dejavu-mono", 22, [],
-         dict(fuel, merchant="PILOT TRAVEL CENTER #412", date="2026-10-01", time="06:43", total="65.36", volume="19.447",
-              unit_price="3.361", grade="UNLEADED REGULAR", card_last4="7514", links_to="card:T880033")),
+         dict(fuel, merchant="PILOT TRAVEL CENTER #412", date="2026-10-01", time="06:41", total="59.32", volume="17.650",
+              unit_price="3.361", grade="UNLEADED REGULAR", card_last4="7514", links_to="card:T2026100100037")),
         ("T-12/receipt-2026-10-14-shell.png", shell, "liberation-mono", 22, [],
          dict(fuel, merchant="SHELL", date="2026-10-14", time="12:10", total="76.46", volume="22.104", unit_price="3.459",
               grade="DIESEL #2", card_last4=None, same_purchase_as="receipt-2026-10-14-shell-again.jpg")),

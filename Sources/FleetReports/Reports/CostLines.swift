@@ -1,5 +1,6 @@
 import GRDB
 import FleetCore
+import FleetWarehouse
 
 /// One cost in the period, from an expense, a fuel purchase or a maintenance record, converted
 /// to the report currency. The cost report's every figure is a sum of these lines.
@@ -70,23 +71,11 @@ struct CostLine {
         }
     }
 
-    /// The condition, on fuel purchase alias `x`, of a receipt amount waiting for review: a
-    /// receipt's fuel purchase flagged `needs_review` whose stored total field is below the
-    /// review threshold (no second source on the slip confirmed it, and no one accepted or fixed
-    /// it), or has no stored fields at all. Issue 17: a value no second source confirms goes to
-    /// review, never straight into costs; OCR turns `$50.00` into `450.00`. A receipt whose total
-    /// was confirmed but whose volume is doubtful is counted (the money is right). A warehouse
-    /// not yet migrated to v9-receipt-review keeps no fields: every flagged receipt is pending.
+    /// The condition, on fuel purchase alias `x`, of a receipt amount waiting for review
+    /// (`CountedCosts.pendingReviewSQL`: the closed months' figures count the same rows).
     static func pendingSQL(_ db: Database, _ x: String) throws -> String {
-        let flagged = "(\(x).origin = 'receipt' AND \(x).needs_review = 1"
-        guard try db.tableExists("receipt_field") else { return flagged + ")" }
-        return flagged + " AND NOT EXISTS (SELECT 1 FROM receipt_field rf WHERE rf.source_file_id = \(x).source_file_id"
-            + " AND rf.field = 'total' AND rf.confidence >= \(reviewThreshold)))"
+        try CountedCosts.pendingReviewSQL(db, x)
     }
-
-    /// `ReceiptFields.reviewThreshold` of FleetOCR, which the reports do not link: a stored field
-    /// below it is doubtful.
-    static let reviewThreshold = 0.6
 
     /// Fuel purchases whose total was not read: listed in data quality, never summed.
     static func withoutTotal(_ db: Database, _ request: ReportRequest) throws -> Int {

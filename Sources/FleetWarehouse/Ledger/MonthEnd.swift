@@ -94,8 +94,14 @@ public enum MonthEnd {
         return out
     }
 
-    /// Closes every month with data whose end is at least `afterDays` days before `asOf` (the
-    /// nightly job's `close_after_days`). Returns the months it closed.
+    /// The months the nightly job's `close_after_days` closes on `asOf` (docs/OPERATIONS.md,
+    /// "Closing months"). A month is closed automatically when it is due (its end is at least
+    /// `afterDays` days before `asOf`), holds data (costs, DVIRs, services or daily rollups), and
+    /// is later than every month already closed; when none is closed yet, only the latest due
+    /// month is. So the job closes last month's books as they fall due and catches up on
+    /// nights it missed, but never closes the history a new warehouse is loaded with, nor a
+    /// month with nothing in it: those are closed by hand with `fleetkit close`.
+    /// Returns the months it closed.
     public static func closeDue(_ db: Database, asOf: CivilDate, afterDays: Int, zone: FleetZone, by: String) throws -> [String] {
         let earliest = try Int64.fetchOne(db, sql: """
             SELECT MIN(t) FROM (SELECT MIN(at) AS t FROM fuel_purchase UNION ALL SELECT MIN(at) FROM expense
@@ -104,13 +110,50 @@ public enum MonthEnd {
         let firstDay = try String.fetchOne(db, sql: "SELECT MIN(day) FROM asset_day").flatMap { CivilDate($0) }
         let candidates = [earliest.map { zone.day(of: $0) }, firstDay].compactMap { $0 }
         guard let first = candidates.min() else { return [] }
-        var closedNow: [String] = []
+        let latestClosed = try String.fetchOne(db, sql: "SELECT MAX(period) FROM period_close")
+        var due: [String] = []
         for period in months(from: first, to: asOf) {
             guard let (y, m) = PeriodFigures.month(period), let start = CivilDate(year: y, month: m, day: 1) else { continue }
-            let due = start.adding(months: 1).adding(days: afterDays)
-            guard due <= asOf else { continue }
-            if try close(db, period: period, zone: zone, by: by) != nil { closedNow.append(period) }
+            let end = start.adding(months: 1)
+            guard end.adding(days: afterDays) <= asOf, latestClosed.map({ period > $0 }) ?? true,
+                  try holdsData(db, from: zone.start(of: start), to: zone.start(of: end), days: (start, end)) else { continue }
+            due.append(period)
         }
+        let toClose = latestClosed == nil ? Array(due.suffix(1)) : due
+        var closedNow: [String] = []
+        for period in toClose where try close(db, period: period, zone: zone, by: by) != nil { closedNow.append(period) }
         return closedNow
+    }
+
+    /// The months (YYYY-MM, local days of `zone`) of the cost, DVIR and service rows the files
+    /// `fileIDs` stored: the periods whose signed figures those files changed. Telematics
+    /// (positions, meters) is not read here: a night's telematics is of the days just past, which
+    /// the configured periods cover, and its tables are too large to scan every night.
+    public static func touchedMonths(_ db: Database, fileIDs: [Int64], zone: FleetZone) throws -> [String] {
+        guard !fileIDs.isEmpty else { return [] }
+        let ids = fileIDs.map(String.init).joined(separator: ",")
+        var months = Set<String>()
+        for sql in ["SELECT DISTINCT at FROM fuel_purchase WHERE source_file_id IN (\(ids))",
+                    "SELECT DISTINCT at FROM expense WHERE source_file_id IN (\(ids))",
+                    "SELECT DISTINCT performed_at FROM maintenance_record WHERE source_file_id IN (\(ids))",
+                    "SELECT DISTINCT signed_at FROM dvir WHERE source_file_id IN (\(ids))"] {
+            let times = try Int64.fetchCursor(db, sql: sql)
+            while let at = try times.next() {
+                let day = zone.day(of: at)
+                months.insert(String(format: "%04d-%02d", day.year, day.month))
+            }
+        }
+        return months.sorted()
+    }
+
+    /// True when any cost, DVIR, service or daily rollup falls in `from..<to` (local days `days`).
+    static func holdsData(_ db: Database, from: Int64, to: Int64, days: (CivilDate, CivilDate)) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM fuel_purchase WHERE at >= ?1 AND at < ?2)
+                OR EXISTS (SELECT 1 FROM expense WHERE at >= ?1 AND at < ?2)
+                OR EXISTS (SELECT 1 FROM maintenance_record WHERE performed_at >= ?1 AND performed_at < ?2)
+                OR EXISTS (SELECT 1 FROM dvir WHERE signed_at >= ?1 AND signed_at < ?2)
+                OR EXISTS (SELECT 1 FROM asset_day WHERE day >= ?3 AND day < ?4)
+            """, arguments: [from, to, days.0.description, days.1.description]) ?? false
     }
 }

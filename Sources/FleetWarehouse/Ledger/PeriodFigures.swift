@@ -2,16 +2,17 @@ import Foundation
 import GRDB
 import FleetCore
 
-/// The figures of one local month that the signed reports rest on, read straight from the
-/// stored rows: money per kind and currency (in minor units, as stored), fuel volume, the rates
-/// that convert them, DVIRs and their defects, services, and the daily rollup's distance,
-/// engine time and trips. A closed month's figures are kept at close (`MonthEnd`); an import
-/// that changes one of them is a restatement.
+/// The figures of one local month that the signed reports rest on: the cost report's totals in
+/// the warehouse currency, converted as the report converts them (`CountedCosts`), with the
+/// rows no rate converts; the stored money per kind and currency (in minor units, as stored),
+/// fuel volume and the month's rates; DVIRs and their defects, services, and the daily rollup's
+/// distance, engine time and trips. A closed month's figures are kept at close (`MonthEnd`); an
+/// import that changes one of them is a restatement.
 ///
-/// Why raw sums and not the reports' converted totals: a report converts with the rates of its
-/// run and may change its layout; the stored rows are what a later file can change, and every
-/// report figure of the month is a function of them, so a figure of a report changes only if
-/// one of these does.
+/// Both the converted totals and the stored sums are kept: a corrected rate changes what the
+/// report signs without touching a stored amount (a rate of the last days of the month before
+/// is in force on the first days of this one), and a correction that moves money between
+/// currencies or kinds can leave the converted total as it was.
 public struct PeriodFigures: Sendable, Equatable, Codable {
     public struct Figure: Sendable, Equatable, Codable, Hashable {
         public var report: String
@@ -52,6 +53,19 @@ public struct PeriodFigures: Sendable, Equatable, Codable {
                 let count: Int = row[2] ?? 0
                 out.append(Figure(report: report, figure: "\(label) \(currency)", value: "\(Money(minor: minor, currency: currency)) (\(count) rows)"))
             }
+        }
+        let base = try WarehouseSettings.load(db).currency
+        let counted = try CountedCosts.read(db, from: from, to: to, zone: zone, converter: CurrencyConverter(db, base: base, target: base))
+        // A month with no cost rows has no cost figures (as it has no stored sums): "none".
+        if !counted.byCategory.isEmpty || !counted.withoutRate.isEmpty {
+            out.append(Figure(report: "cost", figure: "total in \(base)", value: "\(Money(minor: counted.total, currency: base))"))
+        }
+        for category in counted.byCategory.keys.sorted() {
+            out.append(Figure(report: "cost", figure: "\(category) in \(base)", value: "\(Money(minor: counted.byCategory[category] ?? 0, currency: base))"))
+        }
+        for currency in counted.withoutRate.keys.sorted() {
+            let w = counted.withoutRate[currency] ?? (0, 0)
+            out.append(Figure(report: "cost", figure: "without a rate \(currency)", value: "\(Money(minor: w.minor, currency: currency)) (\(w.rows) rows, not in the total)"))
         }
         try money("cost", "fuel", "SELECT currency, SUM(total_minor), COUNT(*) FROM fuel_purchase WHERE at >= ? AND at < ? GROUP BY currency ORDER BY currency")
         try money("cost", "expenses", "SELECT currency, SUM(amount_minor), COUNT(*) FROM expense WHERE at >= ? AND at < ? GROUP BY currency ORDER BY currency")

@@ -9,13 +9,16 @@ import FleetCore
 /// the base: `amount / per_base(from) × per_base(to)`, rounded half-to-even to the report
 /// currency's minor unit, row by row, so the detail rows sum exactly to the totals. An amount
 /// with no rate in force is not converted (nil): reports keep it out of totals and list it.
-struct CurrencyConverter {
-    let base: String
-    let target: String
+///
+/// One rule for every converted figure: the cost report's totals and a closed month's signed
+/// figures (`CountedCosts`) convert through this type, so they cannot disagree.
+public struct CurrencyConverter: Sendable {
+    public let base: String
+    public let target: String
     /// Rates per currency, sorted by day.
     private var rates: [String: [(day: CivilDate, perBase: Double)]] = [:]
 
-    init(_ db: Database, base: String, target: String) throws {
+    public init(_ db: Database, base: String, target: String) throws {
         self.base = base
         self.target = target
         for row in try Row.fetchAll(db, sql: "SELECT day, currency, per_base FROM fx_rate ORDER BY currency, day") {
@@ -24,7 +27,7 @@ struct CurrencyConverter {
         }
     }
 
-    func perBase(_ currency: String, on day: CivilDate) -> Double? {
+    public func perBase(_ currency: String, on day: CivilDate) -> Double? {
         if currency == base { return 1 }
         guard let list = rates[currency] else { return nil }
         var found: Double? = nil
@@ -35,7 +38,7 @@ struct CurrencyConverter {
     }
 
     /// The rate applied to convert one unit of `currency` into the report currency on `day`.
-    func rate(_ currency: String, on day: CivilDate) -> Double? {
+    public func rate(_ currency: String, on day: CivilDate) -> Double? {
         if currency == target { return 1 }
         guard let from = perBase(currency, on: day), let to = perBase(target, on: day) else { return nil }
         return to / from
@@ -44,7 +47,7 @@ struct CurrencyConverter {
     /// The amount in the report currency, nil when no rate is in force; `Checked.Overflow` when
     /// the converted amount does not fit (a rate or amount the importers refuse, in a warehouse
     /// written some other way), never a trap.
-    func convert(minor: Int64, currency: String, on day: CivilDate) throws(Checked.Overflow) -> Int64? {
+    public func convert(minor: Int64, currency: String, on day: CivilDate) throws(Checked.Overflow) -> Int64? {
         if currency == target { return minor }
         guard let r = rate(currency, on: day) else { return nil }
         guard let converted = Money.converted(minor: minor, from: currency, to: target, rate: r) else {
