@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
-"""Rebuilds the results JSON lines of every row but 7 from BENCHMARKS.md's table, for when the raw
-results ($BENCH_WORK/results-full.jsonl) are gone with /tmp: then `run.sh --merge receipt-accuracy`
-can re-measure row 7 alone and keep the other rows as they were measured (with their dates).
+"""Rebuilds the results JSON lines of every row but those to re-measure (default: 7) from
+BENCHMARKS.md's table, for when the raw results ($BENCH_WORK/results-full.jsonl) are gone with
+/tmp: then `run.sh --merge receipt-accuracy` can re-measure row 7 alone and keep the other rows as
+they were measured (with their dates).
 
-    python3 scripts/bench/rebuild-results.py BENCHMARKS.md /tmp/fleetkit-bench/results-full.jsonl
+    python3 scripts/bench/rebuild-results.py BENCHMARKS.md /tmp/fleetkit-bench/results-full.jsonl [--skip 7,8]
+
+Row 7's accuracy table is not in the results: before re-rendering without re-measuring row 7,
+copy that section of BENCHMARKS.md to $BENCH_WORK/receipt-accuracy-full.md.
 
 Rendering the rebuilt rows gives the table's lines back unchanged (checked with render.py); item
 counts of rate rows not named below are rebuilt from rate × seconds, which renders the same.
 """
 import json, re, sys
+skip = set(sys.argv[sys.argv.index("--skip") + 1].split(",")) if "--skip" in sys.argv else {"7"}
 md = open(sys.argv[1]).read().splitlines()
 start = next(i for i, l in enumerate(md) if l.startswith("| # |"))
 rows = []
@@ -35,7 +40,7 @@ def rate(cell):
 out = []
 for c in rows:
     row, what_unit, runs, fkw, fkc, fkr, peer, pw, pc, pr, _, _, target, _ = c
-    if row == "7": continue
+    if row in skip: continue
     m = re.match(r"(.*) \(([^()]*)\)$", what_unit)
     what, unit = (m.group(1), m.group(2)) if m else (what_unit, "")
     d = {"row": row, "what": what}
@@ -61,6 +66,7 @@ for c in rows:
             if m := re.match(r">= (\d+)k points/s", part): checks.append("rate>=%d000" % int(m.group(1)))
             elif m := re.match(r">= ([\d.]+)x", part): checks.append("ratio>=%s" % m.group(1))
             elif m := re.match(r"RSS <= (\d+) MB", part): checks.append("rss<=%s" % m.group(1))
+            elif part == "<= its import": checks.append("ratio>=1")
         d["check"] = ";".join(checks)
     if (row, what) in notes: d["note"] = notes[(row, what)]
     if row in measured: d["at"], d["load"] = measured[row]

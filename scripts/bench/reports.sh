@@ -7,22 +7,10 @@
 source "$(dirname "$0")/common.sh"
 ASSETS=${1:?usage: reports.sh ASSETS DAYS START MONTH} DAYS=${2:?} START=${3:?} MONTH=${4:?}
 ensure_venv xlsxwriter=XlsxWriter
-FLEET=$(ensure_fleet "$ASSETS" 8 "$DAYS" "$START")
-DB=$WORK/reports-$ASSETS-$DAYS.sqlite
-stamp=$(sha256sum "$BIN" | cut -c1-16)
-if [ "$(cat "$DB.stamp" 2>/dev/null)" != "$stamp" ]; then
-    say "importing the $ASSETS-vehicle, $DAYS-day fleet into $DB"
-    setup_wh() { fresh_db "$DB"; sync; }
-    measure "warehouse-$ASSETS-$DAYS" 1 setup_wh "$BIN" import --db "$DB" --json "$FLEET"
-    read -r loaded updated unchanged rejected imported _ failed < <(json_totals "$WORK/warehouse-$ASSETS-$DAYS.out")
-    say "  loaded $loaded rows from $imported files, rejected $rejected, failed files $failed"
-    [ "$failed" = 0 ] || { say "the sample fleet did not import cleanly"; exit 1; }
-    printf '%s %s %s %s\n' "$M_WALL" "$M_CPU" "$M_RSS" "$loaded" >"$DB.import"
-    echo "$stamp" >"$DB.stamp"
-fi
-read -r w c r loaded <"$DB.import"
-record row=5 what="Warehouse import, $ASSETS vehicles × $DAYS days (all sample files)" unit=rows/s n="$loaded" \
-    fk_wall="$w" fk_cpu="$c" fk_rss="$r" fk_runs=1 note="run once per fleetkit binary (cached)"
+ensure_warehouse "$ASSETS" "$DAYS" "$START"
+DB=$W_DB
+record row=5 what="Warehouse import, $ASSETS vehicles × $DAYS days (all sample files)" unit=rows/s n="$W_ROWS" \
+    fk_wall="$W_WALL" fk_cpu="$W_CPU" fk_rss="$W_RSS" fk_runs=1 note="run once per fleetkit binary (cached)"
 
 OUT=$WORK/reports-out
 setup_out() { rm -rf "$OUT"; sync; }
