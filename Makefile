@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 # chromium prints the DVIR evidence pack (`fleetkit report evidence`); poppler-utils (pdftoppm,
 # pdftotext) is how its tests read the PDF back.
-DEBIAN_PACKAGES := libsqlite3-dev libxlsxwriter-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd pkg-config time chromium poppler-utils
+DEBIAN_PACKAGES := libsqlite3-dev zlib1g-dev libxlsxwriter-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd pkg-config time chromium poppler-utils
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 SWIFT ?= swift
 FLEETKIT_RELEASE := .build/release/fleetkit

@@ -17,6 +17,8 @@ let package = Package(
         // System libraries (Debian: libxlsxwriter-dev, libtesseract-dev, libleptonica-dev).
         .systemLibrary(name: "CXlsxWriter", pkgConfig: "xlsxwriter",
                        providers: [.apt(["libxlsxwriter-dev"])]),
+        // zlib inflates the entries of .xlsx workbooks (a stream, with bounds; Debian: zlib1g-dev).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract",
                        providers: [.apt(["libtesseract-dev"])]),
         .systemLibrary(name: "CLeptonica", pkgConfig: "lept",
@@ -29,7 +31,7 @@ let package = Package(
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         .target(name: "FleetOCR", dependencies: ["FleetCore", "CTesseract", "CLeptonica"]),
-        .target(name: "FleetImport", dependencies: ["FleetCore", "FleetWarehouse", "FleetOCR"]),
+        .target(name: "FleetImport", dependencies: ["FleetCore", "FleetWarehouse", "FleetOCR", "CZlib"]),
         .target(name: "FleetReports", dependencies: ["FleetCore", "FleetWarehouse", "CXlsxWriter"]),
         .target(name: "FleetSample", dependencies: ["FleetCore"]),
         .target(name: "FleetNightly", dependencies: ["FleetCore", "FleetWarehouse", "FleetImport", "FleetReports",

@@ -37,7 +37,7 @@ stage() {
 # (none needs any now: leak checks were off for iso while it read through FoundationXML).
 # Each harness's dictionary (libFuzzer -dict=): the tokens of its format, so mutations reach
 # what a byte flip rarely does (an encoding name, "\n" after "<?xml", "<!ENTITY", an AT command).
-declare -A DICT=([csv]=csv [values]=values [gpx]=gpx [iso]=xml [samsara]=json [receipt]=receipt [elm]=elm)
+declare -A DICT=([csv]=csv [values]=values [gpx]=gpx [iso]=xml [samsara]=json [receipt]=receipt [elm]=elm [xlsx]=xml)
 run() {
   local name=$1; shift
   local extra_var=FLAGS_$name
@@ -104,6 +104,13 @@ seed receipt Fuzz/seeds/receipt/*
 wanted receipt && run receipt "${core[@]}" $(stage receipt Sources/FleetOCR/Receipt*.swift Sources/FleetOCR/OCRResult.swift Sources/FleetOCR/OCRReadingJudge.swift) Fuzz/ReceiptExtractorFuzz.swift
 
 seed elm Fuzz/seeds/elm/*; wanted elm && run elm "${core[@]}" $(stage elm Sources/FleetImport/Parsers/XML/XMLTypes.swift Sources/FleetImport/Formats/obd-shared/{OBDDecoder,OBDLocalTime,OBDChannels,OBDLayouts,OBDText}.swift Sources/FleetImport/Formats/elm327/{ELMLine,ELMWrapper,ELMAssembler,TextLineReader}.swift Sources/FleetImport/Formats/car-scanner/{CarScannerFileDate,CarScannerClock}.swift Sources/FleetImport/Formats/torque/TorqueZoneTally.swift) Fuzz/ELM327Fuzz.swift  # ELM327 transcripts: line reader, parser, multi-frame assembler, J1979 decoders
+
+# XLSX: the zip directory, the zlib inflate stream, the workbook, sheet and record readers, on the
+# shared XML tokenizer; the CSV record protocol they serve (zlib through Sources/CZlib's module map).
+seed xlsx Fuzz/seeds/xlsx/*
+xlsx_sources=(Sources/FleetImport/Parsers/XLSX/*.swift Sources/FleetImport/Parsers/CSV/RecordSource.swift)
+for t in XMLBytes XMLTranscoder XMLTokenizer XMLTypes XMLByteEncoding XMLPrologGuard XMLDoctypeRule; do xlsx_sources+=("Sources/FleetImport/Parsers/XML/$t.swift"); done
+wanted xlsx && run xlsx -I Sources/CZlib "${core[@]}" $(stage xlsx "${xlsx_sources[@]}") Fuzz/XLSXReaderFuzz.swift
 
 echo "== fuzz summary"; cat "$summary"
 exit $status

@@ -32,6 +32,8 @@ public struct ImportOptions: Sendable {
     /// nightly job): each file's transaction reads them again and, when `init` or a nightly run
     /// changed them since, fails the file instead of deriving it with the old ones.
     public var settingsFromWarehouse = false
+    /// `--sheet NAME`: the sheet read of each `.xlsx` workbook; nil reads the first.
+    public var sheet: String?
 
     public init(format: String? = nil, asset: String? = nil, dryRun: Bool = false, zone: FleetZone = .utc, currency: String = "USD") {
         self.format = format
@@ -264,7 +266,7 @@ public struct ImportSession {
     func importFile(_ url: URL, options: ImportOptions, runID: Int64?, importer forced: (any Importer.Type)? = nil,
                     expect: ((OpenedFile) -> String?)? = nil, preread: PrereadFile?) throws -> FileOutcome {
         var outcome = FileOutcome(path: url.path, status: .failed)
-        let head: Data
+        var head: Data
         let bytes: Int64
         let opened: OpenedFile
         do {
@@ -281,9 +283,18 @@ public struct ImportSession {
             outcome.error = String(describing: error)
             return outcome
         }
+        var sheet: WorkbookSheet?
         if let kind = SpreadsheetFile.kind(of: head) {
-            outcome.error = SpreadsheetFile(path: url.path, kind: kind).description
-            return outcome
+            guard kind == SpreadsheetFile.xlsx else {
+                outcome.error = SpreadsheetFile(path: url.path, kind: kind).description
+                return outcome
+            }
+            // A workbook's rows are read as a CSV's: detection sees its sheet's first rows as CSV text.
+            sheet = WorkbookSheet(name: options.sheet)
+            do { head = try XLSXRecords.head(url: opened.descriptorURL, sheet: options.sheet) } catch {
+                outcome.error = (RecordSources.unreadable(error, file: url.path, hint: "") ?? FleetError.io(path: url.path, reason: String(describing: error))).description
+                return outcome
+            }
         }
         let importerType: any Importer.Type
         if let t = preread?.importer ?? forced {
@@ -298,6 +309,7 @@ public struct ImportSession {
         outcome.format = importerType.format
         var input = InputFile(url: url, head: head, zone: options.zone, currency: options.currency)
         input.source = opened.descriptorURL
+        input.sheet = sheet
         if let unit = options.asset { input.asset = AssetRef(unitNumber: unit) }
         // Hashed beside the import (FileDigest); stopped and joined however the import ends.
         let digest = FileDigest(opened.descriptorURL)

@@ -54,6 +54,8 @@ public struct InputFile: Sendable {
     public var zone: FleetZone
     /// The base currency, for amounts whose row names none.
     public var currency: String
+    /// Set when the file is an `.xlsx` workbook: the sheet its rows come from (`RecordSources`).
+    public var sheet: WorkbookSheet?
 
     public init(url: URL, head: Data, asset: AssetRef? = nil, zone: FleetZone = .utc, currency: String = "USD") {
         self.url = url
@@ -68,4 +70,10 @@ public struct InputFile: Sendable {
     public var name: String { url.lastPathComponent }
 
     public static let headLength = 64 * 1024
+}
+
+/// The sheet of a workbook that is read: the one named (`--sheet`), or the first when nil.
+public struct WorkbookSheet: Sendable, Equatable {
+    public var name: String?
+    public init(name: String? = nil) { self.name = name }
 }

@@ -14,6 +14,8 @@ struct ImportCommand: ParsableCommand {
     var format: String?
     @Option(help: "The unit number for files without built-in identity (GPX, OBD logs, receipts).")
     var asset: String?
+    @Option(help: "The sheet to read of each .xlsx workbook (its name as Excel shows it); without it, the first sheet.")
+    var sheet: String?
     @Flag(help: "Read and check everything, report what would happen, and change nothing.")
     var dryRun = false
     @Flag(help: "Create the warehouse if it does not exist yet, with the default settings (`fleetkit init` sets them).")
@@ -52,6 +54,7 @@ struct ImportCommand: ParsableCommand {
             options.trips = settings.trips
             options.allowRestatement = allowRestatement
             options.replaces = replaces
+            options.sheet = sheet
             options.actor = UserName.current
             options.settingsFromWarehouse = true
             let dryRun = self.dryRun

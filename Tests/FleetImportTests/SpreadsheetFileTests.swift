@@ -2,35 +2,41 @@ import XCTest
 import FleetKit
 import FleetTestSupport
 
-/// A workbook given to `import` is refused with the one step that fixes it ("save the sheet as
-/// CSV"), found from its bytes whatever its name or `--format`, and nothing of it is loaded.
+/// A workbook given to `import` is found from its bytes, whatever its name or `--format`: an
+/// XLSX is read as the CSV of its sheet; an ODS or a legacy XLS is refused with the one step that
+/// fixes it ("save it as an Excel workbook (.xlsx) or the sheet as CSV"), and nothing of it is loaded.
 final class SpreadsheetFileTests: XCTestCase {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/spreadsheet")
 
-    func assertRefused(_ name: String, options: ImportOptions = ImportOptions(), kind: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// expenses.xlsx: one row, 2026-10-03 tolls 12.5 (its sheet XML, inline strings).
+    func assertImported(_ name: String, options: ImportOptions = ImportOptions(), file: StaticString = #filePath, line: UInt = #line) throws {
         let t = try TestWarehouse()
         let outcome = try t.importFile(Self.fixtures.appendingPathComponent(name), options: options)
-        XCTAssertEqual(outcome.status, .failed, file: file, line: line)
-        let error = outcome.error ?? ""
-        XCTAssertTrue(error.contains("save the sheet as CSV"), error, file: file, line: line)
-        XCTAssertTrue(error.contains(kind), error, file: file, line: line)
-        XCTAssertEqual(try t.count("expense"), 0, file: file, line: line)
-        XCTAssertEqual(try t.count("reject"), 0, "a workbook is not rows to reject", file: file, line: line)
+        XCTAssertEqual(outcome.status, .imported, outcome.error ?? "", file: file, line: line)
+        XCTAssertEqual(outcome.format, "expenses", file: file, line: line)
+        XCTAssertEqual(try t.rows("SELECT category, amount_minor FROM expense").map { "\($0[0] as String) \($0[1] as Int64)" }, ["tolls 1250"], file: file, line: line)
+        XCTAssertEqual(try t.count("reject"), 0, file: file, line: line)
     }
 
-    func testAnXLSXIsToldToBeSavedAsCSV() throws {
-        try assertRefused("expenses.xlsx", kind: "XLSX")
+    func testAnXLSXIsReadAsItsSheetsCSV() throws {
+        try assertImported("expenses.xlsx")
     }
 
     func testAnXLSXNamedCSVIsFoundByItsContent() throws {
-        try assertRefused("expenses-xlsx-named.csv", kind: "XLSX")
+        try assertImported("expenses-xlsx-named.csv")
     }
 
-    func testAForcedFormatDoesNotReadAWorkbookAsRows() throws {
-        try assertRefused("expenses-xlsx-named.csv", options: ImportOptions(format: "expenses"), kind: "XLSX")
+    func testAForcedFormatReadsTheWorkbooksRowsNotItsZipBytes() throws {
+        try assertImported("expenses-xlsx-named.csv", options: ImportOptions(format: "expenses"))
     }
 
-    func testALegacyXLSIsToldToBeSavedAsCSV() throws {
-        try assertRefused("legacy.xls", kind: "XLS")
+    func testALegacyXLSIsToldToBeSavedAsXLSXOrCSV() throws {
+        let t = try TestWarehouse()
+        let outcome = try t.importFile(Self.fixtures.appendingPathComponent("legacy.xls"))
+        XCTAssertEqual(outcome.status, .failed)
+        let error = outcome.error ?? ""
+        XCTAssertTrue(error.contains("legacy Excel workbook (XLS)"), error)
+        XCTAssertTrue(error.contains("save it as an Excel workbook (.xlsx) or the sheet as CSV UTF-8"), error)
+        XCTAssertEqual(try t.count("reject"), 0, "a workbook is not rows to reject")
     }
 }

@@ -41,14 +41,25 @@ final class ImportWarehouseTests: XCTestCase {
         XCTAssertEqual(try TestWarehouse(existing: db).count("asset"), 2)
     }
 
-    func testASpreadsheetIsToldToBeSavedAsCSV() throws {
+    /// An .xlsx is read like the CSV of its first sheet (`--sheet` names another); the second
+    /// file, the same bytes renamed `.csv`, is the same file and changes nothing.
+    func testAnXLSXIsImportedAndItsSheetChosen() throws {
         XCTAssertEqual(try Fleetkit.run(["init", "--db", db]).status, 0)
-        for (file, format) in [("spreadsheet/expenses.xlsx", nil), ("spreadsheet/expenses-xlsx-named.csv", "expenses")] as [(String, String?)] {
-            let path = Self.fixtures.appendingPathComponent(file).path
-            let r = try Fleetkit.run(["import", "--db", db] + (format.map { ["--format", $0] } ?? []) + [path])
-            XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
-            XCTAssertTrue(r.stderr.contains("failed    \(path): this is a spreadsheet workbook (XLSX), not a file FleetKit reads. Open it and save the sheet as CSV"), r.stderr)
-        }
-        XCTAssertEqual(try TestWarehouse(existing: db).count("expense"), 0)
+        let xlsx = Self.fixtures.appendingPathComponent("spreadsheet/expenses.xlsx").path
+        let renamed = Self.fixtures.appendingPathComponent("spreadsheet/expenses-xlsx-named.csv").path
+        let wrong = try Fleetkit.run(["import", "--db", db, "--sheet", "Costs", xlsx])
+        XCTAssertEqual(wrong.status, 1, wrong.stdout + wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("the workbook has no sheet named 'Costs'; its sheets are: 'Sheet1'"), wrong.stderr)
+        let r = try Fleetkit.run(["import", "--db", db, "--sheet", "Sheet1", xlsx, renamed])
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        XCTAssertEqual(try TestWarehouse(existing: db).count("expense"), 1)
+    }
+
+    func testALegacyXLSIsToldToBeSavedAsXLSXOrCSV() throws {
+        XCTAssertEqual(try Fleetkit.run(["init", "--db", db]).status, 0)
+        let path = Self.fixtures.appendingPathComponent("spreadsheet/legacy.xls").path
+        let r = try Fleetkit.run(["import", "--db", db, path])
+        XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
+        XCTAssertTrue(r.stderr.contains("failed    \(path): this is a legacy Excel workbook (XLS), not a file FleetKit reads. Open it and save it as an Excel workbook (.xlsx)"), r.stderr)
     }
 }

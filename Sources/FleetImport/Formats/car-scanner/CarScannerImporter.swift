@@ -46,7 +46,7 @@ public struct CarScannerImporter: Importer {
         var unknown: [String: Int] = [:], otherUnknown = 0
         var empty = 0
         while let record = try rows.next(into: &sink) {
-            let location = "line \(record.line)"
+            let location = rows.location(record.line)
             func field(_ i: Int?) -> String {
                 guard let i, i < record.fields.count else { return "" }
                 return record.fields[i].trimmingCharacters(in: .whitespaces)

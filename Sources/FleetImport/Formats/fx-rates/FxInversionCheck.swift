@@ -35,9 +35,9 @@ struct FxInversionCheck {
     /// Reads the file once, keeping what `check` needs; rows `read` refuses are left to the
     /// importing pass, which rejects them with their reason.
     init(_ input: InputFile, columns: [String: [String]], read: (Row) throws -> (CivilDate, String, Double)) throws {
-        var reader: CSVReader
+        var reader: any RecordSource
         do {
-            reader = try CSVReader(url: input.source)
+            reader = try RecordSources.open(input)
             guard let first = try reader.next() else { return }
             let header = CSVHeader(first.fields, aliases: columns)
             let convention = DecimalNumber.Convention.forDelimiter(reader.delimiter)
@@ -57,7 +57,7 @@ struct FxInversionCheck {
                 }
                 tallies[key] = t
             }
-        } catch is CSVError {
+        } catch let e where e is CSVError || e is XLSXError {
             // The importing pass meets the same error and refuses the file with its location.
             tallies = [:]
         }

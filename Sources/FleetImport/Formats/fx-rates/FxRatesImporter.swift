@@ -66,7 +66,7 @@ public struct FxRatesImporter: Importer {
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
         let base = input.currency
         var header: [String] = []
-        if var reader = try? CSVReader(url: input.source), let first = try? reader.next() { header = first.fields }
+        if var reader = try? RecordSources.open(input), let first = try? reader.next() { header = first.fields }
         let named = Self.columns(header: header)
         for code in [named.perBaseCode, named.basePerUnitCode].compactMap({ $0 }) where code != base {
             throw FleetError.unreadable(file: input.path, location: "line 1", reason: "the rates are against \(code), but the warehouse's base currency is \(base)",

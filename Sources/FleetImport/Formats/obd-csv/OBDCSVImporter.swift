@@ -46,7 +46,7 @@ public struct OBDCSVImporter: Importer {
             do {
                 try row(record, layout, &state, &sink)
             } catch let e as RowError {
-                try sink.reject(e.issue(at: "line \(record.line)", raw: record.raw))
+                try sink.reject(e.issue(at: rows.location(record.line), raw: record.raw))
             }
         }
         try state.finish(into: &sink)

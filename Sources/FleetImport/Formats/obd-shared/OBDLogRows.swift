@@ -9,7 +9,7 @@ import FleetWarehouse
 struct OBDLogRows {
     /// The first record: the log's header.
     let header: CSVRecord
-    private var reader: CSVReader
+    private var reader: any RecordSource
     private let path: String
 
     /// Opens the log (`delimiter` nil: detected) and reads its header.
@@ -19,13 +19,16 @@ struct OBDLogRows {
     init(_ input: InputFile, delimiter: UInt8? = nil, app: String) throws {
         path = input.path
         do {
-            reader = try CSVReader(url: input.source, delimiter: delimiter)
+            reader = try RecordSources.open(input, delimiter: delimiter)
             guard let first = try reader.next() else { throw FleetError.emptyFile(file: input.path) }
             header = first
-        } catch let e as CSVError {
-            throw FleetError.unreadable(file: input.path, location: nil, reason: e.description, hint: "Re-export the log from \(app).")
+        } catch {
+            throw RecordSources.unreadable(error, file: input.path, hint: "Re-export the log from \(app).") ?? error
         }
     }
+
+    /// Where a row is, as a reject names it: `line 14`, or `Sheet1!14:14` in a workbook.
+    func location(_ line: Int) -> String { reader.location(line: line, column: nil) }
 
     /// The next row with content, or nil at the end of the log; the rows passed over on the way
     /// are rejected or skipped as said above.
@@ -35,11 +38,15 @@ struct OBDLogRows {
             do {
                 guard let r = try reader.next() else { return nil }
                 record = r
-            } catch let e as CSVError {
-                throw FleetError.unreadable(file: path, location: nil, reason: e.description, hint: "Nothing of this file was imported; re-export it completely.")
+            } catch {
+                throw RecordSources.unreadable(error, file: path, hint: "Nothing of this file was imported; re-export it completely.") ?? error
+            }
+            if let problem = reader.cellProblems.first {
+                try sink.reject(Issue(.badValue, at: reader.location(line: record.line, column: problem.column), "the cell \(problem.message)", raw: record.raw))
+                continue
             }
             if record.oversized || record.hadInvalidUTF8 {
-                try sink.reject(Issue(record.oversized ? .oversizedRecord : .invalidText, at: "line \(record.line)",
+                try sink.reject(Issue(record.oversized ? .oversizedRecord : .invalidText, at: reader.location(line: record.line, column: nil),
                                       "the row is too long or not UTF-8 text", raw: record.raw))
                 continue
             }

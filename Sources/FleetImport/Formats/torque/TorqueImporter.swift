@@ -94,7 +94,7 @@ public struct TorqueImporter: Importer {
         var ignored = Set(layout.ignored), unconvertible = Set(layout.unconvertible)
         var zones = TorqueZoneTally()
         while let record = try rows.next(into: &sink) {
-            let location = "line \(record.line)"
+            let location = rows.location(record.line)
             if OBDChannels.key(record.fields[0]) == headerKey, let l = Layout(record.fields) {
                 layout = l
                 ignored.formUnion(l.ignored); unconvertible.formUnion(l.unconvertible)

@@ -10,8 +10,12 @@ struct CSVRows {
     let header: CSVHeader
     /// How a lone `1,234` reads in this file: comma-delimited files group thousands with ','.
     let convention: DecimalNumber.Convention
-    private var reader: CSVReader
+    private var reader: any RecordSource
     private var headerCount: Int
+    private var headerLine = 1
+    private var headerNames: [String] = []
+    /// The columns the format reads (by index), where a cell's problem rejects its row.
+    private var knownColumns: Set<Int> = []
     private let seenKeys = KeyLedger()
     private let choices = ChoiceMemo()
     /// What a money format can still read of a row it rejects (`RejectedRow`): kept with the
@@ -23,23 +27,25 @@ struct CSVRows {
         self.input = input
         self.format = format
         do {
-            reader = try CSVReader(url: input.source)
+            reader = try RecordSources.open(input)
             guard let first = try reader.next() else { throw FleetError.emptyFile(file: input.path) }
             header = CSVHeader(first.fields, aliases: columns)
             headerCount = first.fields.count
-        } catch let e as CSVError {
-            throw FleetError.unreadable(file: input.path, location: nil, reason: e.description,
-                                        hint: "Re-export the file; FleetKit reads RFC 4180 CSV in UTF-8 or UTF-16.")
+            headerLine = first.line
+            headerNames = first.fields
+        } catch {
+            throw RecordSources.unreadable(error, file: input.path, hint: "Re-export the file; FleetKit reads RFC 4180 CSV in UTF-8 or UTF-16.") ?? error
         }
         convention = DecimalNumber.Convention.forDelimiter(reader.delimiter)
+        knownColumns = Set(columns.keys.compactMap { header.index($0) })
         let missing = required.filter { header.index($0) == nil }
         if !missing.isEmpty {
             let wanted = missing.map { c in ([c] + (columns[c] ?? [])).joined(separator: " / ") }.joined(separator: "; ")
-            throw FleetError.unreadable(file: input.path, location: "line 1", reason: "the \(format) header lacks required column(s): \(wanted)",
+            throw FleetError.unreadable(file: input.path, location: reader.location(line: headerLine, column: nil), reason: "the \(format) header lacks required column(s): \(wanted)",
                                         hint: "Rename the columns (docs/FORMATS.md lists the accepted names), or pass --format if this is another format.")
         }
         if let dup = header.duplicates.first {
-            throw FleetError.unreadable(file: input.path, location: "line 1", reason: "two columns both mean '\(dup)'",
+            throw FleetError.unreadable(file: input.path, location: reader.location(line: headerLine, column: nil), reason: "two columns both mean '\(dup)'",
                                         hint: "Remove one of them so the value to use is not ambiguous.")
         }
     }
@@ -55,11 +61,10 @@ struct CSVRows {
             do {
                 guard let r = try reader.next() else { break }
                 record = r
-            } catch let e as CSVError {
-                throw FleetError.unreadable(file: input.path, location: nil, reason: e.description,
-                                            hint: "Nothing of this file was imported; re-export it completely and import it again.")
+            } catch {
+                throw RecordSources.unreadable(error, file: input.path, hint: "Nothing of this file was imported; re-export it completely and import it again.") ?? error
             }
-            let location = "line \(record.line)"
+            let location = reader.location(line: record.line, column: nil)
             if record.oversized {
                 try sink.reject(Issue(.oversizedRecord, at: location, "the record is longer than \(CSVReader.defaultMaxRecordBytes) bytes; it is probably not \(format) data", raw: record.raw))
                 continue
@@ -72,13 +77,33 @@ struct CSVRows {
                 try sink.reject(Issue(.shortRecord, at: location, "the row has \(record.fields.count) fields but the header has \(headerCount); an unquoted delimiter inside a value would shift the columns, so the row is not guessed at", raw: record.raw))
                 continue
             }
+            // A cell whose value could not be read (a spreadsheet error, a missing shared
+            // string) rejects the row when the format reads its column; other columns are ignored anyway.
+            if let problem = reader.cellProblems.first(where: { knownColumns.contains($0.column) }) {
+                let name = headerNames.indices.contains(problem.column) ? "'\(headerNames[problem.column])' " : ""
+                try sink.reject(Issue(.badValue, at: reader.location(line: record.line, column: problem.column), "the cell \(name)\(problem.message)", raw: record.raw))
+                continue
+            }
             if record.fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
             var row = Row(record: record, header: header, convention: convention, zone: input.zone, currency: input.currency, seenKeys: seenKeys, choices: choices)
             do {
                 try sink.atomically { sink in try body(&row, &sink) }
             } catch let e as RowError {
-                try sink.reject(e.issue(at: location, raw: record.raw).with(salvage?(row)))
+                try sink.reject(e.issue(at: reader.location(line: record.line, column: column(named: e.message)), raw: record.raw).with(salvage?(row)))
             }
         }
     }
+
+    /// The column a row error is about: the first quoted column name in its message that the
+    /// header has (accessors write `'litres' is …`); nil when it names none.
+    private func column(named message: String) -> Int? {
+        let pieces = message.split(separator: "'", omittingEmptySubsequences: false)
+        var k = 1
+        while k < pieces.count {
+            if let i = header.index(String(pieces[k])) { return i }
+            k += 2
+        }
+        return nil
+    }
+
 }

@@ -1,6 +1,12 @@
 import Foundation
 import FleetCore
 
+/// Bytes produced on demand for `XMLBytes` (a zip entry inflated as it is read).
+protocol XMLByteSource: AnyObject {
+    /// Copies up to `max` bytes to `dst`; 0 at the end.
+    func read(into dst: UnsafeMutablePointer<UInt8>, max: Int) throws -> Int
+}
+
 /// A sliding window over a file, read in fixed-size chunks.
 ///
 /// The tokenizer scans bytes through `p` between `pos` and `end`. When a token runs past `end`,
@@ -12,6 +18,7 @@ final class XMLBytes {
     @exclusivity(unchecked) private var memory: [UInt8]?
     @exclusivity(unchecked) private var memoryOffset = 0
     private var transcoder: XMLTranscoder? = nil
+    private var source: XMLByteSource? = nil
     /// Refuse control characters XML does not allow (below 0x20 but tab, LF and CR) as each
     /// chunk arrives. The ISO 15143-3 / AEMP 1.2 reader sets it (a feed with one was always
     /// refused, see FORMATS.md); the GPX scanner does not look at bytes it does not use.
@@ -54,6 +61,16 @@ final class XMLBytes {
         handle = nil
         memory = nil
         self.transcoder = transcoder
+        self.chunkSize = max(chunkSize, 1)
+        capacity = max(self.chunkSize * 2, 4096)
+        p = .allocate(capacity: capacity)
+    }
+
+    /// Reads what `source` produces (an inflated zip entry).
+    init(source: XMLByteSource, chunkSize: Int = 1 << 16) {
+        handle = nil
+        memory = nil
+        self.source = source
         self.chunkSize = max(chunkSize, 1)
         capacity = max(self.chunkSize * 2, 4096)
         p = .allocate(capacity: capacity)
@@ -151,6 +168,7 @@ final class XMLBytes {
 
     private func read(into dst: UnsafeMutablePointer<UInt8>, max: Int) throws -> Int {
         if let transcoder { return try transcoder.read(into: dst, max: max) }
+        if let source { return try source.read(into: dst, max: max) }
         if let count = memory?.count {
             let n = min(max, count - memoryOffset)
             if n > 0 { memory!.withUnsafeBufferPointer { dst.update(from: $0.baseAddress! + memoryOffset, count: n) } }

@@ -14,6 +14,9 @@ final class XMLTokenizer {
     /// While true, text and CDATA are decoded into `text`.
     @exclusivity(unchecked) var capturing = false
     @exclusivity(unchecked) var text = PODStack<UInt8>(capacity: 256)
+    /// The most text kept while `capturing`: past it the file is refused, so one hostile text
+    /// node cannot grow memory without limit (the workbook reader sets it; others rely on the file size).
+    var textLimit = Int.max
     /// Start of the last start tag's `<`, for raw-text pins.
     @exclusivity(unchecked) private(set) var tagStart = 0
     /// Line of the last start tag's `<`.
@@ -194,7 +197,10 @@ final class XMLTokenizer {
             }
             i += 1
         }
-        if capturing { text.append(p + runStart, i - runStart) }
+        if capturing {
+            text.append(p + runStart, i - runStart)
+            if text.count > textLimit { throw fail("a text of more than \(textLimit) bytes", at: i) }
+        }
     }
 
     /// Decodes `&…;` at `i` (appending to `text` when `append`); nil when it runs past the window.
