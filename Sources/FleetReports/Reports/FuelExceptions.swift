@@ -161,8 +161,10 @@ struct FuelExceptions {
         guard f.isFill else { return (.notApplicable, "\(describe(f.product)) is not a fill of the fuel tank") }
         guard f.assetID != nil else { return (.cannotJudge, "the purchase has no asset") }
         guard let prior, f.at - prior.at <= refillWindowMs else { return (.clear, "") }
-        let hours = Double(f.at - prior.at) / 3_600_000
-        var text = "\(String(format: "%.1f", hours)) h after \(prior.sourceKey) (\(prior.origin), \(prior.productText ?? describe(prior.product))"
+        let gap = f.at - prior.at
+        // Minutes under an hour: "0.0 h" would hide a fill 2 minutes after the last.
+        let gapText = gap < 3_600_000 ? "\(gap / 60_000) min" : String(format: "%.1f h", Double(gap) / 3_600_000)
+        var text = "\(gapText) after \(prior.sourceKey) (\(prior.origin), \(prior.productText ?? describe(prior.product))"
             + (prior.volumeMl.map { ", \(volumeText($0, request))" } ?? "") + ")"
         if let a = prior.volumeMl, let b = f.volumeMl {
             text += "; together \(volumeText(a + b, request))" + (f.tankMl.map { " against a \(volumeText($0, request)) tank" } ?? "")
