@@ -3,7 +3,14 @@ import FleetCore
 
 /// Fuel-card transactions that follow the fuel each vehicle burned, and the month's other costs.
 extension SampleWriter {
+    /// The fuel a driver refills at: 70 % of this used. One tank's worth: a tractor's two tanks
+    /// are refilled one at a time.
     static let tankLitres: [String: Double] = ["Pickups": 98, "Vans": 95, "Tractors": 450, "Box trucks": 132, "Sedans": 43]
+    /// The fuel tank's capacity written to the assets master (`tank_capacity_gal`), in US
+    /// gallons as the makers state it: F-150 26, Transit 25, Cascadia two 120-gallon tanks,
+    /// NPR-HD 35, Prius 11.3. The refill model's fills stay within it and its 5 % tolerance
+    /// (docs/METRICS.md, "Fuel exceptions"). Machines have none: they take on-site fuel.
+    static let tankCapacityGallons: [String: Double] = ["Pickups": 26, "Vans": 25, "Tractors": 240, "Box trucks": 35, "Sedans": 11.3]
 
     mutating func writeCosts() throws {
         var fuelRows: [(String, [String])] = []

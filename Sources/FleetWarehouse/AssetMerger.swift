@@ -48,6 +48,7 @@ enum AssetMerger {
         merged.acquisitionCostMinor = a.acquisitionCostMinor ?? b.acquisitionCostMinor
         merged.currency = a.currency ?? b.currency
         merged.targetHoursPerWeek = a.targetHoursPerWeek ?? b.targetHoursPerWeek
+        merged.tankCapacityMl = a.tankCapacityMl ?? b.tankCapacityMl
         merged.autoCreated = a.autoCreated && b.autoCreated
         if a.autoCreated, !b.autoCreated { merged.kind = b.kind }
         try Asset.writtenColumns.update(merged, id: survivor, in: db)

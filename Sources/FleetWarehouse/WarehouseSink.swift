@@ -72,6 +72,7 @@ public struct WarehouseSink: RecordSink {
         after.acquisitionCostMinor = fields.acquisitionCostMinor ?? before.acquisitionCostMinor
         after.currency = fields.currency ?? before.currency
         after.targetHoursPerWeek = fields.targetHoursPerWeek ?? before.targetHoursPerWeek
+        after.tankCapacityMl = fields.tankCapacityMl ?? before.tankCapacityMl
         after.autoCreated = false
         var compareBefore = before, compareAfter = after
         compareBefore.sourceFileID = nil

@@ -43,6 +43,29 @@ final class AssetsImporterTests: XCTestCase {
                        ["line 4 | identity_conflict | this row names unit GEN-07, but its other identifiers belong to unit CMP-02"])
     }
 
+    /// Tank capacity in litres or US gallons, stored in millilitres; the flex-fuel and two-tank
+    /// spellings name the `flex` and `bifuel` fuel types.
+    func testTankCapacityAndFuelTypes() throws {
+        let t = try TestWarehouse()
+        let outcome = try t.importFile(fixture("assets/tank-capacity.csv"))
+        XCTAssertEqual([outcome.loaded, outcome.rejected], [3, 0])
+        let rows = try t.rows("SELECT unit_number, fuel_type, tank_capacity_ml FROM asset ORDER BY unit_number")
+        XCTAssertEqual(rows.map { "\($0[0] as String) \($0[1] as String)" }, ["T-01 flex", "T-02 diesel", "T-03 bifuel"])
+        XCTAssertEqual(rows[0][2] as Double, 25 * 3785.411784, accuracy: 1e-6)
+        XCTAssertEqual(rows[1][2] as Double, 132_000, accuracy: 1e-6)
+        XCTAssertNil(rows[2][2] as Double?)
+    }
+
+    /// Litres and gallons that disagree (95 L is 25.1 gal, not 30), and a zero capacity, are
+    /// rejected row by row; 113.6 L and 30 gal agree within 0.5 % (30 gal = 113.56 L).
+    func testTankCapacityThatDisagreesIsRejected() throws {
+        let t = try TestWarehouse()
+        let outcome = try t.importFile(fixture("assets/tank-capacity-disagree.csv"))
+        XCTAssertEqual([outcome.loaded, outcome.rejected], [1, 2])
+        XCTAssertEqual(try t.rows("SELECT reason FROM reject ORDER BY id").map { $0[0] as String }, ["bad_value", "out_of_range"])
+        XCTAssertEqual(try t.rows("SELECT unit_number FROM asset").map { $0[0] as String }, ["T-03"])
+    }
+
     func testImportingTwiceChangesNothing() throws {
         let t = try TestWarehouse()
         try t.importFile(fixture("assets/good.csv"))

@@ -126,6 +126,25 @@ final class FuelCardImporterTests: XCTestCase {
         XCTAssertEqual(rows[1][2] as Double, 173.9, accuracy: 1e-9)
     }
 
+    /// Merchant state and country, product code and the odometer as keyed are fields of their
+    /// own, beside the merchant text (`v13-fuel`): read from fields.csv by eye.
+    func testFieldsAreKeptAsFields() throws {
+        let t = try TestWarehouse()
+        let outcome = try t.importFile(fixture("fuel-card/fields.csv"))
+        XCTAssertEqual([outcome.loaded, outcome.rejected], [2, 0])
+        let rows = try t.rows("SELECT merchant, merchant_state, merchant_country, product_code, fuel_grade, odometer_entered, odometer_entered_unit, odometer_m FROM fuel_purchase ORDER BY at")
+        XCTAssertEqual(rows.map { r in (0..<7).map { (r[$0] as String?) ?? "nil" }.joined(separator: "|") }, [
+            "Petro-Canada, Windsor, on|ON|CA|019|Diesel|184250|km",
+            "Petro-Canada, Windsor, ON|ON|CA|nil|DEF|nil|nil",
+        ])
+        XCTAssertEqual(rows[0][7] as Double, 184_250_000, accuracy: 1e-6)
+        // The WEX-style file: state from 'Merchant State', odometer keyed in miles.
+        let good = try TestWarehouse()
+        try good.importFile(fixture("fuel-card/good.csv"))
+        XCTAssertEqual(try good.rows("SELECT merchant_state, odometer_entered, odometer_entered_unit FROM fuel_purchase WHERE source_key = 'card:WX-900001'")
+            .map { "\($0[0] as String) \($0[1] as String) \($0[2] as String)" }, ["IL 120450 mi"])
+    }
+
     func testQuantityWithAUnitColumn() throws {
         let t = try TestWarehouse()
         let outcome = try t.importFile(fixture("fuel-card/quantity-unit.csv"))

@@ -67,6 +67,7 @@ final class SampleReportGoldenTests: XCTestCase {
     func testMaintenanceDueGolden() throws { try assertGolden(MaintenanceDueReport.self) }
     func testDVIRComplianceGolden() throws { try assertGolden(DVIRComplianceReport.self) }
     func testTripsGolden() throws { try assertGolden(TripsReport.self) }
+    func testFuelExceptionsGolden() throws { try assertGolden(FuelExceptionsReport.self) }
 
     // MARK: - What the goldens must agree with
 

@@ -147,7 +147,7 @@ final class RecordSchemaTests: XCTestCase {
             let a = Asset(unitNumber: "U1", kind: "equipment", name: "N1", vin: "V1", pin: "P1", make: "M1", model: "D1", year: 2011,
                           fuelType: "F1", licensePlate: "L1", costCenter: "C1", department: "E1", assetGroup: "G1",
                           inServiceDate: "2020-01-02", retiredDate: "2021-03-04", acquisitionCostMinor: 12345, currency: "EUR",
-                          targetHoursPerWeek: 37.5, autoCreated: true, sourceFileID: file)
+                          targetHoursPerWeek: 37.5, tankCapacityMl: 94_635.3, autoCreated: true, sourceFileID: file)
             try CachedQuery.execute(db, Asset.insertSQL) { Asset.writtenColumns.bind(a, into: &$0) }
             let id = db.lastInsertedRowID
             var expected = a
@@ -271,12 +271,15 @@ final class RecordSchemaTests: XCTestCase {
 
             let fuel = FuelPurchase(sourceKey: "card:1", origin: "receipt", assetID: a, unitHint: "T-9", at: 1_013, merchant: "Shell",
                                     volumeMl: 40_000.5, unitPriceMinorPerL: 151.25, totalMinor: 6_050, currency: "EUR", currencyAssumed: true, fuelGrade: "diesel",
-                                    odometerM: 123_456.5, cardLast4: "4242", ocrConfidence: 0.875, needsReview: true, linkedTo: p.purchase,
+                                    productCode: "019", merchantState: "IL", merchantCountry: "US",
+                                    odometerM: 123_456.5, odometerEntered: "76712", odometerEnteredUnit: "mi", cardLast4: "4242", ocrConfidence: 0.875, needsReview: true, linkedTo: p.purchase,
                                     sourceFileID: f)
             try assertRoundTrip(fuel, where: "source_key = 'card:1'", ["source_key": "card:1", "origin": "receipt", "asset_id": a,
                                                                        "unit_hint": "T-9", "at": 1_013, "merchant": "Shell", "volume_ml": 40_000.5,
                                                                        "unit_price_minor_per_l": 151.25, "total_minor": 6_050, "currency": "EUR", "currency_assumed": 1,
-                                                                       "fuel_grade": "diesel", "odometer_m": 123_456.5, "card_last4": "4242",
+                                                                       "fuel_grade": "diesel", "product_code": "019", "merchant_state": "IL",
+                                                                       "merchant_country": "US", "odometer_m": 123_456.5, "odometer_entered": "76712",
+                                                                       "odometer_entered_unit": "mi", "card_last4": "4242",
                                                                        "ocr_confidence": 0.875, "needs_review": 1, "linked_to": p.purchase,
                                                                        "source_file_id": f], db)
             try assertDecodes(fuel, where: "source_key = 'card:1'", db, id: \.id)

@@ -104,7 +104,7 @@ final class CommandLineMannersTests: XCTestCase {
         XCTAssertTrue(bash.contains("--init-config"), "nightly's options are completed")
         // Report and format names are completed from their registries, not typed from memory.
         func words(_ list: [String]) -> String { list.map { "'\($0)'" }.joined(separator: "$'\\n'") }
-        XCTAssertTrue(bash.contains(words(["summary", "cost", "utilization", "maintenance-due", "dvir-compliance", "trips", "all"])), "report names")
+        XCTAssertTrue(bash.contains(words(["summary", "cost", "utilization", "maintenance-due", "dvir-compliance", "trips", "fuel-exceptions", "all"])), "report names")
         XCTAssertTrue(bash.contains(words(["csv", "xlsx", "html", "json"])), "report --format")
         XCTAssertTrue(bash.contains(words(["assets", "drivers", "assignments"])), "import --format")
     }

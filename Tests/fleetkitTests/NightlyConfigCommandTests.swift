@@ -20,7 +20,7 @@ final class NightlyConfigCommandTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stdout, "wrote \(yml); edit it, then run: fleetkit nightly --config \(yml)\n")
         let text = try String(contentsOfFile: yml, encoding: .utf8)
-        XCTAssertTrue(text.contains("reports_to_refresh: [summary, cost, utilization, maintenance-due, dvir-compliance, trips]"), text)
+        XCTAssertTrue(text.contains("reports_to_refresh: [summary, cost, utilization, maintenance-due, dvir-compliance, trips, fuel-exceptions]"), text)
         XCTAssertTrue(text.contains("formats: [csv, xlsx, html, json]"), text)
         XCTAssertTrue(text.contains("# "), "annotated")
         let mode = (try FileManager.default.attributesOfItem(atPath: yml)[.posixPermissions] as? NSNumber)?.intValue
@@ -53,7 +53,7 @@ final class NightlyConfigCommandTests: XCTestCase {
         let r = try Fleetkit.run(["nightly", "--config", yml])
         XCTAssertEqual(r.status, 2, r.stderr)
         XCTAssertTrue(r.stderr.contains("2 problems"), r.stderr)
-        XCTAssertTrue(r.stderr.contains("reports_to_refresh 'costs': not a report; the reports are summary, cost, utilization, maintenance-due, dvir-compliance, trips"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("reports_to_refresh 'costs': not a report; the reports are summary, cost, utilization, maintenance-due, dvir-compliance, trips, fuel-exceptions"), r.stderr)
         XCTAssertTrue(r.stderr.contains("formats 'pdf': not a report format; the formats are csv, xlsx, html, json"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("fleet.sqlite").path), "nothing is done with a bad config")
     }

@@ -25,7 +25,7 @@ extension Report {
 /// Every report, in the order `report all` writes them.
 public enum ReportRegistry {
     public static let all: [any Report.Type] = [SummaryReport.self, CostReport.self, UtilizationReport.self, MaintenanceDueReport.self,
-                                                 DVIRComplianceReport.self, TripsReport.self]
+                                                 DVIRComplianceReport.self, TripsReport.self, FuelExceptionsReport.self]
 
     public static func named(_ name: String) -> (any Report.Type)? { all.first { $0.name == name } }
 

@@ -23,10 +23,12 @@ public struct Asset: Codable, Sendable, Equatable, FetchableRecord, MutablePersi
     public var acquisitionCostMinor: Int64?
     public var currency: String?
     public var targetHoursPerWeek: Double?
+    /// The fuel tank's capacity in millilitres: what a fill's volume is judged against.
+    public var tankCapacityMl: Double?
     public var autoCreated: Bool
     public var sourceFileID: Int64?
 
-    public init(id: Int64? = nil, unitNumber: String? = nil, kind: String, name: String? = nil, vin: String? = nil, pin: String? = nil, make: String? = nil, model: String? = nil, year: Int? = nil, fuelType: String? = nil, licensePlate: String? = nil, costCenter: String? = nil, department: String? = nil, assetGroup: String? = nil, inServiceDate: String? = nil, retiredDate: String? = nil, acquisitionCostMinor: Int64? = nil, currency: String? = nil, targetHoursPerWeek: Double? = nil, autoCreated: Bool, sourceFileID: Int64? = nil) {
+    public init(id: Int64? = nil, unitNumber: String? = nil, kind: String, name: String? = nil, vin: String? = nil, pin: String? = nil, make: String? = nil, model: String? = nil, year: Int? = nil, fuelType: String? = nil, licensePlate: String? = nil, costCenter: String? = nil, department: String? = nil, assetGroup: String? = nil, inServiceDate: String? = nil, retiredDate: String? = nil, acquisitionCostMinor: Int64? = nil, currency: String? = nil, targetHoursPerWeek: Double? = nil, tankCapacityMl: Double? = nil, autoCreated: Bool, sourceFileID: Int64? = nil) {
         self.id = id
         self.unitNumber = unitNumber
         self.kind = kind
@@ -46,6 +48,7 @@ public struct Asset: Codable, Sendable, Equatable, FetchableRecord, MutablePersi
         self.acquisitionCostMinor = acquisitionCostMinor
         self.currency = currency
         self.targetHoursPerWeek = targetHoursPerWeek
+        self.tankCapacityMl = tankCapacityMl
         self.autoCreated = autoCreated
         self.sourceFileID = sourceFileID
     }
@@ -70,6 +73,7 @@ public struct Asset: Codable, Sendable, Equatable, FetchableRecord, MutablePersi
         case acquisitionCostMinor = "acquisition_cost_minor"
         case currency
         case targetHoursPerWeek = "target_hours_per_week"
+        case tankCapacityMl = "tank_capacity_ml"
         case autoCreated = "auto_created"
         case sourceFileID = "source_file_id"
     }
@@ -106,6 +110,7 @@ extension Asset {
         .value("acquisition_cost_minor") { $0.acquisitionCostMinor },
         .value("currency") { $0.currency },
         .value("target_hours_per_week") { $0.targetHoursPerWeek },
+        .value("tank_capacity_ml") { $0.tankCapacityMl },
         .value("auto_created") { $0.autoCreated },
         .value("source_file_id") { $0.sourceFileID },
     ], notWritten: [

@@ -31,6 +31,8 @@ public struct AssetsImporter: Importer {
         "acquisition_cost": ["purchase_price", "acquisition_cost_amount"],
         "currency": [],
         "target_hours_per_week": ["target_hours", "target_weekly_hours"],
+        "tank_capacity_l": ["tank_capacity_litres", "tank_capacity_liters", "tank_l", "tank_litres", "tank_liters", "fuel_tank_l", "fuel_capacity_l"],
+        "tank_capacity_gal": ["tank_capacity_gallons", "tank_gal", "tank_gallons", "fuel_tank_gal", "fuel_capacity_gal"],
         "samsara_id": ["samsara_vehicle_id"],
         "deere_principal_id": ["jdlink_principal_id"],
         "deere_equipment_id": ["jdlink_equipment_id"],
@@ -47,7 +49,8 @@ public struct AssetsImporter: Importer {
     ]
     static let fuels: [String: [String]] = [
         "diesel": [], "petrol": ["gasoline", "gas", "unleaded"], "electric": ["ev", "bev"], "hybrid": ["phev", "hev"],
-        "cng": [], "lpg": ["propane"],
+        "cng": [], "lpg": ["propane"], "flex": ["flex-fuel", "flex fuel", "flexfuel", "ffv", "e85"],
+        "bifuel": ["bi-fuel", "dual-fuel", "dual fuel", "two-tank", "two tank"],
     ]
 
     public init() {}
@@ -81,6 +84,7 @@ public struct AssetsImporter: Importer {
             if let a = inService, let b = retired, b < a {
                 throw RowError(.badValue, "retired_date \(b) is before in_service_date \(a)")
             }
+            let tank = try Self.tankCapacity(row)
             let fields = Asset(unitNumber: unit, kind: kind, name: row.text("name"), vin: vin, pin: pin,
                                make: row.text("make"), model: row.text("model"), year: try row.int("year", min: 1900, max: 2100),
                                fuelType: try row.choice("fuel_type", Self.fuels), licensePlate: row.text("license_plate"),
@@ -88,9 +92,26 @@ public struct AssetsImporter: Importer {
                                inServiceDate: inService?.description, retiredDate: retired?.description,
                                acquisitionCostMinor: try row.money("acquisition_cost", currency: currency),
                                currency: row.text("acquisition_cost") == nil ? nil : currency,
-                               targetHoursPerWeek: try row.double("target_hours_per_week", min: 0, max: 168), autoCreated: false)
+                               targetHoursPerWeek: try row.double("target_hours_per_week", min: 0, max: 168),
+                               tankCapacityMl: tank, autoCreated: false)
             let ref = AssetRef(identifiers: identifiers, vin: vin, pin: pin, unitNumber: unit, kind: AssetRef.Kind(rawValue: kind))
             _ = try sink.defineAsset(ref, fields: fields)
         }
+    }
+}
+
+extension AssetsImporter {
+    /// The fuel tank's capacity in millilitres from `tank_capacity_l` (litres) or
+    /// `tank_capacity_gal` (US gallons); both filled must agree within 0.5 %. Above 0 and at most
+    /// 20 000 L (a mining hauler's tank is about 5 000 L): anything else is a typo.
+    static func tankCapacity(_ row: Row) throws -> Double? {
+        let litres = try row.double("tank_capacity_l", min: 0, max: 20_000).map { $0 * Units.millilitresPerLitre }
+        let gallons = try row.double("tank_capacity_gal", min: 0, max: 20_000 / 3.785411784).map { $0 * Units.millilitresPerUSGallon }
+        if let l = litres, let g = gallons, abs(l - g) > 0.005 * max(l, g) {
+            throw RowError(.badValue, "'tank_capacity_l' and 'tank_capacity_gal' disagree (\(l / 1000) L is not \(g / Units.millilitresPerUSGallon) gal); keep one")
+        }
+        guard let ml = litres ?? gallons else { return nil }
+        guard ml > 0 else { throw RowError(.outOfRange, "the tank capacity is 0; leave it empty when it is not known") }
+        return ml
     }
 }

@@ -18,6 +18,9 @@ import FleetWarehouse
 ///   the file's notes. Only amounts that contradict each other outright, a credit against a
 ///   purchase (opposite signs), are a reject (`inconsistent_amounts`).
 /// - **Key.** `card:<transaction id>`; without an id, `card-row:<time>|<last 4>|<unit or VIN>|<total> <currency>`.
+/// - **Fields kept as fields.** Merchant state/province and country, the product code and the
+///   odometer exactly as keyed (with its column's unit) are stored in their own columns beside
+///   the merchant text and the odometer in metres (`v13-fuel`).
 /// - **Vehicle.** Unit number or VIN (an unknown unit is auto-created, DESIGN §3); a row naming
 ///   neither stays unassigned, with any vehicle description kept in `unit_hint`.
 public struct FuelCardImporter: Importer {
@@ -40,6 +43,8 @@ public struct FuelCardImporter: Importer {
         "merchant": ["merchant_name", "site", "site_name", "station", "station_name", "vendor", "vendor_name", "location_name"],
         "merchant_city": ["city", "site_city", "station_city"],
         "merchant_state": ["state", "province", "state_province", "site_state", "station_state"],
+        "merchant_country": ["country", "country_code", "site_country", "station_country", "merchant_country_code"],
+        "product_code": ["product_cd", "prod_code", "product_number", "fuel_code", "fuel_product_code", "item_code"],
         "fuel_grade": ["product", "product_description", "product_name", "fuel_type", "fuel_product", "grade"],
         "gallons": ["gal", "us_gallons", "fuel_gallons", "gallons_purchased", "qty_gallons", "volume_gal", "volume_gallons"],
         "litres": ["liters", "litre", "liter", "ltr", "volume_l", "volume_litres", "volume_liters", "fuel_litres", "fuel_liters"],
@@ -131,6 +136,7 @@ public struct FuelCardImporter: Importer {
                 needsReview = abs(computed - Double(total)) > tolerance
             }
             let odometer = try row.metres(km: "odometer_km", mi: "odometer_mi", value: "odometer", unit: "odometer_unit")
+            let entered = Self.odometerEntered(row)
 
             let unit = row.text("unit_number")
             if let unit, Self.maskCardNumbers(unit) != unit {
@@ -151,7 +157,12 @@ public struct FuelCardImporter: Importer {
             try sink.load(FuelPurchase(sourceKey: key, origin: "card", assetID: assetID, unitHint: row.text("vehicle_description").map(Self.maskCardNumbers),
                                        at: at, merchant: merchant.isEmpty ? nil : Self.maskCardNumbers(merchant), volumeMl: volume?.millilitres,
                                        unitPriceMinorPerL: price?.minorPerLitre, totalMinor: total, currency: currency, currencyAssumed: AssumedCurrency.isAssumed(row),
-                                       fuelGrade: row.text("fuel_grade").map(Self.maskCardNumbers), odometerM: odometer == 0 ? nil : odometer,
+                                       fuelGrade: row.text("fuel_grade").map(Self.maskCardNumbers),
+                                       productCode: row.text("product_code").map(Self.maskCardNumbers),
+                                       merchantState: row.text("merchant_state").map { Self.maskCardNumbers($0).uppercased() },
+                                       merchantCountry: row.text("merchant_country").map { Self.maskCardNumbers($0).uppercased() },
+                                       odometerM: odometer == 0 ? nil : odometer,
+                                       odometerEntered: entered?.text, odometerEnteredUnit: entered?.unit,
                                        cardLast4: last4, needsReview: needsReview, sourceFileID: sink.sourceFileID))
             assumed.count(row)
             if needsReview {
@@ -165,6 +176,22 @@ public struct FuelCardImporter: Importer {
         }
         assumed.note(into: &masking, base: input.currency)
         sink = masking.base
+    }
+
+    /// The odometer as the driver keyed it: the filled column's text and its unit (`km`, `mi`, or
+    /// what `odometer_unit` says, folded to km or mi when it is one of their spellings).
+    static func odometerEntered(_ row: Row) -> (text: String, unit: String?)? {
+        if let t = row.text("odometer_km") { return (maskCardNumbers(t), "km") }
+        if let t = row.text("odometer_mi") { return (maskCardNumbers(t), "mi") }
+        guard let t = row.text("odometer") else { return nil }
+        let unit = row.text("odometer_unit").map { u -> String in
+            switch Units.metres(1, unit: u) {
+            case Units.metresPerKilometre: return "km"
+            case Units.metresPerMile: return "mi"
+            default: return u
+            }
+        }
+        return (maskCardNumbers(t), unit)
     }
 
     // MARK: - Card numbers

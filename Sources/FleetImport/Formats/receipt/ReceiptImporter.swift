@@ -155,7 +155,9 @@ public struct ReceiptImporter: PrereadingImporter {
             }
             try sink.load(FuelPurchase(sourceKey: key, origin: "receipt", assetID: assetID, unitHint: unitHint, at: at, merchant: merchant,
                                        volumeMl: volume?.millilitres, unitPriceMinorPerL: pricePerLitre, totalMinor: total, currency: currency,
-                                       fuelGrade: fields.fuelGrade?.value, odometerM: fields.odometer?.value.metres, cardLast4: fields.cardLast4?.value,
+                                       fuelGrade: fields.fuelGrade?.value, merchantCountry: fields.locale?.country,
+                                       odometerM: fields.odometer?.value.metres, odometerEntered: fields.odometer.map { Self.printed($0.value.value) },
+                                       odometerEnteredUnit: fields.odometer?.value.unit, cardLast4: fields.cardLast4?.value,
                                        ocrConfidence: (fields.confidence * 1000).rounded() / 10, needsReview: !doubtful.isEmpty,
                                        sourceFileID: sink.sourceFileID))
             if !doubtful.isEmpty {
@@ -219,5 +221,13 @@ public struct ReceiptImporter: PrereadingImporter {
         case let .cannotRead(_, reason): return "the file cannot be read (\(reason)); check that it is a readable file and import it again"
         case .unreadable, .writeFailed: return "not a PNG, JPEG or TIFF image that can be decoded, or the file is damaged"
         }
+    }
+}
+
+extension ReceiptImporter {
+    /// An odometer as printed: whole units without decimals (`109350`), else one decimal.
+    static func printed(_ value: Double) -> String {
+        if value == value.rounded(), let whole = Checked.int64(value) { return String(whole) }
+        return String(format: "%.1f", value)
     }
 }

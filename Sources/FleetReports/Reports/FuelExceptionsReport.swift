@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+import FleetCore
+import FleetWarehouse
+
+/// The controller's fuel list: every card and receipt purchase of the period judged by the
+/// per-transaction rules (`FuelExceptions`, docs/METRICS.md "Fuel exceptions"), each exception
+/// with its rule and evidence, what could not be judged and why, and each rule's counts. The
+/// purchases stay in the cost report's totals: an exception is a question, not a correction.
+public struct FuelExceptionsReport: Report {
+    public static let name = "fuel-exceptions"
+    public static let title = "Fuel exceptions"
+    public static let summary = "Per fuel purchase: misfuel, volume above tank capacity, refills within the window, unit price far from the median; what cannot be judged and why"
+    public static let needs = [ReportDataNeed(.fuel, headlines: ["exceptions", "purchases_with_exceptions", "amount_at_stake"])]
+    public init() {}
+
+    typealias Finding = FuelExceptions.Finding
+
+    public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {
+        let base = try WarehouseSettings.load(db).currency
+        let converter = try CurrencyConverter(db, base: base, target: request.currency)
+        let cur = request.currency
+        let judged = try FuelExceptions.compute(db, request)
+        func amount(_ f: FuelExceptions.Fill) throws -> Int64? {
+            try f.totalMinor.flatMap { try converter.convert(minor: $0, currency: f.currency, on: request.zone.day(of: f.at)) }
+        }
+        var amounts: [Int64: Int64?] = [:]
+        for f in judged.fills where f.inPeriod { amounts[f.id] = try amount(f) }
+
+        let purchaseColumns: [TableColumn<Finding>] = [
+            .text("unit", "Unit") { $0.fill.unit ?? "Unassigned" }, .datetime("at", "Time") { $0.fill.at },
+            .text("source", "Source") { $0.fill.origin }, .text("key", "Purchase", role: .note) { $0.fill.sourceKey },
+            .text("merchant", "Merchant", role: .note) { $0.fill.merchant ?? "" },
+            .text("product", "Product") { FuelExceptions.describe($0.fill.product) },
+            .volume("volume", "Volume", request, total: .none) { $0.fill.volumeMl },
+        ]
+        var exceptions = TableBuilder(name: "exceptions", title: "Exceptions", columns: purchaseColumns + [
+            .money("amount", "Amount", currency: cur, total: .none) { amounts[$0.fill.id] ?? nil },
+            .text("rule", "Rule") { $0.rule.rawValue }, .text("evidence", "Evidence", role: .note) { $0.evidence },
+        ])
+        for e in judged.exceptions { try exceptions.add(e) }
+        var notJudged = TableBuilder(name: "not_judged", title: "Purchases a rule cannot judge", columns: purchaseColumns + [
+            .text("rule", "Rule") { $0.rule.rawValue }, .text("reason", "Missing fact", role: .note) { $0.evidence },
+        ])
+        for n in judged.notJudged { try notJudged.add(n) }
+        var rules = TableBuilder<FuelExceptions.Rule>(name: "rules", title: "Rules", columns: [
+            .text("rule", "Rule", total: .label("All rules")) { $0.rawValue }, .text("title", "What it checks", role: .note) { $0.title },
+            .text("threshold", "Threshold", role: .note) { $0.threshold },
+            .integer("exceptions", "Exceptions", total: .sum) { r in judged.findings.filter { $0.rule == r && $0.status == .exception }.count },
+            .integer("clear", "Clear", total: .sum) { r in judged.findings.filter { $0.rule == r && $0.status == .clear }.count },
+            .integer("cannot_judge", "Cannot judge", total: .sum) { r in judged.findings.filter { $0.rule == r && $0.status == .cannotJudge }.count },
+            .integer("not_applicable", "Does not apply", total: .sum) { r in judged.findings.filter { $0.rule == r && $0.status == .notApplicable }.count },
+        ])
+        for r in FuelExceptions.Rule.allCases { try rules.add(r) }
+
+        let with = judged.fillsWithExceptions
+        var atStake: Int64 = 0
+        var unconverted = 0
+        for f in with {
+            if let m = amounts[f.id] ?? nil { try atStake.add(m, "the fuel amount at stake in \(cur)") } else if f.totalMinor != nil { unconverted += 1 }
+        }
+        let inPeriod = judged.fills.filter(\.inPeriod)
+
+        let sources = try ReportSource.fetch(db, union: [
+            "SELECT DISTINCT source_file_id FROM fuel_purchase WHERE at >= ?1 AND at < ?2",
+            "SELECT DISTINCT source_file_id FROM asset WHERE source_file_id IS NOT NULL",
+            "SELECT DISTINCT source_file_id FROM fx_rate WHERE day <= ?3",
+        ], arguments: [request.start - FuelExceptions.refillWindowMs, request.end, request.period.to.description])
+        var quality = DataQuality()
+        let unknownProduct = inPeriod.filter { $0.product == .unknown }
+        quality.add("Purchases whose product is not named (misfuel and price not judged)", unknownProduct.count,
+                    unknownProduct.isEmpty ? "none" : unknownProduct.prefix(10).map(\.sourceKey).joined(separator: ", ") + (unknownProduct.count > 10 ? ", …" : ""))
+        let noAsset = inPeriod.filter { $0.assetID == nil }
+        quality.add("Purchases with no asset (only the price rule judged)", noAsset.count,
+                    noAsset.isEmpty ? "none" : noAsset.prefix(10).map(\.sourceKey).joined(separator: ", ") + (noAsset.count > 10 ? ", …" : ""))
+        let units = { (pick: (FuelExceptions.Fill) -> Bool) -> [String] in
+            Array(Set(inPeriod.filter { $0.assetID != nil && pick($0) }.map { $0.unit ?? "asset" })).sorted()
+        }
+        let noType = units { $0.fuelType == nil && $0.product.isMotorFuel }
+        quality.add("Assets buying fuel with no fuel type in master data (misfuel not judged)", noType.count,
+                    noType.isEmpty ? "none" : noType.prefix(20).joined(separator: ", ") + "; add fuel_type to the assets master")
+        let noTank = units { $0.tankMl == nil && $0.isFill }
+        quality.add("Assets buying fuel with no tank capacity in master data (capacity not judged)", noTank.count,
+                    noTank.isEmpty ? "none" : noTank.prefix(20).joined(separator: ", ") + "; add tank_capacity_l or tank_capacity_gal to the assets master")
+        quality.add("Exceptions whose amount has no exchange rate to \(cur) (not in the amount at stake)", unconverted,
+                    unconverted == 0 ? "none" : "import an fx-rates file")
+        try quality.addCommon(db, request, sources: sources)
+
+        let metadata = ReportMetadata(
+            report: Self.name, title: Self.title, period: request.period, timeZone: request.zone.identifier, units: request.units, currency: cur,
+            parameters: [("assets", request.assets?.joined(separator: ",") ?? "all"), ("refill_window", "\(FuelExceptions.refillWindowMs / 3_600_000) h"),
+                         ("capacity_tolerance", "\(Int(FuelExceptions.capacityTolerance * 100)) %"),
+                         ("price_deviation", "\(Int(FuelExceptions.priceDeviation * 100)) %"), ("price_minimum_lines", "\(FuelExceptions.priceMinimumLines)"),
+                         ("base_currency", base)],
+            methods: ["Every card, receipt and manual fuel purchase whose time falls in the period's local days is judged by each rule: exception, clear, cannot judge (a needed fact is missing), or does not apply (DEF, additives and non-fuel items are not judged as fuel in the tank).",
+                      "A receipt linked to the card transaction it duplicates, or to an earlier image of the same receipt, is the same fill and is not judged again; its product text names the fill's product when the card line names none.",
+                      "Products are read from the grade text, else from the NACS product codes 001–003 (docs/METRICS.md, \"Fuel products\"); fuel types: hybrid takes gasoline, flex gasoline or E85, bifuel any motor fuel.",
+                      "The refill window looks back \(FuelExceptions.refillWindowMs / 3_600_000) h, into the days before the period too; the price median is per product and currency over the period's lines.",
+                      "Amounts are converted to \(cur) with the rate in force on the purchase's day; the amount at stake counts each purchase with an exception once. The purchases stay in the cost report's totals."],
+            headlines: [.count("exceptions", Double(judged.exceptions.count)), .count("purchases_with_exceptions", Double(with.count)),
+                        ReportHeadline("amount_at_stake", Double(atStake) / pow10(Money.minorDigits(cur)), .money),
+                        .count("cannot_judge", Double(judged.notJudged.count))],
+            generatedAt: request.generatedAt, sources: sources)
+        var output = ReportOutput(metadata: metadata, tables: [
+            exceptions.table(note: "One row per purchase and rule that fired; a purchase with two exceptions is on two rows (the amount at stake counts it once)."),
+            notJudged.table(note: "Each purchase and rule that lacks a fact to judge by: what to add to judge it."),
+            rules.table(note: "Each rule's threshold and how the period's purchases fared."),
+        ], dataQuality: quality.table)
+        if unconverted > 0 {
+            output.metadata.partial.append("\(unconverted) purchases with exceptions have no exchange rate to \(cur) and are left out of the amount at stake: import an fx-rates file")
+        }
+        return output
+    }
+}
