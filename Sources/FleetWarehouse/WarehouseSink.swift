@@ -299,10 +299,14 @@ public struct WarehouseSink: RecordSink {
     }
 
     /// The derivations that follow the file's load, over what it changed (`touched`), with the
-    /// trip runs fed while it loaded: trips, the daily rollup, fuel purchase links.
+    /// trip runs fed while it loaded: trips, the daily rollup, fuel purchase links. Then the
+    /// trips of the days they rewrote must fit those days' totals (`TripDayTotalsCheck.enforce`,
+    /// which throws: the file's load fails whole rather than leave `verify` to find them).
     public mutating func deriveAfterLoad() throws {
         let streams = finishTripStreams()
-        try Derivations.refresh(db, touched: touched, settings: derive ?? DeriveSettings(), streams: streams)
+        let settings = derive ?? DeriveSettings()
+        let rewritten = try Derivations.refresh(db, touched: touched, settings: settings, streams: streams)
+        try TripDayTotalsCheck.enforce(db, touched: rewritten, zone: settings.zone)
     }
 
     /// Batches still to load row by row after one that conflicted.

@@ -132,6 +132,38 @@ final class GeotabImporterTests: XCTestCase {
                            ["T-12|engine_hours", "T-12|odometer"], "\(order)")
         }
     }
+    /// FuelTransactions as card purchases, read against the SDK reference (`FuelTransaction`,
+    /// `FuelEvent`: volume in litres, cost in `currencyCode`, odometer in km, `cardNumber` masked
+    /// or partial): ft1 device b1, 52.3 L = 52,300 mL, 78.45 CAD = 7,845 minor, card …4444,
+    /// Diesel, 123,456.7 km; ft2 no device but a VIN, no currency (the base USD, assumed),
+    /// `Unknown` product so the provider's description, odometer 0 = none; ft3 `NoDeviceId` and
+    /// no VIN: no asset, its plate the hint. Rejected: ft4 12.345 USD (a third decimal, never
+    /// rounded), ft5 no cost; their raw text keeps only the card's last four digits. Before,
+    /// all five were counted and nothing stored.
+    func testFuelTransactionsAreCardPurchases() throws {
+        let t = try TestWarehouse()
+        let url = fixture("geotab/fuel-transactions.json")
+        let o = try t.importFile(url)
+        XCTAssertEqual(o.format, "geotab")
+        XCTAssertEqual([o.loaded, o.rejected], [3, 2], "\(o.notes ?? [])")
+        XCTAssertEqual(try strings(t, """
+            SELECT f.source_key, f.origin, COALESCE(a.vin, l.id_value, '-'), f.at, f.volume_ml, f.total_minor, f.currency, f.currency_assumed,
+                   COALESCE(f.card_last4, '-'), COALESCE(f.fuel_grade, '-'), COALESCE(f.odometer_m, '-'), COALESCE(f.merchant, '-'), COALESCE(f.unit_hint, '-')
+            FROM fuel_purchase f LEFT JOIN asset a ON a.id = f.asset_id
+            LEFT JOIN asset_identifier l ON l.asset_id = a.id AND l.source = 'geotab' ORDER BY f.at
+            """), [
+                "geotab:ft1|card|b1|1790863500000|52300.0|7845|CAD|0|4444|Diesel|123456700.0|Petro-Canada Toronto|-",
+                "geotab:ft2|card|1FTFW1ET9DFC10312|1790933400000|60000.0|10000|USD|1|9876|ULSD #2|-|Shell 12|-",
+                "geotab:ft3|card|-|1791050400000|40500.0|6120|USD|0|1234|-|-|-|ABC 123",
+            ])
+        XCTAssertEqual(try strings(t, "SELECT reason, location FROM reject ORDER BY location"),
+                       ["bad_number|result[3].cost", "missing_field|result[4].cost"])
+        let raws = try strings(t, "SELECT raw FROM reject").joined()
+        XCTAssertFalse(raws.contains("4111111111111111") || raws.contains("4111 1111 1111 1111"), raws)
+        XCTAssertTrue(raws.contains("************1111"), raws)
+        XCTAssertEqual(try t.importFile(url).status, .unchanged, "re-import is a no-op")
+    }
+
     /// A Trip: km to m, km/h to m/s, TimeSpans to seconds, the stop point as its end; one that
     /// stops before it starts is rejected; an ExceptionEvent is counted, not stored.
     func testTripsAndExceptionEvents() throws {
@@ -141,7 +173,8 @@ final class GeotabImporterTests: XCTestCase {
         XCTAssertEqual(try strings(t, "SELECT start_at, end_at, distance_m, duration_s, moving_s, idle_s, max_speed_mps, end_lat, end_lon, source FROM trip WHERE source = 'geotab'"),
                        ["1790856000000|1790857800000|24500.0|1800.0|1500.0|210.5|25.0|43.6532|-79.3832|geotab"])
         XCTAssertEqual(try strings(t, "SELECT reason, location FROM reject"), ["bad_value|result[1].stop"])
-        XCTAssertTrue((o.notes ?? []).contains { $0.hasPrefix("ExceptionEvent entities recognised but not stored") && $0.hasSuffix(": 1") }, "\(o.notes ?? [])")
+        XCTAssertTrue((o.notes ?? []).contains { $0.hasPrefix("ExceptionEvent entities, not stored (rule violations") && $0.hasSuffix(": 1 (RuleHarshBrakingId 1)") },
+                      "\(o.notes ?? [])")
         XCTAssertEqual(GeotabReader<WarehouseSink>.seconds(ofTimeSpan: "1.02:00:00"), 93_600)
         XCTAssertNil(GeotabReader<WarehouseSink>.seconds(ofTimeSpan: "25:00"))
         XCTAssertNil(GeotabReader<WarehouseSink>.seconds(ofTimeSpan: "00:61:00"))

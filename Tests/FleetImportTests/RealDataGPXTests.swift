@@ -149,6 +149,57 @@ final class RealDataGPXTests: XCTestCase {
         }
     }
 
+    /// The impossible jumps of the corpus, and each file's path without them, read in Python
+    /// (standard library only, not FleetKit): the timed `<trkpt>`s keyed by their UTC instant
+    /// (the later point kept, as above), in time order; haversine with R = 6,371,008.8 m;
+    ///
+    ///     jump = lambda a, b: hav(a, b) > 70 * dt(a, b)                 # the trip rule's 70 m/s
+    ///     U = sum(hav(a, b) for a, b in pairs if not jump(a, b) and dt(a, b) <= 3600)
+    ///
+    /// Two jumps in the corpus: the Google Takeout track moves 30,528.5 m in 401.881 s (76 m/s,
+    /// from 2013-06-09T21:44:07.529Z), and the Cerknica lake walk 183.7 m in 2 s (92 m/s). A
+    /// trip holds only intervals that are neither a gap (over `gap_seconds`, 3600 s, nothing
+    /// bridges a GPX gap) nor a jump, and its distance, or the straight line between its ends
+    /// when that is longer, is at most the sum of its intervals' straight lines (the triangle
+    /// inequality): so a file's trips total at most U (+1 mm a trip for rounding).
+    static let jumps: [String: [(Int64, Int64)]] = [
+        "gpsbabel__googletakeout.gpx": [(1370814247529, 1370814649410)],
+        "gpxpy__cerknicko-jezero-without-elevations.gpx": [(1281022800000, 1281022802000)],
+    ]
+    static let pathWithoutJumpsOrGaps: [String: Double] = [
+        "commons-dost__26624974.gpx": 4.9, "commons-dost__9266323613.gpx": 2115.4, "gpsbabel__datalog.gpx": 7482.1,
+        "gpsbabel__garmin-virb-ultra-30-output.gpx": 1715.6, "gpsbabel__garminconnect.gpx": 1587.2, "gpsbabel__googletakeout.gpx": 413_444.5,
+        "gpsbabel__gpx_garmin_extensions.gpx": 26.1, "gpsbabel__gpx_subsecond-sample.gpx": 12.0, "gpsbabel__nmea.gpx": 30.3,
+        "gpsbabel__segmented_tracks.gpx": 590.9, "gpxpy__around-visnjan-with-car.gpx": 2733.2, "gpxpy__cerknicko-jezero-without-elevations.gpx": 13_471.4,
+        "gpxpy__cerknicko-without-times.gpx": 53.1, "gpxpy__korita-zbevnica.gpx": 6281.9, "gpxpy__track-with-empty-segment.gpx": 85.9,
+        "gpxpy__track-with-less-sec-time.gpx": 1.6, "gpxpy__track_with_speed.gpx": 18.6, "ruby-gpx__one_segment_mixed_times.gpx": 0,
+        "ruby-gpx__with_empty_tracks.gpx": 38.9,
+        "ruby-gpx__with_invalid_elev.gpx": 3269.8,
+    ]
+
+    /// No derived trip spans an impossible jump or averages above the 70 m/s rule, and a file's
+    /// trips total no more than its path without jumps and gaps (docs/METRICS.md, trip end
+    /// `jump`). Before, the Google Takeout file had a trip of the jump's two fixes: 30,528 m in
+    /// 402 s, stored at 76 m/s.
+    func testNoTripSpansAnImpossibleJump() throws {
+        let dir = try Self.corpus()
+        for e in Self.expected where e.stored > 1 {
+            let t = try TestWarehouse()
+            XCTAssertEqual(try t.importFile(dir.appendingPathComponent(e.file), options: ImportOptions(asset: "GPX-1")).status, .imported, e.file)
+            let trips = try t.rows("SELECT start_at, end_at, distance_m, duration_s, end_reason FROM trip WHERE source = 'gps'")
+            for r in trips {
+                let (start, end, distance, duration) = (r[0] as Int64, r[1] as Int64, r[2] as Double, r[3] as Double)
+                for (a, b) in Self.jumps[e.file] ?? [] {
+                    XCTAssertFalse(start <= a && end >= b, "\(e.file): trip \(start)…\(end) spans the jump \(a)→\(b)")
+                }
+                XCTAssertLessThanOrEqual(distance, 70 * duration + 30, "\(e.file): trip \(start)…\(end) averages \(distance / duration) m/s")
+            }
+            let total = trips.reduce(0.0) { $0 + ($1[2] as Double) }
+            let bound = try XCTUnwrap(Self.pathWithoutJumpsOrGaps[e.file], e.file)
+            XCTAssertLessThanOrEqual(total, bound + 0.05 + 0.001 * Double(trips.count), "\(e.file): trips total \(total) m")
+        }
+    }
+
     static func haversine(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
         let r = 6_371_008.8, rad = Double.pi / 180
         let dLat = (b.0 - a.0) * rad, dLon = (b.1 - a.1) * rad

@@ -117,10 +117,11 @@ final class TripInvariantTests: XCTestCase {
         XCTAssertEqual(figures, [[870, 600, 270]], "engine on at 08:10:30: 270 s warming up, then 600 s driving")
     }
 
-    /// Ends 14 km apart, every move a jump (fixes a second apart 1.5 km apart, a bad clock):
-    /// the path adds nothing, and the trip used to be stored as 0 km. It is now the straight line,
-    /// and says it was repaired.
-    func testATripIsNeverShorterThanTheStraightLineBetweenItsEnds() throws {
+    /// Fixes a second apart, each 1.4 km from the last (a bad clock): every move is a jump, so
+    /// nothing between them is a distance driven. The trip used to be stored as the 14 km
+    /// straight line between its ends, repaired; a jump now ends a trip, so there is none, and
+    /// the day's path adds nothing either.
+    func testFixesThatOnlyJumpMakeNoTrip() throws {
         let t = try TestWarehouse()
         let p0: Fix = (t0, 45, 7, 0)
         var fixes = still(at: p0, seconds: 300)
@@ -128,11 +129,37 @@ final class TripInvariantTests: XCTestCase {
         fixes += (1...10).map { k in (base.at + Int64(k) * 1000, base.lat + 1_400 * Double(k) / 111_195, base.lon, nil) }
         fixes += still(at: fixes.last!, seconds: 600)
         try load(t, fixes)
+        XCTAssertEqual(try t.count("trip"), 0, "a run of jumps is no trip")
+        // No leg counted: the day's GPS distance is NULL, as for any day whose fixes never moved.
+        let day: Double = try t.rows("SELECT COALESCE(distance_m, 0) FROM asset_day").first?[0] ?? -1
+        XCTAssertEqual(day, 0)
+    }
+
+    /// A drive at 10 m/s, then a fix 5 km ahead 10 s later (500 m/s: a bad fix or a clock
+    /// step), then 10 m/s again from there. Before, one trip: the path skipped the jump but its
+    /// ends were 17 km apart, so the distance was raised to that straight line. Now the jump
+    /// ends the trip (`jump`) and the drive after it is a second trip: 6,000 m each, the
+    /// distance of 60 moves of 100 m, with no repair.
+    func testAJumpInsideATripSplitsIt() throws {
+        let t = try TestWarehouse()
+        // No reported speeds at all (a logger without `<speed>`), before, during and after.
+        let p0: Fix = (t0, 45, 7, nil)
+        var fixes = [p0] + still(at: p0, seconds: 300).map { x -> Fix in (x.at, x.lat, x.lon, nil) }
+        fixes += north(from: fixes.last!, speed: 10, seconds: 600, every: 10, reported: nil)
+        let before = fixes.last!
+        let after: Fix = (before.at + 10_000, before.lat + 5_000 / 111_195, before.lon, nil)
+        fixes.append(after)
+        fixes += north(from: after, speed: 10, seconds: 600, every: 10, reported: nil)
+        fixes += still(at: fixes.last!, seconds: 600).map { x -> Fix in (x.at, x.lat, x.lon, nil) }
+        try load(t, fixes)
         let repairs = try assertInvariants(t)
-        // 14 km in the 10 s of moving is also an average far above any speed seen: both named.
-        XCTAssertEqual(repairs, ["distance_below_straight_line,average_above_max_speed"])
-        let distance: Double = try t.rows("SELECT distance_m FROM trip").first?[0] ?? 0
-        XCTAssertEqual(distance, 14_000, accuracy: 20)
+        XCTAssertEqual(repairs, [nil, nil])
+        let trips = try t.rows("SELECT start_at, end_at, distance_m, end_reason FROM trip ORDER BY start_at")
+        XCTAssertEqual(trips.map { $0[3] as String }, ["jump", "movement"])
+        XCTAssertEqual(trips[0][1] as Int64, before.at, "the first ends at the last fix before the jump")
+        XCTAssertEqual(trips[1][0] as Int64, after.at, "the second starts at the fix after it")
+        XCTAssertEqual(trips[0][2] as Double, 6000, accuracy: 1)
+        XCTAssertEqual(trips[1][2] as Double, 6000, accuracy: 1)
     }
 
     /// An hour parked, then one bad fix 150 km away ten seconds later, then back. Judged from the
@@ -146,8 +173,11 @@ final class TripInvariantTests: XCTestCase {
         fixes.append((last.at + 10_000, last.lat + 150_000 / 111_195, last.lon, nil))
         fixes += still(at: (last.at + 10_000, last.lat, last.lon, 0), seconds: 600)
         try load(t, fixes)
-        let day: Double = try t.rows("SELECT distance_m FROM asset_day").first?[0] ?? -1
+        // Both jumps end any trip, so there is none, and no leg counts: the day's distance is
+        // NULL (no movement), where the trip of the jumps used to make it 0 by the trips method.
+        let day: Double = try t.rows("SELECT COALESCE(distance_m, 0) FROM asset_day").first?[0] ?? -1
         XCTAssertEqual(day, 0, "the bad fix and the way back are both jumps")
+        XCTAssertEqual(try t.count("trip"), 0)
     }
 
     /// A file's first fix 1,000 km from the last fix stored, three years earlier: the straight

@@ -60,10 +60,12 @@ public enum Derivations {
     public static let all: [any Deriver] = [TripDetection(), DailyRollup(), FuelLinking()]
 
     /// `streams`: trip runs fed with a file's positions as they loaded (TripStream), used where
-    /// they are exactly what reading the positions back would give.
+    /// they are exactly what reading the positions back would give. Returns what was rewritten:
+    /// `touched`, widened by the steps.
+    @discardableResult
     public static func refresh(_ db: Database, touched: TouchedTimeline, settings: DeriveSettings, steps: [any Deriver] = all,
-                               streams: [Int64: TripStream] = [:]) throws {
-        guard !touched.isEmpty else { return }
+                               streams: [Int64: TripStream] = [:]) throws -> TouchedTimeline {
+        guard !touched.isEmpty else { return touched }
         var touched = touched
         // One scratch per refresh: the rollup takes the day GPS figures trip detection gathered
         // reading the positions, instead of reading them all again (DayPaths).
@@ -76,6 +78,7 @@ public enum Derivations {
                 try step.refresh(db, touched: &touched, settings: settings)
             }
         }
+        return touched
     }
 
     /// Recomputes everything for every asset, e.g. after the fleet time zone changed.

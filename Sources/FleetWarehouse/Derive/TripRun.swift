@@ -229,13 +229,25 @@ struct TripRun {
                 bridge(evidence, seconds: dt, at: at, lat: lat, lon: lon, speed: speed, cos: &c)
                 return false
             }
-            if inTrip, try close(now.at(p.at, p.lat, p.lon), "gap", max: tripMax) { return true }
-            pending = 0
-            c = Geo.cosLat(lat)
-            now = now.at(at, lat, lon)
-            (anchor, candidate, candidateMax, stop, prev, frozen) = (now, now, 0, (lat, lon), (at, lat, lon, speed), engine.state(at: at) == true)
-            (nowCos, anchorCos, stopCos) = (c, c, c)
-            return false
+            return try restartAfter(p, "gap", at: at, lat: lat, lon: lon, speed: speed, cos: &c)
+        }
+        // Most fixes only need the comparison with the jitter radius (Geo.exceeds).
+        let advanced = Geo.exceeds(jitterBound, anchor.lat, anchor.lon, anchorCos, lat, lon, &c)
+        probe = AnchorProbe(valid: true, lat: anchor.lat, lon: anchor.lon, radius: jitter, advanced: advanced)
+        var d = 0.0
+        if advanced {
+            if c.isNaN { c = Geo.cosLat(lat) }
+            d = Geo.haversine(anchor.lat, anchor.lon, anchorCos, lat, lon, c)
+            probe.distance = d
+            // A move faster than any road vehicle, judged from the previous fix as GPSPath does
+            // (see there): the fixes on either side of it cannot both be right, so nothing
+            // between them is a distance anyone drove. It ends the trip as a gap does, and the
+            // run starts again stopped at this fix; the jump is in no trip, and no trip's
+            // straight line spans it (a Google Takeout trip of two fixes 30.5 km and 402 s
+            // apart was stored at 76 m/s).
+            if GPSPath.isJump(metres: anchor.at == p.at ? d : d - jitter, seconds: dt, limit: maxJump) {
+                return try restartAfter(p, "jump", at: at, lat: lat, lon: lon, speed: speed, cos: &c)
+            }
         }
         let engineOn = engine.state(at: at)
         // Moving or standing for the interval: reported speed, else OBD speed, else decided at the next real move.
@@ -255,13 +267,7 @@ struct TripRun {
             pending += dt
         }
         var top = v ?? 0
-        // Most fixes only need the comparison with the jitter radius (Geo.exceeds).
-        let advanced = Geo.exceeds(jitterBound, anchor.lat, anchor.lon, anchorCos, lat, lon, &c)
-        probe = AnchorProbe(valid: true, lat: anchor.lat, lon: anchor.lon, radius: jitter, advanced: advanced)
         if advanced {
-            if c.isNaN { c = Geo.cosLat(lat) }
-            let d = Geo.haversine(anchor.lat, anchor.lon, anchorCos, lat, lon, c)
-            probe.distance = d
             let span = max(Double(at - anchor.at) / 1000, 1)
             if pending > 0 {
                 // A real move: the whole span moved if its average speed says so; otherwise it
@@ -272,20 +278,18 @@ struct TripRun {
                 }
                 pending = 0
             }
-            // A jump is judged from the previous fix, as GPSPath does (see there). A counted move's
-            // average speed is a speed the asset reached: the maximum is at least that, so the
-            // trip's average (distance ÷ moving time over such moves) cannot exceed it.
-            if !GPSPath.isJump(metres: anchor.at == p.at ? d : d - jitter, seconds: dt, limit: maxJump) {
-                now.distance += d
-                top = max(top, d / span)
-                // The fixes moved at 1 km/h or more over this very interval while the reported
-                // speed says standing (a lagging `<speed>`): the interval is moving, so the
-                // distance it adds has moving time to go with it.
-                if counted != 1, v != nil, anchor.at == p.at, d >= rules.idleSpeedMps * dt {
-                    if counted == 2 { now.idle -= dt }
-                    now.moving += dt
-                    counted = 1
-                }
+            // A counted move's average speed is a speed the asset reached: the maximum is at
+            // least that, so the trip's average (distance ÷ moving time over such moves) cannot
+            // exceed it.
+            now.distance += d
+            top = max(top, d / span)
+            // The fixes moved at 1 km/h or more over this very interval while the reported
+            // speed says standing (a lagging `<speed>`): the interval is moving, so the
+            // distance it adds has moving time to go with it.
+            if counted != 1, v != nil, anchor.at == p.at, d >= rules.idleSpeedMps * dt {
+                if counted == 2 { now.idle -= dt }
+                now.moving += dt
+                counted = 1
             }
         }
         // The engine went on between the previous fix and this one: the trip it may start begins
@@ -331,6 +335,20 @@ struct TripRun {
         flushPending()
         candidate = now
         candidateMax = 0
+        return false
+    }
+
+    /// A gap no signal bridges, or a jump: the trip under way ends at the previous fix `p` with
+    /// `reason`, the interval up to this fix is in no trip and counts nothing, and the run goes
+    /// on stopped here. Returns true when the run should stop.
+    private mutating func restartAfter(_ p: (at: Int64, lat: Double, lon: Double, speed: Double?), _ reason: String,
+                                       at: Int64, lat: Double, lon: Double, speed: Double?, cos c: inout Double) throws -> Bool {
+        if inTrip, try close(now.at(p.at, p.lat, p.lon), reason, max: tripMax) { return true }
+        pending = 0
+        if c.isNaN { c = Geo.cosLat(lat) }
+        now = now.at(at, lat, lon)
+        (anchor, candidate, candidateMax, stop, prev, frozen) = (now, now, 0, (lat, lon), (at, lat, lon, speed), engine.state(at: at) == true)
+        (nowCos, anchorCos, stopCos) = (c, c, c)
         return false
     }
 

@@ -37,63 +37,142 @@ public struct TripDayTotalsCheck: WarehouseCheck {
 
     public func run(_ db: Database, _ context: VerifyContext, _ findings: inout FindingList) throws -> Int {
         let labels = try AssetLabels(db)
-        let zone = context.settings.zone
         var examined = 0
         for asset in try Int64.fetchAll(db, sql: "SELECT id FROM asset ORDER BY id") {
-            var days: [String: DayTrips] = [:]
-            var bracket = Bracket()
-            do {
-                let q = try CachedQuery(db, "SELECT id, start_at, end_at, distance_m FROM trip WHERE asset_id = ? ORDER BY start_at") { $0.bind(asset) }
-                defer { q.reset() }
-                while try q.step() {
-                    let start = q.int64(1), end = q.int64(2), distance = q.optionalDouble(3) ?? 0
-                    if distance > 0 { try bracket.add(db, asset: asset, trip: q.int64(0), start: start, end: end, distance: distance, labels: labels, zone: zone, &findings) }
-                    let day = zone.day(of: start)
-                    let key = day.description
-                    var d = days[key] ?? DayTrips(firstTrip: q.int64(0))
-                    d.count += 1
-                    d.starting += distance
-                    if zone.day(of: max(start, end - 1)) == day { d.within += distance }
-                    days[key] = d
-                }
-                bracket.flush(asset: asset, labels: labels, zone: zone, &findings)
-            }
-            let q = try CachedQuery(db, "SELECT day, trips, distance_m, distance_method FROM asset_day WHERE asset_id = ? ORDER BY day") { $0.bind(asset) }
-            defer { q.reset() }
-            while try q.step() {
-                examined += 1
-                let day = q.text(0), stored = q.int64(1), distance = q.optionalDouble(2), method = q.optionalText(3)
-                let trips = days.removeValue(forKey: day) ?? DayTrips()
-                if stored != Int64(trips.count) {
-                    findings.add(asset: labels[asset], day: day, trip: trips.count > 0 ? trips.firstTrip : nil,
-                                 "asset_day.trips says \(stored), but \(trips.count) trips start that day", fix: VerifyFix.rebuild)
-                }
-                if method == "trips", let distance, abs(distance - trips.starting) > 0.001 * Double(max(trips.count, 1)) + 1e-6 {
-                    findings.add(asset: labels[asset], day: day, "the day's distance (\(distance) m, from trips) is not the sum of its trips (\(Self.round(trips.starting)) m)",
-                                 fix: VerifyFix.rebuild)
-                }
-                if trips.within > 0 {
-                    // Odometer days: each trip is judged against the readings around it (Bracket).
-                    if let distance, method == "gps" {
-                        let limit = distance * (1 + Self.relativeTolerance) + Self.absoluteTolerance
-                        if trips.within > limit {
-                            findings.add(asset: labels[asset], day: day, trip: trips.firstTrip,
-                                         "trips within the day cover \(Self.round(trips.within)) m, more than the day's GPS path of \(Self.round(distance)) m allows (\(Self.round(limit)) m)",
-                                         fix: "compare the trips' and the day's sources (`fleetkit report trips` and `utilization` for that day): a trip longer than the day's path is a bad trip (jumping fixes) or positions missing from the day; \(VerifyFix.rebuild)")
-                        }
-                    } else if distance == nil {
-                        findings.add(asset: labels[asset], day: day, trip: trips.firstTrip,
-                                     "the day's distance is unknown (NULL), but its trips cover \(Self.round(trips.within)) m", fix: VerifyFix.rebuild)
-                    }
-                }
-            }
-            for (day, trips) in days.sorted(by: { $0.key < $1.key }) {
-                examined += 1
-                findings.add(asset: labels[asset], day: day, trip: trips.firstTrip, "\(trips.count) trips start on a day that has no asset_day row",
-                             fix: VerifyFix.rebuild)
-            }
+            examined += try Self.check(db, asset: asset, days: nil, labels: labels, zone: context.settings.zone, &findings)
         }
         return examined
+    }
+
+    /// The days of one asset, all of them or the local days `days` covers: their trips (those
+    /// starting on them) against their `asset_day` rows and the odometer. Returns the asset-days
+    /// examined. `derivedOnly` (an import, `enforce`): only the trips derived from the path
+    /// (`source = 'gps'`, distance method `gps` or `gps_partial`) against the GPS path of the
+    /// same positions, with the same rule and tolerance.
+    static func check(_ db: Database, asset: Int64, days window: ClosedRange<CivilDate>?, labels: AssetLabels, zone: FleetZone,
+                      derivedOnly: Bool = false, _ findings: inout FindingList) throws -> Int {
+        var examined = 0
+        var days: [String: DayTrips] = [:]
+        var bracket = Bracket()
+        do {
+            // A day is at most 25 hours: the instants of the window's days lie within these bounds.
+            let from = window.map { zone.start(of: $0.lowerBound) - 3_600_000 } ?? Int64.min
+            let to = window.map { zone.start(of: $0.upperBound) + 26 * 3_600_000 } ?? Int64.max
+            let q = try CachedQuery(db, """
+                SELECT id, start_at, end_at, distance_m FROM trip WHERE asset_id = ? AND start_at >= ? AND start_at <= ? AND (? = 0 OR (source = 'gps' AND distance_method IN ('gps', 'gps_partial')))
+                ORDER BY start_at
+                """) { $0.bind(asset); $0.bind(from); $0.bind(to); $0.bind(derivedOnly ? 1 : 0) }
+            defer { q.reset() }
+            while try q.step() {
+                let start = q.int64(1), end = q.int64(2), distance = q.optionalDouble(3) ?? 0
+                let day = zone.day(of: start)
+                if let window, !window.contains(day) { continue }
+                if distance > 0, !derivedOnly { try bracket.add(db, asset: asset, trip: q.int64(0), start: start, end: end, distance: distance, labels: labels, zone: zone, &findings) }
+                let key = day.description
+                var d = days[key] ?? DayTrips(firstTrip: q.int64(0))
+                d.count += 1
+                d.starting += distance
+                if zone.day(of: max(start, end - 1)) == day { d.within += distance }
+                days[key] = d
+            }
+            bracket.flush(asset: asset, labels: labels, zone: zone, &findings)
+        }
+        let q = try CachedQuery(db, "SELECT day, trips, distance_m, distance_method FROM asset_day WHERE asset_id = ? AND day >= ? AND day <= ? ORDER BY day") {
+            $0.bind(asset); $0.bind(window?.lowerBound.description ?? ""); $0.bind(window?.upperBound.description ?? "~")
+        }
+        defer { q.reset() }
+        while try q.step() {
+            examined += 1
+            let day = q.text(0), stored = q.int64(1), distance = q.optionalDouble(2), method = q.optionalText(3)
+            let trips = days.removeValue(forKey: day) ?? DayTrips()
+            if derivedOnly {
+                if trips.within > 0, let distance, method == "gps" {
+                    let limit = distance * (1 + Self.relativeTolerance) + Self.absoluteTolerance
+                    if trips.within > limit {
+                        findings.add(asset: labels[asset], day: day, trip: trips.firstTrip,
+                                     "the trips derived within the day cover \(Self.round(trips.within)) m, more than the day's GPS path of \(Self.round(distance)) m allows (\(Self.round(limit)) m)",
+                                     fix: "the derivation contradicts itself on these positions (a jumping fix it did not judge): report it with the file; importing the file without the day's bad fixes loads the rest")
+                    }
+                }
+                continue
+            }
+            if stored != Int64(trips.count) {
+                findings.add(asset: labels[asset], day: day, trip: trips.count > 0 ? trips.firstTrip : nil,
+                             "asset_day.trips says \(stored), but \(trips.count) trips start that day", fix: VerifyFix.rebuild)
+            }
+            if method == "trips", let distance, abs(distance - trips.starting) > 0.001 * Double(max(trips.count, 1)) + 1e-6 {
+                findings.add(asset: labels[asset], day: day, "the day's distance (\(distance) m, from trips) is not the sum of its trips (\(Self.round(trips.starting)) m)",
+                             fix: VerifyFix.rebuild)
+            }
+            if trips.within > 0 {
+                // Odometer days: each trip is judged against the readings around it (Bracket).
+                if let distance, method == "gps" {
+                    let limit = distance * (1 + Self.relativeTolerance) + Self.absoluteTolerance
+                    if trips.within > limit {
+                        findings.add(asset: labels[asset], day: day, trip: trips.firstTrip,
+                                     "trips within the day cover \(Self.round(trips.within)) m, more than the day's GPS path of \(Self.round(distance)) m allows (\(Self.round(limit)) m)",
+                                     fix: "compare the trips' and the day's sources (`fleetkit report trips` and `utilization` for that day): a trip longer than the day's path is a bad trip (jumping fixes) or positions missing from the day; \(VerifyFix.rebuild)")
+                    }
+                } else if distance == nil {
+                    findings.add(asset: labels[asset], day: day, trip: trips.firstTrip,
+                                 "the day's distance is unknown (NULL), but its trips cover \(Self.round(trips.within)) m", fix: VerifyFix.rebuild)
+                }
+            }
+        }
+        for (day, trips) in days.sorted(by: { $0.key < $1.key }) where !derivedOnly {
+            examined += 1
+            findings.add(asset: labels[asset], day: day, trip: trips.firstTrip, "\(trips.count) trips start on a day that has no asset_day row",
+                         fix: VerifyFix.rebuild)
+        }
+        return examined
+    }
+
+    /// The check inside a file's load (`WarehouseSink.deriveAfterLoad`), over the local days the
+    /// derivations rewrote (`touched`, as widened by them): a derived trip longer than its day's
+    /// GPS path is a figure nobody can sign, so the file's load fails whole with the findings
+    /// rather than committing them for `verify` to find later.
+    ///
+    /// Only derived trips against the path of the same positions: the two are computed from the
+    /// same stored facts, so they agree for any set of files a correct derivation sees, and a
+    /// finding is a fault of the derivation, never of the order files came in. A vendor's trip
+    /// against the GPS path, or any trip against the odometer, can disagree while a day is only
+    /// partly loaded (its trips file before the rest of its positions, odometer readings that
+    /// narrow the bracket as they arrive): failing a file for that would make the warehouse
+    /// depend on the import order, so those stay `verify`'s.
+    public static func enforce(_ db: Database, touched: TouchedTimeline, zone: FleetZone) throws {
+        var findings = FindingList(check: "trips_vs_days", limit: 5)
+        var labels: AssetLabels?
+        func labelled() throws -> AssetLabels {
+            if let labels { return labels }
+            let l = try AssetLabels(db)
+            labels = l
+            return l
+        }
+        for asset in touched.whole.sorted() {
+            _ = try check(db, asset: asset, days: nil, labels: try labelled(), zone: zone, derivedOnly: true, &findings)
+        }
+        for (asset, range) in touched.ranges.sorted(by: { $0.key < $1.key }) where !touched.whole.contains(asset) {
+            _ = try check(db, asset: asset, days: zone.day(of: range.lowerBound)...zone.day(of: range.upperBound), labels: try labelled(), zone: zone, derivedOnly: true, &findings)
+        }
+        if findings.count > 0 { throw Violation(count: findings.count, listed: findings.listed) }
+    }
+
+    /// Trips that do not fit their days, found while a file loaded: nothing of the file was kept.
+    public struct Violation: Error, CustomStringConvertible {
+        public var count: Int
+        public var listed: [VerifyFinding]
+
+        public var description: String {
+            let lines = listed.map { f in
+                "  \(f.asset ?? "?") \(f.day ?? "")\(f.trip.map { " trip \($0)" } ?? ""): \(f.what)"
+            }
+            let more = count > listed.count ? "\n  … and \(count - listed.count) more" : ""
+            return """
+                the trips derived from this file do not fit their days' totals (trips_vs_days, \(count) finding\(count == 1 ? "" : "s")); nothing of the file was kept:
+                \(lines.joined(separator: "\n"))\(more)
+                What to do: \(listed.first?.fix ?? VerifyFix.rebuild). If the file is right, report it with the asset's files: the derivation is wrong.
+                """
+        }
     }
 
     static func round(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }

@@ -48,7 +48,11 @@ enum GeotabEntity: String, CaseIterable {
                             "afterHoursEnd", "afterHoursStart", "afterHoursStopDuration", "workDistance", "workDrivingDuration", "workStopDuration",
                             "speedRange1", "speedRange1Duration", "speedRange2", "speedRange2Duration", "speedRange3", "speedRange3Duration",
                             "engineHours", "version", "dateTime"]
-        case .exceptionEvent, .fuelTransaction, .unknown: return []
+        case .fuelTransaction: return ["id", "dateTime", "device", "driver", "deviceByDriver", "volume", "cost", "currencyCode", "cardNumber", "comments",
+                                        "description", "driverName", "externalReference", "licencePlate", "location", "odometer", "productType",
+                                        "provider", "providerProductDescription", "serialNumber", "siteName", "sourceData",
+                                        "vehicleIdentificationNumber", "version", "confidence", "deletedDateTime"]
+        case .exceptionEvent, .unknown: return []
         }
     }
 }

@@ -10,15 +10,16 @@ import FleetWarehouse
 /// Read: `Device` (identity), `StatusData` (the diagnostics with documented units become
 /// meters), `FaultData` (J1939 and OBD-II codes become DTCs; Geotab's own GO-device
 /// diagnostics are counted, never stored as engine codes), `LogRecord` and `DeviceStatusInfo`
-/// (positions). `Trip`, `ExceptionEvent` and `FuelTransaction` are recognised and counted in a
-/// note, not stored. docs/FORMATS.md lists every member read and where it goes.
+/// (positions), `Trip` (vendor trips), `FuelTransaction` (card fuel purchases); `ExceptionEvent`
+/// is checked and counted per rule, not stored. docs/FORMATS.md lists every member read and
+/// where it goes.
 ///
 /// Streaming: the result list is read one entity at a time (`JSONPullParser`); each entity is
 /// loaded in its own savepoint and an unusable one is rejected with its JSON path and raw text.
 /// JSON that is not well formed, truncated included, fails the whole file.
 public struct GeotabImporter: Importer {
     public static let format = "geotab"
-    public static let summary = "MyGeotab API responses (JSON-RPC Get/GetFeed result or a bare list): Device, StatusData meters, FaultData engine codes, LogRecord and DeviceStatusInfo positions"
+    public static let summary = "MyGeotab API responses (JSON-RPC Get/GetFeed result or a bare list): Device, StatusData meters, FaultData engine codes, LogRecord and DeviceStatusInfo positions, Trip, FuelTransaction card purchases"
     public static let example = "geotab/StatusData-2026-10-01.json"
 
     /// Member names only MyGeotab entities use, in the first 64 KiB.

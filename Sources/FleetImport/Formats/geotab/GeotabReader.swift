@@ -126,18 +126,28 @@ final class GeotabReader<S: RecordSink> {
                 case .logRecord: try self.logRecord(f, &s)
                 case .deviceStatusInfo: try self.deviceStatusInfo(f, &s)
                 case .trip: try self.trip(f, &s)
-                case .exceptionEvent, .fuelTransaction:
-                    self.tally.count("\(kind.rawValue) entities recognised but not stored (FleetKit does not read them yet)")
+                case .fuelTransaction: try self.fuelTransaction(f, &s)
+                case .exceptionEvent: try self.exceptionEvent(f)
                 case .unknown:
                     let keys = node.members.prefix(12).map(\.key).joined(separator: ", ")
                     throw JSONRowError(.unknownShape, "not a MyGeotab entity FleetKit reads (members: \(keys)); see docs/FORMATS.md for the entity types read", at: path)
                 }
             }
         } catch let e as JSONRowError {
-            try sink.reject(Issue(e.reason, at: e.path, e.message, raw: node.render()))
+            try sink.reject(masked(Issue(e.reason, at: e.path, e.message, raw: node.render()), kind))
         } catch let e as RowError {
-            try sink.reject(Issue(e.reason, at: path, e.message, raw: node.render()))
+            try sink.reject(masked(Issue(e.reason, at: path, e.message, raw: node.render()), kind))
         }
+    }
+
+    /// A rejected fuel transaction is kept with its card numbers masked to the last four, as the
+    /// `fuel-card` format keeps its rejects: MyGeotab's `cardNumber` may be a full number.
+    private func masked(_ issue: Issue, _ kind: GeotabEntity) -> Issue {
+        guard kind == .fuelTransaction else { return issue }
+        var m = issue
+        m.raw = FuelCardImporter.maskCardNumbers(issue.raw)
+        m.message = FuelCardImporter.maskCardNumbers(issue.message)
+        return m
     }
 }
 
