@@ -114,7 +114,7 @@ public struct ImportSummary: Codable, Sendable {
     public var files: [FileOutcome]
     public var totals: Totals
 
-    /// 0 when everything imported cleanly, 1 when rows were rejected or files failed (DESIGN §8).
+    /// 0 when everything imported cleanly, 1 when rows were rejected or files failed (docs/OPERATIONS.md, "Exit codes (every command)").
     public var exitCode: Int32 { totals.failed > 0 || totals.rejected > 0 ? 1 : 0 }
 }
 
@@ -314,106 +314,47 @@ public struct ImportSession {
         // Hashed beside the import (FileDigest); stopped and joined however the import ends.
         let digest = FileDigest(opened.descriptorURL)
         defer { digest.finish(); withExtendedLifetime(opened) {} }
-        var changed: String?
-        var restatements: [PeriodFigures.Change]?
-        var replaced: Corrections.Forgotten?
-        var twins: [CurrencyTwins] = []
+        var load = FileLoad(warehouse: warehouse, settings: FileLoad.Settings(zone: options.zone, currency: options.currency, trips: options.trips))
+        load.settingsAreStored = options.settingsFromWarehouse
+        load.streamTrips = options.streamTrips
+        load.allowRestatement = options.allowRestatement
+        load.replaces = options.replaces
+        load.actor = options.actor
+        load.dryRun = options.dryRun
+        let file = FileLoad.NewFile(path: url.path, format: importerType.format, bytes: bytes, runID: runID,
+                                    sha256: { try digest.value() }, changed: { opened.change() })
         do {
-            try warehouse.pool.writeWithoutTransaction { db in
-                try db.inTransaction(.immediate) {
-                    // Only a file of a stored file's size can be a re-import: wait for its hash first.
-                    if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM source_file WHERE bytes = ?)", arguments: [bytes]) == true,
-                       let existing = try Self.storedFile(db, sha256: try digest.value()) {
-                        outcome.status = .unchanged
-                        outcome.sourceFileID = existing
-                        return .rollback
-                    }
-                    // Settings are read inside the file's transaction: a change committed by
-                    // `init --tz` or `--trip-rule` after this run began is seen here, and the file
-                    // is not derived with the old ones (verify then found 372 failures).
-                    if options.settingsFromWarehouse {
-                        let now = try WarehouseSettings.load(db)
-                        if now.zone.identifier != options.zone.identifier || now.currency != options.currency || now.trips != options.trips {
-                            throw FleetError.warehouse(path: warehouse.path,
-                                                       reason: "its settings changed while this import ran (now: time zone \(now.zone.identifier), currency \(now.currency), trip rules \(now.trips.summary))",
-                                                       hint: "Nothing of \(url.lastPathComponent) was kept; run the import again, which derives with the new settings.")
-                        }
-                    }
-                    if input.asset == nil, options.attributeByFolder {
-                        input.asset = try FileWalker.folderUnit(of: url, in: db)
-                    }
-                    // The digest is written once known, before commit; until then a placeholder
-                    // no digest can equal keeps the column's UNIQUE and NOT NULL.
-                    var file = SourceFile(path: url.path, sha256: "pending:\(UUID().uuidString)", format: importerType.format, bytes: bytes,
-                                          importedAt: Timestamp.now(), importRunID: runID, status: "importing",
-                                          loaded: 0, updated: 0, unchanged: 0, rejected: 0)
-                    let fileID = try SourceFile.columnTable.insert(file, in: db)
-                    let derive = DeriveSettings(zone: options.zone, trips: options.trips)
-                    // The closed months' figures before anything changes (none closed: nothing read).
-                    let closedBefore = try MonthEnd.snapshot(db, zone: options.zone)
-                    if let predecessor = options.replaces {
-                        let target = try Corrections.find(db, predecessor)
-                        replaced = try Corrections.forget(db, fileID: target.id, settings: derive)
-                    }
-                    var sink = WarehouseSink(db: db, sourceFileID: fileID)
-                    sink.derive = derive
-                    sink.streamTrips = options.streamTrips
-                    if let preread { try preread.reader(input, &sink) } else { try importerType.init().read(input, into: &sink) }
-                    try sink.deriveAfterLoad()
-                    file.sha256 = try digest.value()
-                    // Read in part while it grew, shrank or was rewritten: keep none of it.
-                    if let change = opened.change() {
-                        changed = change
-                        return .rollback
-                    }
-                    // Same size as no stored file, yet the same digest: the file changed size while it
-                    // was read. The stored import stands; this one is undone.
-                    if let existing = try Self.storedFile(db, sha256: file.sha256) {
-                        outcome.status = .unchanged
-                        outcome.sourceFileID = existing
-                        return .rollback
-                    }
-                    // Loaded beside an earlier file's rows that differ only in currency, every row
-                    // would count twice: refused, pointing at --replaces.
-                    twins = try CurrencyTwins.find(db, fileID: fileID)
-                    if !twins.isEmpty { return .rollback }
-                    let restated = try MonthEnd.changes(db, since: closedBefore, zone: options.zone)
-                    if !restated.isEmpty {
-                        restatements = restated
-                        guard options.allowRestatement else { return .rollback }
-                        try MonthEnd.record(db, restated, filePath: url.path, sha256: file.sha256, by: options.actor)
-                    }
-                    if let replaced { try Corrections.record(db, replaced, action: "replace", replacedBy: url.path, by: options.actor) }
-                    let c = sink.counts
-                    file.status = c.rejected > 0 ? "partial" : "imported"
-                    (file.loaded, file.updated, file.unchanged, file.rejected) = (c.loaded, c.updated, c.unchanged, c.rejected)
-                    try SourceFile.columnTable.update(file, id: fileID, in: db)
-                    outcome.status = .imported
-                    (outcome.loaded, outcome.updated, outcome.unchanged, outcome.rejected) = (c.loaded, c.updated, c.unchanged, c.rejected)
-                    outcome.notes = sink.notes.isEmpty ? nil : sink.notes
-                    outcome.moved = sink.moves.count > 0 ? sink.moves.count : nil
-                    outcome.sourceFileID = options.dryRun ? nil : fileID
-                    return options.dryRun ? .rollback : .commit
+            let result = try load.load(file) { context, sink in
+                if input.asset == nil, options.attributeByFolder {
+                    input.asset = try FileWalker.folderUnit(of: url, in: context.db)
                 }
+                if let preread { try preread.reader(input, &sink) } else { try importerType.init().read(input, into: &sink) }
             }
-            if !twins.isEmpty, changed == nil {
+            switch result {
+            case let .unchanged(existing):
+                outcome.status = .unchanged
+                outcome.sourceFileID = existing
+            case let .changedWhileRead(change):
+                outcome = FileOutcome(path: url.path, format: importerType.format, status: .failed,
+                                      error: "\(url.path): \(change); nothing of it was kept. Import it again once it is complete")
+                outcome.changedWhileRead = true
+            case let .matchesExceptCurrency(twins):
                 outcome = FileOutcome(path: url.path, format: importerType.format, status: .failed,
                                       error: "\(url.path): \(CurrencyTwins.refusal(twins)); nothing of it was kept")
                 outcome.matchesExceptCurrency = twins
-                return outcome
-            }
-            if let restatements, !options.allowRestatement, outcome.status != .unchanged, changed == nil {
+            case let .refused(restatements):
                 outcome = FileOutcome(path: url.path, format: importerType.format, status: .failed,
                                       error: "\(url.path): \(MonthEnd.refusal(restatements)); nothing of it was kept")
                 outcome.restatements = restatements
-                return outcome
-            }
-            outcome.restatements = restatements
-            outcome.replaced = replaced
-            if let changed {
-                outcome = FileOutcome(path: url.path, format: importerType.format, status: .failed,
-                                      error: "\(url.path): \(changed); nothing of it was kept. Import it again once it is complete")
-                outcome.changedWhileRead = true
+            case let .loaded(l):
+                let c = l.counts
+                outcome.status = .imported
+                (outcome.loaded, outcome.updated, outcome.unchanged, outcome.rejected) = (c.loaded, c.updated, c.unchanged, c.rejected)
+                outcome.notes = l.notes.isEmpty ? nil : l.notes
+                outcome.moved = l.moved > 0 ? l.moved : nil
+                outcome.sourceFileID = l.sourceFileID
+                outcome.restatements = l.restatements.isEmpty ? nil : l.restatements
+                outcome.replaced = l.replaced
             }
         } catch let error as DatabaseError where ImportSession.stopsTheRun(error) {
             throw Warehouse.explain(error, path: warehouse.path, doing: "import \(url.path)")
@@ -423,10 +364,6 @@ public struct ImportSession {
             outcome = FileOutcome(path: url.path, format: importerType.format, status: .failed, error: message)
         }
         return outcome
-    }
-
-    private static func storedFile(_ db: Database, sha256: String) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT id FROM source_file WHERE sha256 = ?", arguments: [sha256])
     }
 
     /// Errors of the warehouse itself, as opposed to one file's content: no later file can succeed.

@@ -5,7 +5,7 @@ import FleetWarehouse
 import FleetImport
 import FleetReports
 
-/// The unattended batch job (DESIGN §6): lock, import what is new in the inbox, archive or
+/// The unattended batch job (docs/OPERATIONS.md, "The nightly job"): lock, import what is new in the inbox, archive or
 /// quarantine each file, refresh the reports, record the run.
 ///
 /// Crash safety comes from the order of steps: a file is moved only after its transaction

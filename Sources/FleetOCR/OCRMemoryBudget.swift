@@ -1,4 +1,4 @@
-/// How reading one receipt stays under 300 MB of peak memory (DESIGN §9) whatever its header
+/// How reading one receipt stays under 300 MB of peak memory (docs/OPERATIONS.md, "Performance notes") whatever its header
 /// declares: every step's memory is known before it runs, from the header and the pixel count.
 ///
 /// Why it is a budget and not a pixel limit: a pixel limit checked once on the header let a

@@ -9,7 +9,7 @@ import FleetCore
 /// search, the sink's `findAsset`, and the report filter's unit-number queries), in two
 /// statement styles, and a new identifier would have had to be added to each.
 ///
-/// Trust order (DESIGN §3): VIN (the asset's, then an ISO feed's VIN-shaped label), PIN, each
+/// Trust order (docs/FORMATS.md, "Identity"): VIN (the asset's, then an ISO feed's VIN-shaped label), PIN, each
 /// vendor identifier already linked, then the unit number. Names are never matched.
 public struct AssetLookup {
     let db: Database

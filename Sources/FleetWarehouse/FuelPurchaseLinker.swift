@@ -3,7 +3,7 @@ import GRDB
 import FleetCore
 
 /// Links fuel receipts to the purchase they duplicate, so that the money is counted once
-/// (DESIGN §9, docs/METRICS.md "Receipts and card transactions"):
+/// (docs/METRICS.md, "Receipts and card transactions"):
 ///
 /// 1. **Card wins.** A receipt whose purchase a fuel-card transaction also records gets
 ///    `linked_to` = the card row: same currency and total to the cent, times within 30 minutes,

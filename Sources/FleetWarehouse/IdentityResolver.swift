@@ -4,7 +4,7 @@ import FleetCore
 
 /// Turns an `AssetRef` into one asset id, creating or merging assets as the ref requires.
 ///
-/// Trust order (DESIGN §3): normalised VIN or PIN, then a vendor identifier already linked, then
+/// Trust order (docs/FORMATS.md, "Identity"): normalised VIN or PIN, then a vendor identifier already linked, then
 /// the unit number. Names are never matched. When the identifiers of one ref point at two
 /// different assets, the ref proves they are the same asset and the two are merged, which makes
 /// the result independent of the order in which files arrive.

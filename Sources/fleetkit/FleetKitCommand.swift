@@ -33,7 +33,7 @@ struct FleetKitCommand: ParsableCommand {
     }
 }
 
-/// Exit codes scripts rely on (DESIGN §8).
+/// Exit codes scripts rely on (docs/OPERATIONS.md, "Exit codes (every command)").
 enum Exit {
     static let rowsRejected = ExitCode(1)
     static let couldNotRun = ExitCode(2)

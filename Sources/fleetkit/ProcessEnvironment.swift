@@ -7,7 +7,7 @@ import Glibc
 ///
 /// Debian's libtesseract is built with OpenMP. libgomp reads `OMP_THREAD_LIMIT` once, when the
 /// library is loaded, before `main` runs, and without a limit each Tesseract call spreads over
-/// every core and fights the other workers: receipt OCR measured 3x slower (DESIGN §7). Setting
+/// every core and fights the other workers: receipt OCR measured 3x slower (docs/OPERATIONS.md, "Performance notes"). Setting
 /// the variable from inside the process is too late, so fleetkit re-executes itself with it set.
 enum ProcessEnvironment {
     static let ompThreadLimit = "OMP_THREAD_LIMIT"

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import FleetKit
 
-/// `fleetkit review list|accept|fix`: the receipts waiting for a person (DESIGN §10).
+/// `fleetkit review list|accept|fix`: the receipts waiting for a person (docs/FORMATS.md, "receipt").
 struct ReviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "review",
@@ -33,8 +33,7 @@ extension ReviewCommand {
     static func apply(_ receipt: String, _ changes: [ReceiptReview.Change], warehouse options: WarehouseOptions, by person: String) throws {
         do {
             let w = try options.open()
-            let settings = try w.settings()
-            let after = try ReceiptReview(warehouse: w).apply(receipt, changes, by: person, zone: settings.zone, currency: settings.currency)
+            let after = try ReceiptReview(warehouse: w).apply(receipt, changes, by: person)
             for change in changes {
                 switch change {
                 case let .accept(f): Console.out("accepted \(f) on receipt \(receipt)")

@@ -56,7 +56,7 @@ final class DVIRImporterTests: XCTestCase {
         XCTAssertEqual(try t.factDump(), before)
     }
 
-    /// The re-export with the defects resolved wins in either import order (DESIGN §9).
+    /// The re-export with the defects resolved wins in either import order (docs/FORMATS.md, "Later state wins, not later import").
     func testResolutionWinsWhateverTheImportOrder() throws {
         // Without updated_at, D-2101's state moves forward with each row's later resolution: its DVIR counts one update per row.
         for (pair, updates) in [(("resolved-before.csv", "resolved-after.csv"), 3), (("derived-before.csv", "derived-after.csv"), 4)] {

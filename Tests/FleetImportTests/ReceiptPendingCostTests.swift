@@ -51,7 +51,7 @@ final class ReceiptPendingCostTests: XCTestCase {
         // A person accepts the total: counted from then on, though the volume is still doubtful.
         let review = ReceiptReview(warehouse: t.warehouse)
         let id = String(try XCTUnwrap(review.list().first?.receipt))
-        _ = try review.apply(id, [.accept("total")], by: "ana", zone: .utc, currency: "USD")
+        _ = try review.apply(id, [.accept("total")], by: "ana")
         out = try costReport(t)
         XCTAssertEqual(out.metadata.totals.first { $0.0 == "total" }?.1 ?? 0, 42.70, accuracy: 1e-9)
         XCTAssertEqual(quality(out, Self.pendingCheck)?[1], .integer(0))

@@ -27,7 +27,7 @@ final class ReceiptReviewTests: XCTestCase {
         XCTAssertTrue(volume.required)
         XCTAssertTrue(volume.lineText?.contains("10.05") ?? false, "\(volume)")
 
-        XCTAssertNil(try review.apply(String(before.receipt), [.accept("volume")], by: "ana", zone: .utc, currency: "USD"))
+        XCTAssertNil(try review.apply(String(before.receipt), [.accept("volume")], by: "ana"))
         let p = try purchase(t)
         XCTAssertEqual(p["needs_review"] as Bool, false)
         XCTAssertEqual(p["volume_ml"] as Double, 10_050, accuracy: 1e-6)
@@ -44,7 +44,7 @@ final class ReceiptReviewTests: XCTestCase {
         try t.importFile(Self.slip)
         let review = ReceiptReview(warehouse: t.warehouse)
         let id = try XCTUnwrap(review.list().first?.receipt)
-        XCTAssertNil(try review.apply(String(id), [.fix("volume", "10.50 L")], by: "ana", zone: .utc, currency: "USD"))
+        XCTAssertNil(try review.apply(String(id), [.fix("volume", "10.50 L")], by: "ana"))
         try t.warehouse.pool.write { db in
             for table in ["fuel_purchase", "reject", "receipt_read"] { try db.execute(sql: "DELETE FROM \(table)") }
             try db.execute(sql: "DELETE FROM source_file")
@@ -65,7 +65,7 @@ final class ReceiptReviewTests: XCTestCase {
         let review = ReceiptReview(warehouse: t.warehouse)
         let id = try XCTUnwrap(review.list().first?.receipt)
         try t.warehouse.pool.write { db in try db.execute(sql: "DELETE FROM receipt_field WHERE field = 'fuel-grade'") }
-        XCTAssertThrowsError(try review.apply(String(id), [.accept("fuel-grade")], by: "ana", zone: .utc, currency: "USD")) {
+        XCTAssertThrowsError(try review.apply(String(id), [.accept("fuel-grade")], by: "ana")) {
             guard case let FleetError.invalidArgument(_, _, hint) = $0 else { return XCTFail("\($0)") }
             XCTAssertTrue(hint.contains("nothing to accept"), hint)
         }
@@ -80,15 +80,15 @@ final class ReceiptReviewTests: XCTestCase {
         try t.importFile(ReceiptImporterTests.photo("us-expense-total-unconfirmed.png"))
         let review = ReceiptReview(warehouse: t.warehouse)
         let id = String(try XCTUnwrap(review.list().first?.receipt))
-        let after = try XCTUnwrap(review.apply(id, [.fix("currency", "JPY"), .accept("date")], by: "ana", zone: .utc, currency: "USD"))
+        let after = try XCTUnwrap(review.apply(id, [.fix("currency", "JPY"), .accept("date")], by: "ana"))
         let total = try XCTUnwrap(after.fields.first { $0.field == "total" })
         XCTAssertEqual([total.value, total.problem], ["204.90", "doubtful (0%)"], "still listed as read, and doubtful whatever its OCR confidence")
         XCTAssertEqual(try t.count("expense"), 0, "204.90 is not a yen amount: not loaded")
-        XCTAssertThrowsError(try review.apply(id, [.accept("total")], by: "ana", zone: .utc, currency: "USD")) {
+        XCTAssertThrowsError(try review.apply(id, [.accept("total")], by: "ana")) {
             guard case let FleetError.invalidArgument(_, _, hint) = $0 else { return XCTFail("\($0)") }
             XCTAssertTrue(hint.contains("more decimals than JPY has (0)"), hint)
         }
-        XCTAssertNil(try review.apply(id, [.fix("total", "20490")], by: "ana", zone: .utc, currency: "USD"))
+        XCTAssertNil(try review.apply(id, [.fix("total", "20490")], by: "ana"))
         let e = try XCTUnwrap(t.rows("SELECT amount_minor, currency FROM expense").first)
         XCTAssertEqual([e["amount_minor"] as Int64], [20490])
         XCTAssertEqual(e["currency"] as String, "JPY")
@@ -102,8 +102,8 @@ final class ReceiptReviewTests: XCTestCase {
         try t.warehouse.pool.write { db in try db.execute(sql: "UPDATE source_file SET path = '/archive/2026-11-25/slip-43.png'") }
         let review = ReceiptReview(warehouse: t.warehouse)
         XCTAssertEqual(try review.list().first?.image, "/archive/2026-11-25/slip-43.png")
-        XCTAssertNil(try review.apply("slip-43.png", [.accept("volume")], by: "ana", zone: .utc, currency: "USD"))
-        XCTAssertThrowsError(try review.apply("slip-34.png", [.accept("volume")], by: "ana", zone: .utc, currency: "USD")) {
+        XCTAssertNil(try review.apply("slip-43.png", [.accept("volume")], by: "ana"))
+        XCTAssertThrowsError(try review.apply("slip-34.png", [.accept("volume")], by: "ana")) {
             XCTAssertEqual(($0 as? ReceiptReview.UnknownReceipt)?.candidates.contains("slip-43.png"), true, "\($0)")
         }
     }
@@ -126,7 +126,7 @@ final class ReceiptReviewTests: XCTestCase {
             return out.dataQuality.rows.first { $0[0] == .text("Receipts with no currency printed (counted in the fleet's currency)") }
         }
         XCTAssertEqual(try assumed()?[1], .integer(1), "counted in USD by assumption: said in data quality")
-        XCTAssertNil(try review.apply(String(listed.receipt), [], by: "ana", zone: .utc, currency: "USD"))
+        XCTAssertNil(try review.apply(String(listed.receipt), [], by: "ana"))
         XCTAssertEqual(try review.history(String(listed.receipt)).map(\.field), ["currency"])
         XCTAssertEqual(try assumed()?[1], .integer(0))
     }

@@ -33,7 +33,7 @@ final class SamsaraRecordsTests: XCTestCase {
     }
 
     /// A DVIR re-exported with its defects resolved updates the same rows; imported the other
-    /// way round, the older export changes nothing (DESIGN §9).
+    /// way round, the older export changes nothing (docs/FORMATS.md, "Later state wins, not later import").
     func testResolvedDVIRWinsInBothImportOrders() throws {
         var dumps: [[String]] = []
         for order in [["dvirs-open.json", "dvirs-resolved.json"], ["dvirs-resolved.json", "dvirs-open.json"]] {

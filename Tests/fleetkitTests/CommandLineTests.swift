@@ -1,7 +1,7 @@
 import XCTest
 import FleetTestSupport
 
-/// The command line is a contract that scripts and cron jobs rely on (DESIGN §8): exit codes,
+/// The command line is a contract that scripts and cron jobs rely on (docs/OPERATIONS.md, "Exit codes (every command)"): exit codes,
 /// `--json` shapes and messages are pinned here against the built executable.
 final class CommandLineTests: XCTestCase {
     var dir: URL!

@@ -1,7 +1,7 @@
 import Foundation
 import FleetCore
 
-/// JSON: the report's tables for pipelines, one file `<report>-<label>.json` of DESIGN §5's shape:
+/// JSON: the report's tables for pipelines, one file `<report>-<label>.json` of this shape (docs/METRICS.md, "Format details"):
 ///
 ///     {"report", "period": {"from", "to", "label"},
 ///      "parameters": {…named parameters…, "time_zone", "units", "currency"},

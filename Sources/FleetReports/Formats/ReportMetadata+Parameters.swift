@@ -3,7 +3,7 @@ import FleetCore
 
 /// The "what this report is" block as tables, so every renderer shows the same facts in the
 /// same order: period, zone, units, currency, named parameters, methods, generation time and the
-/// source files (DESIGN §5: every report says what it is).
+/// source files (docs/METRICS.md, "Report output conventions": every report says what it is).
 extension ReportMetadata {
     /// `section, name, value` rows. A source is `source, <path>, <sha256>`: the pair an auditor
     /// checks with `sha256sum`; the source's id and format are in `sourcesTable` (XLSX, HTML) and

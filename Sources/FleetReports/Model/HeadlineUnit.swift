@@ -3,7 +3,7 @@ import FleetCore
 
 /// What a headline figure (`ReportMetadata.headlines`) measures, so that the HTML cards and the
 /// XLSX Summary sheet print "$12,345.67", "1,204.5 mi", "83.2 %" rather than bare numbers a
-/// reader must guess the unit of. JSON keeps plain numbers (DESIGN §5); its `units` and
+/// reader must guess the unit of. JSON keeps plain numbers (docs/METRICS.md, "Format details"); its `units` and
 /// `currency` keys say the same thing for machines.
 ///
 /// WHY no table of names: the unit is declared with the figure (`ReportHeadline`), from the

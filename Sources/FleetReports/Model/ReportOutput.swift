@@ -18,7 +18,7 @@ public struct ReportOutput: Sendable {
     }
 }
 
-/// What a report says about itself (DESIGN §5): period, zone, units, currency, method notes,
+/// What a report says about itself (docs/METRICS.md, "Report output conventions"): period, zone, units, currency, method notes,
 /// generation time and sources.
 public struct ReportMetadata: Sendable, Equatable {
     public var report: String            // cli name: "cost"

@@ -1,5 +1,5 @@
 /// The precedence rule of records whose source says when their state was last updated
-/// (`state_at`): DVIRs and their defects (DESIGN §9, "later state wins").
+/// (`state_at`): DVIRs and their defects (docs/FORMATS.md, "Later state wins, not later import").
 ///
 /// A stored row is replaced by a later state. At exactly the same `state_at` time cannot choose,
 /// and "equal or later wins" let the export imported last win: two exports of one DVIR with

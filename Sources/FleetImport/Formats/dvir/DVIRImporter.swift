@@ -11,7 +11,7 @@ import FleetWarehouse
 ///
 /// - **Keys.** `dvir:<dvir id>`; `defect:<dvir id>:<defect id>`, or without a defect id
 ///   `defect:<dvir id>:<component>@<created time>`.
-/// - **Later state wins** (DESIGN §9). A row's state time is the latest of `updated_at`, the
+/// - **Later state wins** (docs/FORMATS.md, "Later state wins, not later import"). A row's state time is the latest of `updated_at`, the
 ///   driver's and mechanic's signatures, the next driver's review and the defect's resolution.
 ///   A defect's `state_at` is its row's; a DVIR's is the latest over its rows. The records'
 ///   precedence rules (a later `state_at` wins; `StatePrecedence`) then let a re-export with the defect resolved

@@ -6,7 +6,7 @@ import FleetWarehouse
 /// registrations, tires, parts… (`expenses.csv`, from an accounting or expense tool).
 ///
 /// A row may name a vehicle by unit number or VIN; one that names none stays unassigned
-/// (`asset_id` NULL), because it is still a real cost that reports show as "unassigned" (DESIGN §9).
+/// (`asset_id` NULL), because it is still a real cost that reports show as "unassigned" (docs/FORMATS.md, "Identity").
 ///
 /// The natural key `expense.source_key`:
 /// - `id:<expense_id>` when the row has an id of the exporting system (expense id, reference,

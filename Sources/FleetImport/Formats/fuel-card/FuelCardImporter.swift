@@ -14,14 +14,14 @@ import FleetWarehouse
 /// - **Cross-check.** When unit price, volume and total are all present, unit price × volume
 ///   must match the total within the larger of 0.05 in the currency and what the rounding of the
 ///   printed price and volume can explain. The total is what the card was charged (the bank
-///   record, DESIGN §9), so a mismatch is loaded as charged with `needs_review = 1` and listed in
+///   record, docs/METRICS.md "Receipts and card transactions"), so a mismatch is loaded as charged with `needs_review = 1` and listed in
 ///   the file's notes. Only amounts that contradict each other outright, a credit against a
 ///   purchase (opposite signs), are a reject (`inconsistent_amounts`).
 /// - **Key.** `card:<transaction id>`; without an id, `card-row:<time>|<last 4>|<unit or VIN>|<total> <currency>`.
 /// - **Fields kept as fields.** Merchant state/province and country, the product code and the
 ///   odometer exactly as keyed (with its column's unit) are stored in their own columns beside
 ///   the merchant text and the odometer in metres (`v13-fuel`).
-/// - **Vehicle.** Unit number or VIN (an unknown unit is auto-created, DESIGN §3); a row naming
+/// - **Vehicle.** Unit number or VIN (an unknown unit is auto-created, docs/FORMATS.md "Identity"); a row naming
 ///   neither stays unassigned, with any vehicle description kept in `unit_hint`.
 public struct FuelCardImporter: Importer {
     public static let format = "fuel-card"

@@ -12,7 +12,7 @@ import FleetWarehouse
 /// The file is read by a streaming byte scanner (`GPXScanner`): `XMLParser(data:)` fails on
 /// files over about 10 MB and `XMLParser(stream:)` is ten times slower.
 ///
-/// A GPX file names no vehicle reliably, so it must be attributed (DESIGN §3): `--asset`, the
+/// A GPX file names no vehicle reliably, so it must be attributed (docs/FORMATS.md, "Identity"): `--asset`, the
 /// unit folder, or a file or track name equal to a known unit number or VIN. Otherwise the
 /// whole file fails: guessing would put one vehicle's drive on another's books.
 public struct GPXImporter: Importer {

@@ -1,7 +1,7 @@
 import Foundation
 import FleetCore
 
-/// How an ISO 15143-3 or AEMP 1.2 `EquipmentHeader` names a machine (DESIGN §3, §9).
+/// How an ISO 15143-3 or AEMP 1.2 `EquipmentHeader` names a machine (docs/FORMATS.md, "Identity").
 ///
 /// - The PIN, trimmed and upper-cased, is the key. A PIN that is a valid 17-character VIN
 ///   with a correct check digit (Samsara's ISO feed puts the VIN there) is also passed as the

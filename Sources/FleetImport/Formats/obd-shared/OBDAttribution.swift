@@ -2,7 +2,7 @@ import Foundation
 import FleetCore
 import FleetWarehouse
 
-/// Which asset an OBD log belongs to (DESIGN §3). A VIN read from the vehicle (mode 09 PID 02)
+/// Which asset an OBD log belongs to (docs/FORMATS.md, "Identity"). A VIN read from the vehicle (mode 09 PID 02)
 /// is the strongest evidence and resolves or creates the asset; with `--asset` or a unit folder
 /// as well, the one ref links the two (a VIN that belongs to another unit is an identity
 /// conflict and fails the file). Without a VIN, `--asset` or the unit folder must name it; a log

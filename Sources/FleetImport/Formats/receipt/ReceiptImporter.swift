@@ -7,12 +7,12 @@ import FleetOCR
 /// becomes a `fuel_purchase` (`origin = 'receipt'`), any other receipt an `expense`.
 ///
 /// - **Key.** `receipt:<sha256 of the image>`: the same image imported again changes nothing.
-/// - **Asset.** `--asset` or the unit folder (`inbox/receipts/T-12/…`, DESIGN §3); else the unit
+/// - **Asset.** `--asset` or the unit folder (`inbox/receipts/T-12/…`, docs/FORMATS.md "Identity"); else the unit
 ///   number printed on the receipt when it names a known asset (OCR text never creates an
 ///   asset); else unassigned, with the number read kept in `unit_hint`.
 /// - **Review.** A receipt whose total, date or (fuel) volume is missing or doubtful is listed as
 ///   a `needs_review` reject with the masked OCR text. A fuel receipt is also loaded, with
-///   `needs_review = 1` (its total counted if read, listed but not summed if not, DESIGN §9),
+///   `needs_review = 1` (its total counted if read, listed but not summed if not, docs/METRICS.md "Receipts and card transactions"),
 ///   unless it has no date, which a purchase cannot be stored without. An expense is loaded only
 ///   when sure: its table has no review flag. Values are never invented. What was read is kept
 ///   field by field with its OCR line (`receipt_read`, `receipt_field`) for `fleetkit review`,

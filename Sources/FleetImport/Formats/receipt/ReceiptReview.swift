@@ -112,9 +112,16 @@ public struct ReceiptReview {
     /// Throws `FleetError.invalidArgument` (a usage error) for an unknown receipt (with close
     /// matches), an unknown field, a field with nothing to accept, or a value the strict
     /// parsers refuse (with what was wrong); nothing is stored then.
-    public func apply(_ receiptID: String, _ changes: [Change], by person: String, zone: FleetZone, currency: String) throws -> Receipt? {
-        try warehouse.pool.write { db in
-            let id = try Self.resolve(receiptID, in: db)
+    public func apply(_ receiptID: String, _ changes: [Change], by person: String) throws -> Receipt? {
+        // The reviewed receipt loads through the one file load, with the stored settings: its
+        // derivations (the fuel-card link, the daily rollup) follow as after an import of it, and
+        // a closed month it changes is restated in the ledger by the person, never in silence.
+        var load = FileLoad(warehouse: warehouse)
+        load.allowRestatement = true
+        load.actor = person
+        return try load.reload(find: { db in try Self.resolve(receiptID, in: db) }) { context, sink in
+            let db = context.db, id = context.sourceFileID
+            let currency = context.settings.currency
             guard let reading = try ReceiptReviewStore.reading(db, sourceFileID: id) else { throw try Self.unknown(receiptID, in: db) }
             var fields: ReceiptFields
             do { fields = try ReceiptFieldText.fields(of: reading) } catch {
@@ -163,17 +170,11 @@ public struct ReceiptReview {
                                                                        correctedBy: person, correctedAt: now), sha256: reading.contentSHA256, in: db)
             }
             try db.execute(sql: "DELETE FROM reject WHERE source_file_id = ? AND reason = ?", arguments: [id, ReceiptImporter.needsReview.rawValue])
-            var sink = WarehouseSink(db: db, sourceFileID: id)
             let input = InputFile(url: URL(fileURLWithPath: reading.imagePath), head: Data(),
-                                  asset: reading.assetUnit.map { AssetRef(unitNumber: $0) }, zone: zone, currency: currency)
+                                  asset: reading.assetUnit.map { AssetRef(unitNumber: $0) }, zone: context.settings.zone, currency: currency)
             try ReceiptImporter.loadReviewed(fields, sha256: reading.contentSHA256, input: input, into: &sink)
-            try db.execute(sql: """
-                UPDATE source_file SET rejected = (SELECT count(*) FROM reject WHERE source_file_id = ?1),
-                    status = CASE WHEN EXISTS (SELECT 1 FROM reject WHERE source_file_id = ?1) THEN 'partial' ELSE 'imported' END
-                WHERE id = ?1
-                """, arguments: [id])
             return try Self.receipt(db, id: id)
-        }
+        }.0
     }
 
     /// Every accept and fix of the receipt's image, oldest first.

@@ -7,7 +7,7 @@ import FleetWarehouse
 ///
 /// - **Keys.** `samsara-dvir:<id>`, `samsara-defect:<id>`: a re-export of the same DVIR
 ///   updates the same rows.
-/// - **Later state wins** (DESIGN §9). A DVIR's `state_at` is its `updatedAtTime`, else the
+/// - **Later state wins** (docs/FORMATS.md, "Later state wins, not later import"). A DVIR's `state_at` is its `updatedAtTime`, else the
 ///   latest of its signing time, its signatures and its defects' creation, resolution and
 ///   mechanic-note times. A defect's is the latest of its own times and its DVIR's
 ///   `updatedAtTime`. The records' precedence rules let a later export (defects resolved)
