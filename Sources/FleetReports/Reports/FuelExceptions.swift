@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import FleetCore
+import FleetWarehouse
 
 /// The fuel purchases of a period judged by the per-transaction rules of docs/METRICS.md
 /// ("Fuel exceptions"): each purchase against each rule is an exception (with its evidence),
