@@ -120,7 +120,11 @@ public enum EvidencePack {
         section("register", "DVIR register", try table("register").map {
             try render($0, zone: zone, drop: ["unit", "vin", "plate", "status", "location", "mechanic_signed", "mechanic_notes"])
         } ?? "")
-        section("chains", "Signature chains", try chains(db, one, asset: asset[0]) + (table("findings").map { try render($0, zone: zone, drop: ["unit"]) } ?? ""))
+        // The signatures' times are in the chains listed above the findings: the table keeps the
+        // finding, its decision and its evidence, so it fits a page across.
+        section("chains", "Signature chains", try chains(db, one, asset: asset[0]) + (table("findings").map {
+            try render($0, zone: zone, drop: ["unit", "reported", "certified", "certification", "reviewed", "reviewed_by"])
+        } ?? ""))
         section("defects", "Defects and work orders", try defects(db, one, asset: asset[0]))
         section("violations", "Driven with an uncertified safety defect", try table("violations").map { try render($0, zone: zone, drop: ["unit"]) } ?? "")
         section("retention", "Retention", try table("retention").map { try render($0, zone: zone, drop: []) } ?? "")
