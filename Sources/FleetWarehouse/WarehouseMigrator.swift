@@ -26,6 +26,7 @@ public enum WarehouseMigrator {
         m.registerMigration("v12-reject-rows") { db in try db.execute(sql: v12RejectRows) }
         m.registerMigration("v12-month-end") { db in try db.execute(sql: v12MonthEnd) }
         m.registerMigration("v13-dvir-findings") { db in try db.execute(sql: v13DVIRFindings) }
+        m.registerMigration("v13-driver-medical") { db in try db.execute(sql: v13DriverMedical) }
         return m
     }
 

@@ -6,7 +6,8 @@ import FleetCore
 /// operated, the end-of-day reports (396.11) and pre-trip inspections (396.13) filed, judged
 /// apart, the days missing an end-of-day report under the warehouse's DVIR policy, the defects
 /// and whether each safety defect was certified repaired before the vehicle was driven again;
-/// the signature chain of every defect; the DVIR register for the auditor's window; retention.
+/// the signature chain of every defect; drivers who drove with an expired licence or medical
+/// card; the DVIR register for the auditor's window; retention.
 ///
 /// The policy and the carrier are in the title, so every page, sheet footer and file of the
 /// report names them; a report limited to some units (`--assets`) names them in its title and
@@ -14,7 +15,7 @@ import FleetCore
 public struct DVIRComplianceReport: Report {
     public static let name = "dvir-compliance"
     public static let title = "DVIR compliance"
-    public static let summary = "Per vehicle: days operated, end-of-day reports and pre-trip inspections, days missing an end-of-day report under the DVIR policy, defects, certification before the next trip, violations; signature-chain findings; the DVIR register; retention"
+    public static let summary = "Per vehicle: days operated, end-of-day reports and pre-trip inspections, days missing an end-of-day report under the DVIR policy, defects, certification before the next trip, violations; signature-chain findings; drivers who drove with an expired licence or medical card; the DVIR register; retention"
     public static let needs = [ReportDataNeed(.dvir)]
     public init() {}
 
@@ -198,6 +199,7 @@ public struct DVIRComplianceReport: Report {
         let violationTable = violations.table(note: "Each local day the vehicle moved more than 0.5 km between the defect's report and its repair certification.")
         let chainTable = chain.table(note: "Each defect's chain: reported → certified (repaired or not needed, 396.11(a)(3)) → reviewed by the next driver (396.13(b), (c)). Evidence lists the rows each finding rests on. "
                                      + "A finding stays listed once a compliance officer accepts or disputes it (`fleetkit review finding accept|dispute FINDING-ID --reason TEXT`), with the latest decision, its reason, who and when.")
+        let (driverTable, unjudgedDrivers) = try DriverDocuments.table(db, request, assets: assets, operated: days)
         let register = try DVIRRegister.table(db, request)
         let retention = try DVIRRetention.table(db, request)
 
@@ -210,6 +212,10 @@ public struct DVIRComplianceReport: Report {
                     noTelematics.isEmpty ? "none" : noTelematics.prefix(20).joined(separator: ", ") + (noTelematics.count > 20 ? ", …" : ""))
         quality.add("Safety defects that could not be judged (no telematics while open)", unjudged.count,
                     unjudged.isEmpty ? "none" : unjudged.prefix(10).joined(separator: "; "))
+        if !unjudgedDrivers.isEmpty {
+            quality.add("Drivers who drove with no licence or medical card expiry on file (not judged; add license_expiry and medical_expiry to the drivers file)",
+                        unjudgedDrivers.count, unjudgedDrivers.prefix(20).joined(separator: "; ") + (unjudgedDrivers.count > 20 ? "; …" : ""))
+        }
         if request.carrier.name == nil || request.carrier.usdotNumber == nil {
             quality.add("Carrier name or USDOT number not set (an auditor's first question)", 1, "set them with `fleetkit init --carrier-name NAME --usdot NUMBER`")
         }
@@ -243,6 +249,7 @@ public struct DVIRComplianceReport: Report {
                       "An end-of-day report is a post-trip DVIR signed that local day; under policy law it is owed on days a defect was reported, under passenger and every_day on every day operated.",
                       "A safety-critical defect (the source's flag) is open from its report until its repair is certified (resolved_at); each local day the vehicle moved more than 0.5 km while it was open is a violation.",
                       "Signature-chain rules and the 396.11(a)(1) items are in docs/METRICS.md, \"DVIR signature chain\".",
+                      "A driver drove on a day with a DVIR they signed, a trip they drove, or an assignment to a vehicle that operated; a licence or medical card is valid through its expiry date (docs/METRICS.md, \"Driver qualification\").",
                       "A finding a compliance officer accepted or disputed (append-only, with the reason, who and when) stays listed with its decision and is counted apart from the open ones.",
                       "Median hours to repair covers defects certified in the period."],
             headlines: [.count("end_of_day_reports", count("end_of_day_reports")), .count("pre_trip_inspections", count("pre_trip_inspections")),
@@ -253,7 +260,7 @@ public struct DVIRComplianceReport: Report {
                 + (median.map { [ReportHeadline("median_hours_to_repair", ($0 * 10).rounded() / 10, .hours)] } ?? []),
             generatedAt: request.generatedAt, sources: sources)
         metadata.subject = request.assets.flatMap { $0.isEmpty ? nil : $0.joined(separator: "_") }
-        return (ReportOutput(metadata: metadata, tables: [summaryTable, chainTable, violationTable, register, retention], dataQuality: quality.table), allFindings)
+        return (ReportOutput(metadata: metadata, tables: [summaryTable, chainTable, violationTable, driverTable, register, retention], dataQuality: quality.table), allFindings)
     }
 }
 
