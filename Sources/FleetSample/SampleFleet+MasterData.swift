@@ -20,9 +20,9 @@ extension SampleWriter {
                                    assetRows), to: "master/assets.csv")
 
         let driverRows = fleet.drivers.map { d in
-            [d.employeeID, d.name, d.license, d.state, d.expiry.description, "active", d.samsaraID]
+            [d.employeeID, d.name, d.license, d.state, d.expiry.description, d.medicalExpiry.description, "active", d.samsaraID]
         }
-        try write(SampleWriter.csv(["employee_id", "name", "license_number", "license_state", "license_expiry", "status", "samsara_id"],
+        try write(SampleWriter.csv(["employee_id", "name", "license_number", "license_state", "license_expiry", "medical_expiry", "status", "samsara_id"],
                                    driverRows), to: "master/drivers.csv")
 
         // Each vehicle has its regular driver from its in-service date; a few changed hands on

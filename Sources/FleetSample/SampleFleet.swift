@@ -38,6 +38,8 @@ public struct SampleFleet {
 
     public struct Driver: Sendable {
         public var employeeID: String, name: String, license: String, state: String, expiry: CivilDate, samsaraID: String
+        /// The medical examiner's certificate's expiry (49 CFR 391.45: at most 24 months).
+        public var medicalExpiry: CivilDate
     }
 
     /// One asset's use on one local day.
@@ -71,7 +73,11 @@ public struct SampleFleet {
         drivers = (0..<max(vehicles + 3, 1)).map { i in
             Driver(employeeID: "E-\(1001 + i)", name: "\(first[i % first.count]) \(last[(i * 7) % last.count])",
                    license: "D\(rng.int(100_000_000...999_999_999))", state: rng.pick(["IL", "IN", "WI", "MO"]),
-                   expiry: CivilDate(year: 2027 + i % 4, month: 1 + i % 12, day: 1 + i % 28)!, samsaraID: String(52_000_000 + i * 37))
+                   expiry: CivilDate(year: 2027 + i % 4, month: 1 + i % 12, day: 1 + i % 28)!, samsaraID: String(52_000_000 + i * 37),
+                   // A function of the driver, never of the random draws (which stay as they were)
+                   // nor of the sample's start. E-1002 (T-02's driver) let the card lapse after
+                   // 2026-10-20: the DVIR compliance report lists the days driven after it.
+                   medicalExpiry: i == 1 ? CivilDate(year: 2026, month: 10, day: 20)! : CivilDate(year: 2027 + i % 2, month: 1 + (i * 5) % 12, day: 1 + (i * 11) % 28)!)
         }
         var assets: [Asset] = []
         let roadModels = SampleFleet.roadModels, machineModels = SampleFleet.machineModels

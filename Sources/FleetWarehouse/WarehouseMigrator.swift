@@ -27,6 +27,8 @@ public enum WarehouseMigrator {
         m.registerMigration("v12-month-end") { db in try db.execute(sql: v12MonthEnd) }
         m.registerMigration("v13-verify-keys") { db in try db.execute(sql: v13VerifyKeys) }
         m.registerMigration("v13-fuel") { db in try db.execute(sql: v13Fuel) }
+        m.registerMigration("v13-dvir-findings") { db in try db.execute(sql: v13DVIRFindings) }
+        m.registerMigration("v13-driver-medical") { db in try db.execute(sql: v13DriverMedical) }
         return m
     }
 

@@ -119,6 +119,7 @@ public struct WarehouseSink: RecordSink {
         after.licenseNumber = fields.licenseNumber ?? before.licenseNumber
         after.licenseState = fields.licenseState ?? before.licenseState
         after.licenseExpiry = fields.licenseExpiry ?? before.licenseExpiry
+        after.medicalExpiry = fields.medicalExpiry ?? before.medicalExpiry
         after.status = fields.status ?? before.status
         after.phone = fields.phone ?? before.phone
         after.email = fields.email ?? before.email

@@ -108,9 +108,17 @@ struct WarehouseStatus: Codable {
         }
     }
 
+    /// The carrier DVIR reports and evidence packs name, as their headers print it (with the
+    /// address), or loudly not set: an auditor asks for it first.
+    var carrierText: String {
+        let carrier = Carrier(name: settings["carrier_name"], usdotNumber: settings["usdot_number"], address: settings["carrier_address"])
+        return ControlText.escaped(carrier.line + (carrier.address.map { ", \($0)" } ?? ""))
+    }
+
     func printText() {
         Console.out("warehouse: \(warehouse)")
         Console.out("settings:  time zone \(settings["timezone"] ?? "?"), currency \(settings["currency"] ?? "?"), units \(settings["units"] ?? "?"), DVIR policy \(settings["dvir_policy"] ?? "?")")
+        Console.out("carrier:   \(carrierText)")
         Console.out("trips:     \(trip_rules)")
         Console.out("assets:    \(assets) (\(auto_created_assets) auto-created from facts, not in master data)")
         if !auto_created.isEmpty {

@@ -33,6 +33,22 @@ final class DriversImporterTests: XCTestCase {
                        ["D-77|Sam Okafor|OK1234567|2027-01-31|inactive"])
     }
 
+    /// The medical examiner's certificate's expiry (49 CFR 391.45) under a vendor's header; a
+    /// date in another order rejects only its row; a later file without the column keeps it.
+    func testMedicalCardExpiryLoadsRejectsABadDateAndSurvivesAFileWithoutIt() throws {
+        let t = try TestWarehouse()
+        let url = try t.write("Employee ID,Name,License Expiration,Medical Card Expiration\nE1,Ann Lee,2028-01-01,2027-02-28\nE2,Bo Diaz,2028-01-01,28/02/2027\n",
+                              to: "drivers.csv")
+        let outcome = try t.importFile(url, options: ImportOptions(format: "drivers"))
+        XCTAssertEqual([outcome.loaded, outcome.rejected], [1, 1])
+        XCTAssertEqual(try lines(t, "SELECT employee_id, license_expiry, medical_expiry FROM driver"), ["E1|2028-01-01|2027-02-28"])
+        XCTAssertEqual(try rejects(t), ["line 3|bad_date|'medical_expiry' is '28/02/2027'; write dates as YYYY-MM-DD (other orders are ambiguous between US and European habits)|E2,Bo Diaz,2028-01-01,28/02/2027"])
+
+        let later = try t.write("employee_id,name,phone\nE1,Ann Lee,555 0101\n", to: "drivers-phones.csv")
+        XCTAssertEqual(try t.importFile(later, options: ImportOptions(format: "drivers")).updated, 1)
+        XCTAssertEqual(try lines(t, "SELECT employee_id, phone, medical_expiry FROM driver"), ["E1|555 0101|2027-02-28"])
+    }
+
     func testImportingTwiceChangesNothing() throws {
         let t = try TestWarehouse()
         try t.importFile(fixture("drivers/good.csv"))

@@ -45,6 +45,35 @@ final class EvidencePackTests: XCTestCase {
         }
     }
 
+    /// The contents give each section's page, and each is the page the section starts on, as
+    /// pdftotext reads the printed file: its heading is the first line under the running header
+    /// of that page.
+    func testTheContentsGiveThePageEachSectionStartsOn() throws {
+        let (pdf, _) = try pack()
+        let cover = try tool("pdftotext", ["-layout", "-f", "1", "-l", "1", pdf.path, "-"]).stdout
+        var listed: [(title: String, page: Int)] = []
+        let entry = try NSRegularExpression(pattern: #"^\s*(\S.*?)\s{2,}(\d+)\s*$"#)
+        for line in cover.components(separatedBy: "\n").drop(while: { $0.trimmingCharacters(in: .whitespaces) != "Contents" }) {
+            let ns = line as NSString
+            guard let m = entry.firstMatch(in: line, range: NSRange(location: 0, length: ns.length)), let page = Int(ns.substring(with: m.range(at: 2))) else { continue }
+            listed.append((ns.substring(with: m.range(at: 1)), page))
+        }
+        XCTAssertEqual(listed.map(\.title), ["Summary", "DVIR register", "Signature chains", "Defects and work orders", "Driven with an uncertified safety defect",
+                                              "Drivers with an expired licence or medical card", "Retention", "Data quality and sources"], cover)
+        XCTAssertEqual(listed.map(\.page), listed.map(\.page).sorted(), "in page order")
+        let count = try tool("pdfinfo", [pdf.path]).stdout.components(separatedBy: "\n").first { $0.hasPrefix("Pages:") }
+        let pages = try XCTUnwrap(count.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) })
+        XCTAssertEqual(listed.first?.page, 2, "the cover is page 1")
+        for (title, page) in listed {
+            XCTAssertLessThanOrEqual(page, pages)
+            let text = try tool("pdftotext", ["-layout", "-f", "\(page)", "-l", "\(page)", pdf.path, "-"]).stdout
+            let lines = text.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            // Line 0 is the running header (carrier · USDOT, unit · VIN · period).
+            XCTAssertTrue(lines.first?.contains("USDOT 1234567") ?? false, "page \(page): \(lines.prefix(3))")
+            XCTAssertEqual(lines.dropFirst().first, title, "page \(page) should start \(title): \(lines.prefix(4))")
+        }
+    }
+
     /// Each page rendered to pixels: ink in the top margin (the running header) and the bottom
     /// margin (the footer) of every page, and a page of real content, not blank.
     func testEveryPageRendersWithItsHeaderAndFooter() throws {

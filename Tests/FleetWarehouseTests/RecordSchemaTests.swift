@@ -57,6 +57,7 @@ final class RecordSchemaTests: XCTestCase {
         "restatement": "MonthEnd.record",
         "correction": "Corrections.forget",
         "row_version": "RowVersions.record",
+        "dvir_finding_decision": "DVIRFindingDecision.record, append-only",
     ]
 
     private func liveColumns(_ t: TestWarehouse, _ table: String) throws -> [String] {

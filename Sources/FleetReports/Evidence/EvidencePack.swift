@@ -6,7 +6,8 @@ import FleetWarehouse
 /// What an auditor asks a carrier for, one vehicle at a time (`fleetkit report evidence`): one PDF
 /// per vehicle with a cover (carrier, USDOT number, vehicle, VIN, period, DVIR policy), a table of
 /// contents, the DVIR register, the signature chain of every defect and its findings, the defects
-/// with their work orders, the days driven with an uncertified safety defect, the retention
+/// with their work orders, the days driven with an uncertified safety defect, the drivers who
+/// drove it with an expired licence or medical card, the retention
 /// status and the data-quality notes. Every page carries the carrier, the vehicle and the period
 /// in its header and "page n of N" in its footer.
 ///
@@ -31,12 +32,52 @@ public enum EvidencePack {
         var out: [URL] = []
         for page in pages {
             let pdf = directory.appendingPathComponent(fileName(unit: page.unit, period: request.period))
-            let source = FileManager.default.temporaryDirectory.appendingPathComponent("fleetkit-evidence-\(UUID().uuidString).html")
-            try Data(page.html.utf8).write(to: source)
-            defer { try? FileManager.default.removeItem(at: source) }
-            try printer.print(source, to: pdf)
+            try printNumbered(page.html, to: pdf, printer: printer)
             out.append(pdf)
             progress(pdf)
+        }
+        return out
+    }
+
+    /// Prints the pack with the page each section starts on in its contents. Only the print
+    /// engine knows where pages break: the pack is printed once, the page of each section's
+    /// anchor read back from the PDF (`PDFDestinations`), and printed again with those numbers,
+    /// until the printed numbers are the pages read (the contents sit on the cover, and every
+    /// section starts a page, so the second print normally settles it). A PDF whose targets
+    /// cannot be read gets contents that say so, never numbers guessed.
+    static func printNumbered(_ html: String, to pdf: URL, printer: PDFPrinter) throws {
+        let source = FileManager.default.temporaryDirectory.appendingPathComponent("fleetkit-evidence-\(UUID().uuidString).html")
+        defer { try? FileManager.default.removeItem(at: source) }
+        let ids = sectionIDs(html)
+        var shown: [String: Int]? = nil
+        for _ in 0..<4 {
+            try Data(withPageNumbers(html, shown).utf8).write(to: source)
+            try printer.print(source, to: pdf)
+            guard let found = PDFDestinations.pages(try Data(contentsOf: pdf)), ids.allSatisfy({ found[$0] != nil }) else {
+                try Data(withPageNumbers(html, nil, unreadable: true).utf8).write(to: source)
+                try printer.print(source, to: pdf)
+                return
+            }
+            let pages = found.filter { ids.contains($0.key) }
+            if pages == shown { return }
+            shown = pages
+        }
+        throw FleetError.io(path: pdf.path, reason: "the contents' page numbers did not settle after 4 prints (the engine moves sections as the numbers change)")
+    }
+
+    /// The sections the contents lists, by the marker each entry carries.
+    static func sectionIDs(_ html: String) -> [String] {
+        html.components(separatedBy: "<span class=\"toc-page\" data-section=\"").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
+    }
+
+    /// The contents with each section's page, or blank (the first print), or a note that the
+    /// printed PDF's pages could not be read.
+    static func withPageNumbers(_ html: String, _ pages: [String: Int]?, unreadable: Bool = false) -> String {
+        var out = html
+        for id in sectionIDs(html) {
+            let marker = "<span class=\"toc-page\" data-section=\"\(id)\"></span>"
+            let text = unreadable ? "page not known" : pages?[id].map(String.init) ?? ""
+            out = out.replacingOccurrences(of: marker, with: "<span class=\"toc-page\" data-section=\"\(id)\">\(text)</span>")
         }
         return out
     }
@@ -79,6 +120,7 @@ public enum EvidencePack {
         }
         let sections: [(id: String, title: String)] = [("summary", "Summary"), ("register", "DVIR register"), ("chains", "Signature chains"),
                                                       ("defects", "Defects and work orders"), ("violations", "Driven with an uncertified safety defect"),
+                                                      ("drivers", "Drivers with an expired licence or medical card"),
                                                       ("retention", "Retention"), ("quality", "Data quality and sources")]
         var out = HTMLFormat.page(title: "DVIR evidence pack · \(unit) · \(m.period.label)")
         out = out.replacingOccurrences(of: "</style>", with: """
@@ -93,6 +135,9 @@ public enum EvidencePack {
             section.cover dt { color: #5b6775; }
             section.cover dd { margin: 0; font-weight: 600; }
             ol.chain { margin: 4px 0 10px; padding-left: 20px; }
+            ol.toc { font-size: 12px; max-width: 140mm; }
+            ol.toc li { display: flex; gap: 12px; }
+            ol.toc li .toc-page { margin-left: auto; font-variant-numeric: tabular-nums; }
             table.pack { width: 100%; table-layout: auto; font-size: 8.5px; }
             table.pack th, table.pack td { padding: 2px 4px; overflow-wrap: break-word; hyphens: auto; }
             thead { display: table-header-group; }
@@ -108,7 +153,9 @@ public enum EvidencePack {
             ("Time zone", m.timeZone), ("Status", m.statusLine), ("Data through", m.dataThroughText), ("Generated", HTMLFormat.generated(m)),
         ]
         for (k, v) in cover { out += "<dt>\(e(k))</dt><dd>\(e(v))</dd>\n" }
-        out += "</dl>\n<h2>Contents</h2>\n<ol class=\"toc\">\n" + sections.map { "<li><a href=\"#\($0.id)\">\(e($0.title))</a></li>\n" }.joined() + "</ol>\n</section>\n"
+        out += "</dl>\n<h2>Contents</h2>\n<ol class=\"toc\">\n" + sections.map {
+            "<li><a href=\"#\($0.id)\">\(e($0.title))</a><span class=\"toc-page\" data-section=\"\($0.id)\"></span></li>\n"
+        }.joined() + "</ol>\n</section>\n"
 
         func section(_ id: String, _ title: String, _ body: String) {
             out += "<section class=\"pack\" id=\"\(id)\">\n<h2>\(e(title))</h2>\n\(body)</section>\n"
@@ -120,9 +167,14 @@ public enum EvidencePack {
         section("register", "DVIR register", try table("register").map {
             try render($0, zone: zone, drop: ["unit", "vin", "plate", "status", "location", "mechanic_signed", "mechanic_notes"])
         } ?? "")
-        section("chains", "Signature chains", try chains(db, one, asset: asset[0]) + (table("findings").map { try render($0, zone: zone, drop: ["unit"]) } ?? ""))
+        // The signatures' times are in the chains listed above the findings: the table keeps the
+        // finding, its decision and its evidence, so it fits a page across.
+        section("chains", "Signature chains", try chains(db, one, asset: asset[0]) + (table("findings").map {
+            try render($0, zone: zone, drop: ["unit", "reported", "certified", "certification", "reviewed", "reviewed_by"])
+        } ?? ""))
         section("defects", "Defects and work orders", try defects(db, one, asset: asset[0]))
         section("violations", "Driven with an uncertified safety defect", try table("violations").map { try render($0, zone: zone, drop: ["unit"]) } ?? "")
+        section("drivers", "Drivers with an expired licence or medical card", try table("driver_documents").map { try render($0, zone: zone, drop: ["unit"]) } ?? "")
         section("retention", "Retention", try table("retention").map { try render($0, zone: zone, drop: []) } ?? "")
         section("quality", "Data quality and sources", try render(output.dataQuality, zone: zone, drop: [])
                 + "<h3>Sources</h3>\n<ul>\n" + m.sources.map { "<li>\(e($0.path)) (\(e($0.format)), SHA-256 <code>\(e($0.sha256))</code>)</li>\n" }.joined() + "</ul>\n")

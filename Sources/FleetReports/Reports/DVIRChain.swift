@@ -37,6 +37,13 @@ enum DVIRChain {
         var evidence: String
 
         var dvir: String { dvirLabel(link.dvirKey) }
+        /// A compliance officer's latest decision on it; nil while it is open.
+        var decision: DVIRFindingDecision?
+
+        /// The id `fleetkit review finding` takes (`DVIRFindingDecision`).
+        var id: String { DVIRFindingDecision.id(dvir: dvir, rule: rule, component: link.component) }
+        /// open, accepted or disputed.
+        var state: String { decision?.state.rawValue ?? "open" }
     }
 
     /// A certification is judged "while the vehicle moved" on what telematics saw this long
@@ -48,9 +55,14 @@ enum DVIRChain {
     static let movingSpeedMps = 2.2
 
     static func columns(_ request: ReportRequest) -> [TableColumn<Finding>] {
-        [.text("unit", "Unit") { $0.unit }, .text("dvir", "DVIR") { $0.dvir }, .text("component", "Defect") { $0.link.component },
+        [.text("finding_id", "Finding id") { $0.id },
+         .text("unit", "Unit") { $0.unit }, .text("dvir", "DVIR") { $0.dvir }, .text("component", "Defect") { $0.link.component },
          .text("rule", "Rule") { $0.rule.rawValue }, .text("regulation", "Regulation") { $0.rule.regulation },
          .text("finding", "Finding", role: .note) { $0.finding },
+         .text("decision", "Decision", role: .note) { $0.state },
+         .text("decision_reason", "Decision reason", role: .note) { $0.decision?.reason },
+         .text("decided_by", "Decided by", role: .note) { $0.decision?.by },
+         TableColumn(ReportColumn("decided_at", "Decided at", .datetime), role: .note) { $0.decision.map { .datetime($0.at) } ?? .null },
          TableColumn(ReportColumn("reported", "Reported", .datetime), role: .note) { .datetime($0.link.created) },
          TableColumn(ReportColumn("certified", "Certified", .datetime), role: .note) { $0.link.resolved.map { .datetime($0) } ?? .null },
          .text("certification", "Certification", role: .note) { $0.link.certification },

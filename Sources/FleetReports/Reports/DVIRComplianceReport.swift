@@ -6,7 +6,8 @@ import FleetCore
 /// operated, the end-of-day reports (396.11) and pre-trip inspections (396.13) filed, judged
 /// apart, the days missing an end-of-day report under the warehouse's DVIR policy, the defects
 /// and whether each safety defect was certified repaired before the vehicle was driven again;
-/// the signature chain of every defect; the DVIR register for the auditor's window; retention.
+/// the signature chain of every defect; drivers who drove with an expired licence or medical
+/// card; the DVIR register for the auditor's window; retention.
 ///
 /// The policy and the carrier are in the title, so every page, sheet footer and file of the
 /// report names them; a report limited to some units (`--assets`) names them in its title and
@@ -14,7 +15,7 @@ import FleetCore
 public struct DVIRComplianceReport: Report {
     public static let name = "dvir-compliance"
     public static let title = "DVIR compliance"
-    public static let summary = "Per vehicle: days operated, end-of-day reports and pre-trip inspections, days missing an end-of-day report under the DVIR policy, defects, certification before the next trip, violations; signature-chain findings; the DVIR register; retention"
+    public static let summary = "Per vehicle: days operated, end-of-day reports and pre-trip inspections, days missing an end-of-day report under the DVIR policy, defects, certification before the next trip, violations; signature-chain findings; drivers who drove with an expired licence or medical card; the DVIR register; retention"
     public static let needs = [ReportDataNeed(.dvir)]
     public init() {}
 
@@ -38,6 +39,9 @@ public struct DVIRComplianceReport: Report {
         var certified: Int
         var violationDays: Int
         var findings: Int
+        var open: Int
+        var accepted: Int
+        var disputed: Int
     }
 
     /// One local day a vehicle moved with an uncertified safety defect.
@@ -72,7 +76,10 @@ public struct DVIRComplianceReport: Report {
          .integer("safety_defects", "Safety defects open in period") { $0.certifiable },
          .integer("certified_before_use", "Certified before next use", total: .sum) { $0.certified },
          .integer("violation_days", "Days driven with an uncertified safety defect", total: .sum) { $0.violationDays },
-         .integer("chain_findings", "Signature-chain findings", total: .sum) { $0.findings }]
+         .integer("chain_findings", "Signature-chain findings", total: .sum) { $0.findings },
+         .integer("chain_findings_open", "Findings open", total: .sum) { $0.open },
+         .integer("chain_findings_accepted", "Findings accepted", total: .sum) { $0.accepted },
+         .integer("chain_findings_disputed", "Findings disputed", total: .sum) { $0.disputed }]
     }
 
     static func violationColumns(_ request: ReportRequest) -> [TableColumn<Violation>] {
@@ -86,6 +93,18 @@ public struct DVIRComplianceReport: Report {
     }
 
     public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {
+        try Self.build(db, request).output
+    }
+
+    /// The signature-chain findings of the report for `request`, with their decisions: what
+    /// `DVIRFindingDecision.record` checks an id against, so it accepts only what the report shows.
+    static func chainFindings(_ db: Database, _ request: ReportRequest) throws -> [DVIRChain.Finding] {
+        try build(db, request).findings
+    }
+
+    static func build(_ db: Database, _ request: ReportRequest) throws -> (output: ReportOutput, findings: [DVIRChain.Finding]) {
+        let decisions = try DVIRFindingDecision.latest(db)
+        var allFindings: [DVIRChain.Finding] = []
         let assets = try AssetInfo.fetchAll(db, request).filter { $0.kind != "equipment" }
         // A vehicle whose rollup measured nothing (one snapshot) has unknown days operated, as
         // one without telematics does: not 0 days, and so no "missing DVIR" count either.
@@ -165,18 +184,24 @@ public struct DVIRComplianceReport: Report {
                                                       link: link, evidence: "driven: " + driven.joined(separator: "; ")))
                 }
             }
+            for i in findings.indices { findings[i].decision = decisions[findings[i].id] }
             for f in findings { try chain.add(f) }
+            allFindings += findings
             let certifiable = defects.filter { $0[2] as Bool }.count
             try summary.add(VehicleLine(unit: a.unit, vin: vin, operated: operated?.count, endOfDay: endOfDay, preTrip: preTrip, required: required, missing: missing,
                                     found: foundInPeriod, certifiable: certifiable, certified: certifiedInTime, violationDays: violationDays.count,
-                                    findings: findings.count))
+                                    findings: findings.count, open: findings.filter { $0.decision == nil }.count,
+                                    accepted: findings.filter { $0.decision?.state == .accepted }.count,
+                                    disputed: findings.filter { $0.decision?.state == .disputed }.count))
         }
         func count(_ column: String) -> Double { summary.total(column).number ?? 0 }
         let summaryTable = summary.table(note: "Policy \(request.dvirPolicy.statement). Only end-of-day (post-trip) reports satisfy 396.11; a pre-trip inspection is the 396.13 review and is counted apart."
                                          + (unknownRequired.isEmpty ? "" : " Days operated unknown, so the days owing a report are unknown, for: \(unknownRequired.joined(separator: ", ")).")
                                          + " Carrier: \(request.carrier.line)" + (request.carrier.address.map { ", \($0)" } ?? "") + ".")
         let violationTable = violations.table(note: "Each local day the vehicle moved more than 0.5 km between the defect's report and its repair certification.")
-        let chainTable = chain.table(note: "Each defect's chain: reported → certified (repaired or not needed, 396.11(a)(3)) → reviewed by the next driver (396.13(b), (c)). Evidence lists the rows each finding rests on.")
+        let chainTable = chain.table(note: "Each defect's chain: reported → certified (repaired or not needed, 396.11(a)(3)) → reviewed by the next driver (396.13(b), (c)). Evidence lists the rows each finding rests on. "
+                                     + "A finding stays listed once a compliance officer accepts or disputes it (`fleetkit review finding accept|dispute FINDING-ID --reason TEXT`), with the latest decision, its reason, who and when.")
+        let (driverTable, unjudgedDrivers) = try DriverDocuments.table(db, request, assets: assets, operated: days)
         let register = try DVIRRegister.table(db, request)
         let retention = try DVIRRetention.table(db, request)
 
@@ -189,6 +214,10 @@ public struct DVIRComplianceReport: Report {
                     noTelematics.isEmpty ? "none" : noTelematics.prefix(20).joined(separator: ", ") + (noTelematics.count > 20 ? ", …" : ""))
         quality.add("Safety defects that could not be judged (no telematics while open)", unjudged.count,
                     unjudged.isEmpty ? "none" : unjudged.prefix(10).joined(separator: "; "))
+        if !unjudgedDrivers.isEmpty {
+            quality.add("Drivers who drove with no licence or medical card expiry on file (not judged; add license_expiry and medical_expiry to the drivers file)",
+                        unjudgedDrivers.count, unjudgedDrivers.prefix(20).joined(separator: "; ") + (unjudgedDrivers.count > 20 ? "; …" : ""))
+        }
         if request.carrier.name == nil || request.carrier.usdotNumber == nil {
             quality.add("Carrier name or USDOT number not set (an auditor's first question)", 1, "set them with `fleetkit init --carrier-name NAME --usdot NUMBER`")
         }
@@ -207,6 +236,12 @@ public struct DVIRComplianceReport: Report {
         try quality.addCommon(db, request, sources: sources)
         let sorted = repairHours.sorted()
         let median = sorted.isEmpty ? nil : sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        // Decided findings are counted apart, never left out: an auditor sees what was open.
+        let decided = allFindings.count - Int(count("chain_findings_open"))
+        if decided > 0 {
+            quality.add("Signature-chain findings a compliance officer accepted or disputed (listed with the reason; not counted open)", decided,
+                        "\(Int(count("chain_findings_accepted"))) accepted, \(Int(count("chain_findings_disputed"))) disputed")
+        }
         var metadata = ReportMetadata(
             report: Self.name, title: Self.title(request), period: request.period, timeZone: request.zone.identifier, units: request.units, currency: request.currency,
             parameters: [("dvir_policy", request.dvirPolicy.statement), ("carrier", request.carrier.line), ("carrier_address", request.carrier.address ?? "not set"),
@@ -216,14 +251,18 @@ public struct DVIRComplianceReport: Report {
                       "An end-of-day report is a post-trip DVIR signed that local day; under policy law it is owed on days a defect was reported, under passenger and every_day on every day operated.",
                       "A safety-critical defect (the source's flag) is open from its report until its repair is certified (resolved_at); each local day the vehicle moved more than 0.5 km while it was open is a violation.",
                       "Signature-chain rules and the 396.11(a)(1) items are in docs/METRICS.md, \"DVIR signature chain\".",
+                      "A driver drove on a day with a DVIR they signed, a trip they drove, or an assignment to a vehicle that operated; a licence or medical card is valid through its expiry date (docs/METRICS.md, \"Driver qualification\").",
+                      "A finding a compliance officer accepted or disputed (append-only, with the reason, who and when) stays listed with its decision and is counted apart from the open ones.",
                       "Median hours to repair covers defects certified in the period."],
             headlines: [.count("end_of_day_reports", count("end_of_day_reports")), .count("pre_trip_inspections", count("pre_trip_inspections")),
                         .count("defects", count("defects")), .count("violations", count("violation_days")),
-                        .count("days_missing_report", count("days_missing_report")), .count("chain_findings", count("chain_findings"))]
+                        .count("days_missing_report", count("days_missing_report")), .count("chain_findings", count("chain_findings")),
+                        .count("chain_findings_open", count("chain_findings_open")), .count("chain_findings_accepted", count("chain_findings_accepted")),
+                        .count("chain_findings_disputed", count("chain_findings_disputed"))]
                 + (median.map { [ReportHeadline("median_hours_to_repair", ($0 * 10).rounded() / 10, .hours)] } ?? []),
             generatedAt: request.generatedAt, sources: sources)
         metadata.subject = request.assets.flatMap { $0.isEmpty ? nil : $0.joined(separator: "_") }
-        return ReportOutput(metadata: metadata, tables: [summaryTable, chainTable, violationTable, register, retention], dataQuality: quality.table)
+        return (ReportOutput(metadata: metadata, tables: [summaryTable, chainTable, violationTable, driverTable, register, retention], dataQuality: quality.table), allFindings)
     }
 }
 

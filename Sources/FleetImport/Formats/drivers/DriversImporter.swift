@@ -10,7 +10,7 @@ import FleetWarehouse
 /// an assignment already auto-created fills in that driver instead of adding a second one.
 public struct DriversImporter: Importer {
     public static let format = "drivers"
-    public static let summary = "Master data: drivers and operators with employee id, licence, status and Samsara driver id (CSV)"
+    public static let summary = "Master data: drivers and operators with employee id, licence and medical card expiry, status and Samsara driver id (CSV)"
     public static let example = "drivers.csv"
 
     static let columns: [String: [String]] = [
@@ -25,6 +25,9 @@ public struct DriversImporter: Importer {
                           "license_province", "licence_region", "cdl_state"],
         "license_expiry": ["licence_expiry", "license_expiration", "license_expiration_date", "licence_expiry_date", "license_expires",
                            "dl_expiry", "dl_expiration", "cdl_expiry", "cdl_expiration"],
+        "medical_expiry": ["medical_expiration", "medical_expiry_date", "medical_expiration_date", "medical_card_expiry", "medical_card_expiration",
+                           "med_card_expiry", "med_card_expiration", "medical_certificate_expiry", "medical_certificate_expiration",
+                           "dot_medical_expiry", "dot_medical_expiration", "mec_expiry", "medical_examiner_certificate_expiry"],
         "status": ["driver_status", "employment_status", "activation_status", "driver_activation_status"],
         "phone": ["phone_number", "mobile", "mobile_phone", "cell", "cell_phone", "telephone"],
         "email": ["email_address", "e_mail"],
@@ -62,6 +65,7 @@ public struct DriversImporter: Importer {
             let name = row.text("name") ?? Self.fullName(row.text("first_name"), row.text("last_name"))
             let license = row.text("license_number")
             let expiry = try row.date("license_expiry")
+            let medical = try row.date("medical_expiry")
             let status = try row.choice("status", Self.statuses)
             let samsara = row.text("samsara_id")
             try row.unique("employee:" + employeeID, "employee id \(employeeID)")
@@ -70,7 +74,7 @@ public struct DriversImporter: Importer {
             if let samsara { try row.unique("samsara:" + samsara, "samsara_id \(samsara)") }
             let identifiers = samsara.map { [AssetRef.Identifier(source: "samsara", type: "driver_id", value: $0)] } ?? []
             let fields = Driver(employeeID: employeeID, name: name, licenseNumber: license, licenseState: row.text("license_state"),
-                                licenseExpiry: expiry?.description, status: status, phone: row.text("phone"),
+                                licenseExpiry: expiry?.description, medicalExpiry: medical?.description, status: status, phone: row.text("phone"),
                                 email: row.text("email"), autoCreated: false)
             _ = try sink.defineDriver(DriverRef(identifiers: identifiers, employeeID: employeeID, licenseNumber: license, name: name),
                                       fields: fields)
