@@ -25,6 +25,7 @@ public enum WarehouseMigrator {
         m.registerMigration("v12-assumed-currency") { db in try db.execute(sql: v12AssumedCurrency) }
         m.registerMigration("v12-reject-rows") { db in try db.execute(sql: v12RejectRows) }
         m.registerMigration("v12-month-end") { db in try db.execute(sql: v12MonthEnd) }
+        m.registerMigration("v13-run-exit-code") { db in try db.execute(sql: v13RunExitCode) }
         return m
     }
 

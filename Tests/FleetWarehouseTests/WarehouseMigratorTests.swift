@@ -103,7 +103,8 @@ final class WarehouseMigratorTests: XCTestCase {
         let applied = try again.pool.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
         XCTAssertEqual(applied, ["v1-schema", "v2-meter-anomaly", "v3-report-indexes", "v4-position-unchecked-keys", "v5-import-run-interrupted", "v6-trip-repair",
                                  "v7-trailer-defect-keys", "v7-idle-period", "v8-trip-reasons", "v9-receipt-review",
-                                 "v10-dvir-defect-pending", "v11-asset-name-source", "v12-dvir-audit", "v12-assumed-currency", "v12-reject-rows", "v12-month-end"])
+                                 "v10-dvir-defect-pending", "v11-asset-name-source", "v12-dvir-audit", "v12-assumed-currency", "v12-reject-rows", "v12-month-end",
+                                 "v13-run-exit-code"])
     }
 
     func testNotADatabaseIsRefusedUntouched() throws {
