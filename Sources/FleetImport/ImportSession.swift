@@ -208,6 +208,13 @@ public struct ImportSession {
         RunLock.release(warehouse: warehouse.path, runID: runID)
     }
 
+    /// Records the exit code a run ended with when it is not its import summary's (the nightly
+    /// job's also counts report failures, strict partial reports and verify): `fleetkit status`
+    /// shows it. `nil` while the run still has work after `finish`: not known yet.
+    public func recordExitCode(_ runID: Int64, _ code: Int32?) throws {
+        try write { db in try db.execute(sql: "UPDATE import_run SET exit_code = ? WHERE id = ?", arguments: [code, runID]) }
+    }
+
     /// Totals the outcomes and closes the run in the ledger with its JSON summary.
     public func finish(_ runID: Int64?, outcomes: [FileOutcome], dryRun: Bool = false, extra: [String: String] = [:]) throws -> ImportSummary {
         var summary = ImportSummary(run_id: runID, dry_run: dryRun, files: outcomes, totals: .init())
@@ -228,8 +235,8 @@ public struct ImportSession {
             let status = summary.totals.failed > 0 && summary.totals.imported == 0 && summary.totals.unchanged_files == 0 ? "failed"
                 : summary.exitCode == 0 ? "ok" : "partial"
             try write { db in
-                try db.execute(sql: "UPDATE import_run SET finished_at = ?, status = ?, summary_json = ? WHERE id = ?",
-                               arguments: [Timestamp.now(), status, json, runID])
+                try db.execute(sql: "UPDATE import_run SET finished_at = ?, status = ?, summary_json = ?, exit_code = ? WHERE id = ?",
+                               arguments: [Timestamp.now(), status, json, summary.exitCode, runID])
             }
             RunLock.release(warehouse: warehouse.path, runID: runID)
         }

@@ -189,6 +189,9 @@ public struct NightlyJob {
         try warehouse.apply(setting: [.nightlySettleLooks]) { $0.nightlySettleLooks = looks }
         var summary = try session.finish(runID, outcomes: outcomes)
         summary.files = outcomes
+        // The run's exit code is known once its reports and verify are done: until then the
+        // ledger holds none, so a run that dies or stops on an error here never shows its imports'.
+        try session.recordExitCode(runID, nil)
 
         // The months the night's files changed: their reports are refreshed too, not only the
         // configured periods (a late October file on a November night).
@@ -210,6 +213,7 @@ public struct NightlyJob {
         (result.verify, result.verify_error) = (verify, verifyError)
         result.closed_periods = closedNow.isEmpty ? nil : closedNow
         if verify?.clean == false || verifyError != nil { result.exit_code = 1 }
+        try session.recordExitCode(runID, result.exit_code)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try AtomicWrite.write(try encoder.encode(result), to: URL(fileURLWithPath: config.reports).appendingPathComponent("nightly-last-run.json"))

@@ -19,7 +19,9 @@ struct StatusCommand: ParsableCommand {
 
 /// The facts `fleetkit status` shows.
 struct WarehouseStatus: Codable {
-    struct Run: Codable { var id: Int64; var started_at: String; var status: String; var command: String }
+    /// `exit_code`: what the command exited with; absent while it runs, when its process died or
+    /// it stopped on an error (exit 2), and for runs recorded before warehouses kept it.
+    struct Run: Codable { var id: Int64; var started_at: String; var status: String; var command: String; var exit_code: Int? }
     /// A file that failed in one of the last runs: nothing of it is in the warehouse, so
     /// `rejects` cannot show it; its error is kept in the run's summary (`import_run.summary_json`).
     struct FailedFile: Codable { var run_id: Int64; var path: String; var error: String }
@@ -67,7 +69,7 @@ struct WarehouseStatus: Codable {
                 if let value { settings[key.rawValue] = value }
             }
             let trips = stored.trips.summary
-            let recent = try Row.fetchAll(db, sql: "SELECT id, started_at, status, command, summary_json FROM import_run ORDER BY id DESC LIMIT 5")
+            let recent = try Row.fetchAll(db, sql: "SELECT id, started_at, status, command, summary_json, exit_code FROM import_run ORDER BY id DESC LIMIT 5")
             var failed: [FailedFile] = []
             for row in recent {
                 // A run still going, or one that died, has no summary yet.
@@ -84,7 +86,7 @@ struct WarehouseStatus: Codable {
                 }
             }
             let runs = recent.map { row -> Run in
-                var run = Run(id: row[0], started_at: Timestamp.iso(row[1]), status: row[2], command: row[3])
+                var run = Run(id: row[0], started_at: Timestamp.iso(row[1]), status: row[2], command: row[3], exit_code: row[5])
                 // status is read-only: a run whose process died shows as interrupted here at
                 // once; the next import or nightly run records it so (RunLock).
                 // A lock that cannot be checked says so, with the reason (RunLock.Liveness.unknown).
@@ -139,7 +141,7 @@ struct WarehouseStatus: Codable {
         month_end.printText()
         if !last_runs.isEmpty {
             Console.out("last runs:")
-            for r in last_runs { Console.out("  #\(r.id) \(r.started_at) \(r.status): \(r.command)") }
+            for r in last_runs { Console.out("  #\(r.id) \(r.started_at) \(r.status)\(r.exit_code.map { " (exit \($0))" } ?? ""): \(r.command)") }
         }
         if !failed_files.isEmpty {
             Console.out("files that failed in these runs (nothing of them was kept; fix and import again):")

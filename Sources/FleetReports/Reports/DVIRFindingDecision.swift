@@ -85,7 +85,7 @@ public struct DVIRFindingDecision: Sendable, Equatable {
                                             dvirPolicy: settings.dvirPolicy, generatedAt: now, asOf: month.to, carrier: settings.carrier)
                 let findings = try DVIRComplianceReport.chainFindings(db, request)
                 for f in findings where f.dvir == dvir {
-                    let fid = Self.id(dvir: f.dvir, rule: f.rule, component: f.component)
+                    let fid = Self.id(dvir: f.dvir, rule: f.rule, component: f.link.component)
                     if fid == Self.id(dvir: dvir, rule: rule, component: component) {
                         try db.execute(sql: """
                             INSERT INTO dvir_finding_decision (dvir, rule, component, unit, decision, reason, decided_by, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)

@@ -40,5 +40,6 @@ extension ImportRun {
         .value("command") { $0.command },
         .value("status") { $0.status },
         .value("summary_json") { $0.summaryJson },
-    ], notWritten: ["id": "the rowid: the INSERT's new id"])
+    ], notWritten: ["id": "the rowid: the INSERT's new id",
+                    "exit_code": "set when the run ends (ImportSession.finish, recordExitCode); NULL while it runs"])
 }
