@@ -17,15 +17,15 @@ import FleetTestSupport
 /// - T-12 (petrol Transit) has the Shell receipt `DIESEL #2`, 22.104 gal, 10-14 12:10, photographed
 ///   twice (the JPEG links to the PNG): one misfuel, not two. Its next card fill is 10-15 14:41
 ///   (26.5 h later), outside the 6 h refill window, and 22.104 gal is within its 25 gal tank.
-/// - T-07's Pilot receipt (19.447 gal, 65.36 USD, 10-01 06:43) is 2 min after its card
-///   transaction T…00037 (17.650 gal, 59.32 USD, 06:41): the totals differ, so the linker does
-///   not tie them and they are two purchases 2 min apart, a refill-window exception.
+/// - T-07's Pilot receipt records card transaction T2026100100037 (truth `links_to`; the card
+///   row: 10-01 06:41, 17.650 gal, 3.361, 59.32 USD, card …7514): it links to the row and is one
+///   fill with it, not a refill 0 min later.
 /// - Card prices: petrol 3.049–3.459, diesel 3.659–3.949 USD/gal: nothing 25 % from a median.
 final class FuelExceptionsSampleTests: XCTestCase {
     static let sampleData = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("SampleData")
 
-    func testSampleFleetFlagsT12MisfuelAndT07Refill() throws {
+    func testSampleFleetFlagsT12MisfuelOnceAndT07ReceiptIsItsCardFill() throws {
         setenv("OMP_THREAD_LIMIT", "1", 1)
         let zone = FleetZone(identifier: "America/Chicago")!
         let t = try TestWarehouse()
@@ -33,18 +33,18 @@ final class FuelExceptionsSampleTests: XCTestCase {
         let paths = ["master/assets.csv", "fuel-card", "receipts/T-12", "receipts/T-07"].map { Self.sampleData.appendingPathComponent($0).path }
         try t.importFiles(paths, options: ImportOptions(zone: zone))
         XCTAssertEqual(try t.count("fuel_purchase", where: "origin = 'receipt'"), 3)
-        XCTAssertEqual(try t.count("fuel_purchase", where: "origin = 'receipt' AND linked_to IS NOT NULL"), 1, "the second photo of the Shell receipt")
+        XCTAssertEqual(try t.count("fuel_purchase", where: "origin = 'receipt' AND linked_to IS NOT NULL"), 2, "the second photo of the Shell receipt, and T-07's receipt to its card row")
         let request = ReportRequest(period: .month(2026, 10), zone: zone, units: .us, currency: "USD", generatedAt: 0)
         let out = try t.warehouse.pool.read { db in try FuelExceptionsReport().run(db, request) }
         let table = out.tables.first { $0.name == "exceptions" }!
         func column(_ name: String) -> Int { table.columns.firstIndex { $0.name == name }! }
         let rows = table.rows.map { r in ["unit", "source", "rule"].map { r[column($0)].textValue ?? "" }.joined(separator: " ") }
-        XCTAssertEqual(rows, ["T-07 receipt refill_window", "T-12 receipt misfuel"])
-        XCTAssertEqual(table.rows[1][column("evidence")].textValue, "DIESEL #2 (diesel) bought for T-12, whose fuel type is petrol (takes gasoline, midgrade gasoline, premium gasoline, regular gasoline)")
-        // 148 card rows and 2 unlinked receipts judged; every vehicle has a fuel type and a tank.
+        XCTAssertEqual(rows, ["T-12 receipt misfuel"])
+        XCTAssertEqual(table.rows[0][column("evidence")].textValue, "DIESEL #2 (diesel) bought for T-12, whose fuel type is petrol (takes gasoline, midgrade gasoline, premium gasoline, regular gasoline)")
+        // 148 card rows and 1 unlinked receipt judged; every vehicle has a fuel type and a tank.
         let rules = out.tables.first { $0.name == "rules" }!
         let clear = rules.columns.firstIndex { $0.name == "clear" }!, notJudged = rules.columns.firstIndex { $0.name == "cannot_judge" }!
         XCTAssertEqual(rules.rows.map { $0[notJudged] }, [.integer(0), .integer(0), .integer(0), .integer(0)])
-        XCTAssertEqual(rules.rows[0][clear], .integer(149))   // misfuel: 150 purchases, one exception
+        XCTAssertEqual(rules.rows[0][clear], .integer(148))   // misfuel: 149 purchases, one exception
     }
 }
