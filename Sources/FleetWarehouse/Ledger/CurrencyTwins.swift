@@ -30,24 +30,28 @@ public struct CurrencyTwins: Sendable, Equatable, Codable {
             + "(\(theirs.joined(separator: ", ")) there, \(ours.joined(separator: ", ")) here)"
     }
 
+    /// The matches of file ?1's rows in earlier files, per earlier file.
+    static let sql = """
+        SELECT o.source_file_id, COUNT(DISTINCT n.id), GROUP_CONCAT(DISTINCT o.currency), GROUP_CONCAT(DISTINCT n.currency)
+        FROM fuel_purchase n JOIN fuel_purchase o
+          ON o.at = n.at AND o.total_minor IS n.total_minor AND o.source_file_id < n.source_file_id AND o.origin = n.origin
+         AND o.currency <> n.currency AND o.asset_id IS n.asset_id AND o.card_last4 IS n.card_last4 AND o.volume_ml IS n.volume_ml
+        WHERE n.source_file_id = ?1 GROUP BY o.source_file_id
+        UNION ALL
+        SELECT o.source_file_id, COUNT(DISTINCT n.id), GROUP_CONCAT(DISTINCT o.currency), GROUP_CONCAT(DISTINCT n.currency)
+        FROM expense n JOIN expense o
+          ON o.at = n.at AND o.amount_minor = n.amount_minor AND o.source_file_id < n.source_file_id AND o.currency <> n.currency
+         AND o.asset_id IS n.asset_id AND o.category = n.category AND o.vendor IS n.vendor
+        WHERE n.source_file_id = ?1 GROUP BY o.source_file_id
+        """
+
     /// The earlier files whose rows the rows of file `fileID` (loaded in this transaction) match
-    /// except the currency, by file id.
+    /// except the currency, by file id. Earlier is a lower id: the file being loaded holds the
+    /// highest, so the seek on `expense_twin` / `fuel_purchase_twin` (time, amount, then a range
+    /// of files) never reads the file's own rows, however many share a time and amount.
     public static func find(_ db: Database, fileID: Int64) throws -> [CurrencyTwins] {
-        let sql = """
-            SELECT o.source_file_id, COUNT(DISTINCT n.id), GROUP_CONCAT(DISTINCT o.currency), GROUP_CONCAT(DISTINCT n.currency)
-            FROM fuel_purchase n JOIN fuel_purchase o
-              ON o.at = n.at AND o.source_file_id <> n.source_file_id AND o.origin = n.origin AND o.currency <> n.currency
-             AND o.asset_id IS n.asset_id AND o.card_last4 IS n.card_last4 AND o.volume_ml IS n.volume_ml AND o.total_minor IS n.total_minor
-            WHERE n.source_file_id = ?1 GROUP BY o.source_file_id
-            UNION ALL
-            SELECT o.source_file_id, COUNT(DISTINCT n.id), GROUP_CONCAT(DISTINCT o.currency), GROUP_CONCAT(DISTINCT n.currency)
-            FROM expense n JOIN expense o
-              ON o.at = n.at AND o.source_file_id <> n.source_file_id AND o.currency <> n.currency
-             AND o.asset_id IS n.asset_id AND o.category = n.category AND o.vendor IS n.vendor AND o.amount_minor = n.amount_minor
-            WHERE n.source_file_id = ?1 GROUP BY o.source_file_id
-            """
         var byFile: [Int64: (rows: Int, theirs: Set<String>, ours: Set<String>)] = [:]
-        for row in try Row.fetchAll(db, sql: sql, arguments: [fileID]) {
+        for row in try Row.fetchAll(db, sql: Self.sql, arguments: [fileID]) {
             let id: Int64 = row[0], n: Int = row[1]
             let theirs = Set((row[2] as String? ?? "").split(separator: ",").map(String.init))
             let ours = Set((row[3] as String? ?? "").split(separator: ",").map(String.init))
