@@ -79,10 +79,12 @@ final class MotiveImporterTests: XCTestCase {
         }
     }
 
-    /// A v1 single-vehicle history names no vehicle, and responses not read yet are refused
-    /// whole, saying what to do; nothing is stored.
+    /// A v1 single-vehicle history names no vehicle, responses not read yet, and an object with a
+    /// member written twice (which value is right is unknown) are refused whole, saying what to
+    /// do; nothing is stored.
     func testResponsesThatCannotBeReadAreRefusedSayingWhy() throws {
-        for (file, says) in [("location-histories-v1.json", "do not name their vehicle"), ("inspection-reports.json", "'inspection_reports' is a Motive response FleetKit does not read yet")] {
+        for (file, says) in [("location-histories-v1.json", "do not name their vehicle"), ("inspection-reports.json", "'inspection_reports' is a Motive response FleetKit does not read yet"),
+                           ("duplicate-member.json", #"the member "lat" twice"#)] {
             let t = try TestWarehouse()
             let o = try t.importFile(fixture("motive/\(file)"))
             XCTAssertEqual(o.format, "motive", file)
