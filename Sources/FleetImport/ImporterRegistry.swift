@@ -21,6 +21,7 @@ public enum ImporterRegistry {
         AEMP12Importer.self,
         SamsaraImporter.self,
         GeotabImporter.self,
+        MotiveImporter.self,
         DeereImporter.self,
         ReceiptImporter.self,
         FxRatesImporter.self,

@@ -151,6 +151,12 @@ enum ConformanceTable {
             large: LargeInput(name: "StatusData.json", head: "{\"result\": [\n",
                 unit: { "{\"dateTime\": \"\(iso($0 * 10))\", \"device\": {\"id\": \"b1\"}, \"diagnostic\": {\"id\": \"DiagnosticOdometerId\"}, \"data\": \(1_000_000 + $0 * 100), \"id\": \"s\($0)\"},\n" },
                 tail: "{\"dateTime\": \"2030-01-01T00:00:00Z\", \"device\": {\"id\": \"b1\"}, \"diagnostic\": {\"id\": \"DiagnosticOdometerId\"}, \"data\": 999999999, \"id\": \"last\"}]}\n")),
+        ConformanceEntry(format: "motive", good: [f("motive/locations-v3.json"), f("motive/vehicle-locations-current.json")], hostile: [.jsonDeepNesting],
+            large: LargeInput(name: "vehicle_locations.json", head: "{\"vehicle_locations\": [\n",
+                unit: { "{\"vehicle_location\": {\"located_at\": \"\(iso($0 * 10))\", \"lat\": 41.5, \"lon\": -87.5, \"bearing\": 90.0, \"speed\": 0.0, "
+                    + "\"true_odometer\": \(100_000 + Double($0) / 100), \"true_engine_hours\": 1000.0, \"vehicle\": {\"id\": 5001, \"number\": \"Q-1\", \"metric_units\": true}}},\n" },
+                tail: "{\"vehicle_location\": {\"located_at\": \"2030-01-01T00:00:00Z\", \"lat\": 41.5, \"lon\": -87.5, \"true_odometer\": 1999999, \"vehicle\": {\"id\": 5001, \"metric_units\": true}}}],"
+                    + " \"pagination\": {\"per_page\": 100, \"page_no\": 1, \"total\": 1}}\n")),
         ConformanceEntry(format: "deere", good: [f("deere/engine-hours-1234567.json"), f("deere/equipment.json")], hostile: [.jsonDeepNesting],
             large: LargeInput(name: "engine-hours-7654321.json",
                 head: "{\"links\": [{\"@type\": \"Link\", \"rel\": \"machine\", \"uri\": \"https://partnerapi.deere.com/platform/machines/7654321\"}], \"values\": [\n",
