@@ -21,6 +21,7 @@ public enum ImporterRegistry {
         AEMP12Importer.self,
         SamsaraImporter.self,
         GeotabImporter.self,
+        TraccarImporter.self,
         DeereImporter.self,
         ReceiptImporter.self,
         FxRatesImporter.self,

@@ -151,6 +151,12 @@ enum ConformanceTable {
             large: LargeInput(name: "StatusData.json", head: "{\"result\": [\n",
                 unit: { "{\"dateTime\": \"\(iso($0 * 10))\", \"device\": {\"id\": \"b1\"}, \"diagnostic\": {\"id\": \"DiagnosticOdometerId\"}, \"data\": \(1_000_000 + $0 * 100), \"id\": \"s\($0)\"},\n" },
                 tail: "{\"dateTime\": \"2030-01-01T00:00:00Z\", \"device\": {\"id\": \"b1\"}, \"diagnostic\": {\"id\": \"DiagnosticOdometerId\"}, \"data\": 999999999, \"id\": \"last\"}]}\n")),
+        ConformanceEntry(format: "traccar", good: [f("traccar/route-11.json"), f("traccar/devices.json")], hostile: [.jsonDeepNesting],
+            large: LargeInput(name: "route.json", head: "[\n",
+                unit: { "{\"id\": \($0), \"attributes\": {\"ignition\": true, \"odometer\": \(1_000_000 + $0 * 100)}, \"deviceId\": 7, \"protocol\": \"teltonika\", "
+                    + "\"serverTime\": \"\(iso($0 * 10))\", \"deviceTime\": \"\(iso($0 * 10))\", \"fixTime\": \"\(iso($0 * 10))\", \"outdated\": false, \"valid\": true, "
+                    + "\"latitude\": 41.5, \"longitude\": -87.5, \"altitude\": 180.0, \"speed\": 20.0, \"course\": 90.0},\n" },
+                tail: "{\"id\": 0, \"attributes\": {}, \"deviceId\": 7, \"fixTime\": \"2030-01-01T00:00:00.000+00:00\", \"latitude\": 41.5, \"longitude\": -87.5}]\n")),
         ConformanceEntry(format: "deere", good: [f("deere/engine-hours-1234567.json"), f("deere/equipment.json")], hostile: [.jsonDeepNesting],
             large: LargeInput(name: "engine-hours-7654321.json",
                 head: "{\"links\": [{\"@type\": \"Link\", \"rel\": \"machine\", \"uri\": \"https://partnerapi.deere.com/platform/machines/7654321\"}], \"values\": [\n",
