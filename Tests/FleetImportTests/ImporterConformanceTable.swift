@@ -151,7 +151,7 @@ enum ConformanceTable {
             large: LargeInput(name: "StatusData.json", head: "{\"result\": [\n",
                 unit: { "{\"dateTime\": \"\(iso($0 * 10))\", \"device\": {\"id\": \"b1\"}, \"diagnostic\": {\"id\": \"DiagnosticOdometerId\"}, \"data\": \(1_000_000 + $0 * 100), \"id\": \"s\($0)\"},\n" },
                 tail: "{\"dateTime\": \"2030-01-01T00:00:00Z\", \"device\": {\"id\": \"b1\"}, \"diagnostic\": {\"id\": \"DiagnosticOdometerId\"}, \"data\": 999999999, \"id\": \"last\"}]}\n")),
-        ConformanceEntry(format: "traccar", good: [f("traccar/route-11.json"), f("traccar/devices.json")], hostile: [.jsonDeepNesting],
+        ConformanceEntry(format: "traccar", good: [f("traccar/route-11.json"), f("traccar/devices.json"), f("traccar/trips-11.json")], hostile: [.jsonDeepNesting],
             large: LargeInput(name: "route.json", head: "[\n",
                 unit: { "{\"id\": \($0), \"attributes\": {\"ignition\": true, \"odometer\": \(1_000_000 + $0 * 100)}, \"deviceId\": 7, \"protocol\": \"teltonika\", "
                     + "\"serverTime\": \"\(iso($0 * 10))\", \"deviceTime\": \"\(iso($0 * 10))\", \"fixTime\": \"\(iso($0 * 10))\", \"outdated\": false, \"valid\": true, "

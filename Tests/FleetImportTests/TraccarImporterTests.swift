@@ -112,9 +112,32 @@ final class TraccarImporterTests: XCTestCase {
         XCTAssertEqual(try t.count("position"), 0)
     }
 
+    /// A trip report (Traccar's `ReportTrips`): t1 from 08:00:00 to 08:25:30 (1,530 s), 18,520 m,
+    /// max 48.6 knots = 25.002 m/s (`python3 -c "print(48.6*1852/3600)"`), idle 120,000 ms = 120 s,
+    /// ends at 41.9742, -87.9073. t2's endOdometer is 5,000 m below its startOdometer: rejected.
+    /// A summary report row is counted, not stored.
+    func testTripsInSIAndATripWhoseOdometerFallsIsRejected() throws {
+        let t = try TestWarehouse()
+        let url = fixture("traccar/trips-11.json")
+        let o = try t.importFile(url)
+        XCTAssertEqual(o.format, "traccar", o.error ?? "")
+        XCTAssertEqual(o.rejected, 1, "\(o.notes ?? [])")
+        XCTAssertEqual(try strings(t, """
+            SELECT start_at, end_at, distance_m, duration_s, idle_s, ROUND(max_speed_mps, 4), start_lat, start_lon, end_lat, end_lon, source
+            FROM trip WHERE source = 'traccar'
+            """), ["1790841600000|1790843130000|18520.0|1530.0|120.0|25.002|41.8781|-87.6298|41.9742|-87.9073|traccar"])
+        XCTAssertEqual(try strings(t, "SELECT reason, location FROM reject"), ["meter_rollback|[1].endOdometer"])
+        XCTAssertEqual(try t.importFile(url).status, .unchanged, "re-import is a no-op")
+
+        let s = try t.importFile(fixture("traccar/summary-11.json"))
+        XCTAssertEqual([s.format, "\(s.rejected)"], ["traccar", "0"], s.error ?? "")
+        XCTAssertTrue((s.notes ?? []).contains { $0.hasPrefix("summary report rows read, not stored") && $0.hasSuffix(": 1") }, "\(s.notes ?? [])")
+        XCTAssertEqual(try t.count("trip", where: "source = 'traccar'"), 1)
+    }
+
     /// Each fixture is detected as Traccar from its bytes, and no other format's sniffer claims it.
     func testDetectionFromContent() throws {
-        for name in ["route-11.json", "devices.json", "positions-traccar4-offset.json", "latitude-out-of-range.json"] {
+        for name in ["route-11.json", "devices.json", "positions-traccar4-offset.json", "latitude-out-of-range.json", "trips-11.json", "summary-11.json"] {
             let head = try Data(contentsOf: fixture("traccar/\(name)"))
             XCTAssertEqual(ImporterRegistry.detect(head, filename: "input.json")?.format, "traccar", name)
         }

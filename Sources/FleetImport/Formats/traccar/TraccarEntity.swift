@@ -3,12 +3,16 @@ import Foundation
 /// What a Traccar row is, told by its members (the schemas of Traccar's openapi.yaml): a
 /// response carries no type name, and a script may join several responses into one list.
 enum TraccarEntity: String, CaseIterable {
-    case device = "Device", position = "Position"
+    case device = "Device", position = "Position", trip = "Trip", summary = "Summary"
     case unknown
 
     static func classify(_ node: JSONNode) -> TraccarEntity {
         func has(_ keys: String...) -> Bool { keys.contains { node[$0] != nil } }
         if has("fixTime"), has("deviceId") || has("latitude") { return .position }
+        if has("startTime"), has("endTime") {
+            if has("startPositionId", "endPositionId", "startLat", "endLat", "duration") { return .trip }
+            if has("startHours", "endHours", "engineHours") { return .summary }
+        }
         if has("uniqueId"), !has("deviceId") { return .device }
         return .unknown
     }
@@ -21,6 +25,11 @@ enum TraccarEntity: String, CaseIterable {
                               "overspeedTime", "overspeedGeofenceId", "motionPositionId", "attributes", "geofenceIds"]
         case .position: return ["id", "deviceId", "protocol", "serverTime", "deviceTime", "fixTime", "outdated", "valid", "latitude", "longitude",
                                 "altitude", "speed", "course", "address", "accuracy", "network", "geofenceIds", "attributes", "type"]
+        case .trip: return ["deviceId", "deviceName", "distance", "averageSpeed", "maxSpeed", "spentFuel", "startOdometer", "endOdometer", "startTime",
+                            "endTime", "startPositionId", "endPositionId", "startLat", "startLon", "endLat", "endLon", "startAddress", "endAddress",
+                            "duration", "driverUniqueId", "driverName", "idleTime"]
+        case .summary: return ["deviceId", "deviceName", "distance", "averageSpeed", "maxSpeed", "spentFuel", "startOdometer", "endOdometer", "startTime",
+                               "endTime", "engineHours", "startHours", "endHours", "idleTime"]
         case .unknown: return []
         }
     }

@@ -3,8 +3,9 @@ import FleetCore
 import FleetWarehouse
 
 /// Traccar server API responses as a script saves them: the JSON list that `/api/positions`,
-/// `/api/reports/route`, `/api/devices` and `/api/reports/trips` return (Traccar's openapi.yaml,
-/// schemas `Position`, `Device` and `ReportTrips`). One file may hold any mix of them.
+/// `/api/reports/route`, `/api/devices`, `/api/reports/trips` and `/api/reports/summary` return
+/// (Traccar's openapi.yaml, schemas `Position`, `Device`, `ReportTrips`, `ReportSummary`). One
+/// file may hold any mix of them.
 ///
 /// Rows carry no type name: each is recognised by its members (`TraccarEntity.classify`).
 /// Read: `Device` (identity and the name hint), `Position` (GPS fixes in SI: speed is in knots,
@@ -17,7 +18,7 @@ import FleetWarehouse
 /// not well formed, truncated included, fails the whole file.
 public struct TraccarImporter: Importer {
     public static let format = "traccar"
-    public static let summary = "Traccar server API responses (JSON lists of /api/positions, /api/reports/route, /api/devices, /api/reports/trips): positions (knots to m/s), odometer and hours meters, ignition, devices, trips"
+    public static let summary = "Traccar server API responses (JSON lists of /api/positions, /api/reports/route, /api/devices, /api/reports/trips, /api/reports/summary): positions (knots to m/s), odometer and hours meters, ignition, devices, trips"
     public static let example = "traccar/route-2026-10-01.json"
 
     /// Member names of Traccar's `Position`, `Device` and report rows that no other format FleetKit

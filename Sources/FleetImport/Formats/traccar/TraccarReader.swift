@@ -67,9 +67,11 @@ final class TraccarReader<S: RecordSink> {
                 switch kind {
                 case .device: try self.device(f, &s)
                 case .position: try self.position(f, &s)
+                case .trip: try self.trip(f, &s)
+                case .summary: try self.summary(f)
                 case .unknown:
                     let keys = node.members.prefix(12).map(\.key).joined(separator: ", ")
-                    throw JSONRowError(.unknownShape, "not a Traccar row FleetKit reads (members: \(keys)); positions and devices are read, see docs/FORMATS.md", at: path)
+                    throw JSONRowError(.unknownShape, "not a Traccar row FleetKit reads (members: \(keys)); positions, devices and trip report rows are read, see docs/FORMATS.md", at: path)
                 }
             }
         } catch let e as JSONRowError {
