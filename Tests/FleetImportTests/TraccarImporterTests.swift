@@ -135,6 +135,19 @@ final class TraccarImporterTests: XCTestCase {
         XCTAssertEqual(try t.count("trip", where: "source = 'traccar'"), 1)
     }
 
+    /// The assets CSV's `traccar_id` claims device 11 in either import order: one asset, T-12,
+    /// holding the route's positions and meters.
+    func testMasterDataClaimsADeviceByItsTraccarID() throws {
+        let files = ["traccar/assets-traccar.csv", "traccar/route-11.json"]
+        for order in [files, files.reversed()] {
+            let t = try TestWarehouse()
+            for f in order { XCTAssertEqual(try t.importFile(fixture(f)).status, .imported, f) }
+            XCTAssertEqual(try t.count("asset"), 1, "\(order)")
+            XCTAssertEqual(try strings(t, "SELECT a.unit_number, COUNT(*) FROM position p JOIN asset a ON a.id = p.asset_id GROUP BY a.id"), ["T-12|3"], "\(order)")
+            XCTAssertEqual(try strings(t, "SELECT DISTINCT a.unit_number FROM meter_reading m JOIN asset a ON a.id = m.asset_id"), ["T-12"], "\(order)")
+        }
+    }
+
     /// Each fixture is detected as Traccar from its bytes, and no other format's sniffer claims it.
     func testDetectionFromContent() throws {
         for name in ["route-11.json", "devices.json", "positions-traccar4-offset.json", "latitude-out-of-range.json", "trips-11.json", "summary-11.json"] {
