@@ -6,8 +6,9 @@ import FleetWarehouse
 /// against the reading before it in the file.
 ///
 /// - `odometer` is metres (`Position.KEY_ODOMETER = "odometer"; // meters`); `hours` is engine
-///   time in milliseconds (EngineHoursHandler adds fixTime differences while the ignition is on;
-///   the summary report's `startHours`/`endHours` are commented `// milliseconds`). Stored as
+///   time in milliseconds: EngineHoursHandler adds fixTime differences while the ignition is on,
+///   the protocol decoders convert a tracker's own hour meter with `UnitsConverter.msFromHours`,
+///   and the summary report's `startHours`/`endHours` are commented `// milliseconds`. Stored as
 ///   `odometer` in metres and `engine_hours` in seconds, with the raw text and unit.
 /// - 0 is no reading: Traccar's reports treat an odometer of 0 as absent, and EngineHoursHandler
 ///   never sets hours to 0. Such values are counted, not stored.
