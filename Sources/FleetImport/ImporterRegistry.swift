@@ -22,6 +22,7 @@ public enum ImporterRegistry {
         SamsaraImporter.self,
         GeotabImporter.self,
         MotiveImporter.self,
+        TraccarImporter.self,
         DeereImporter.self,
         ReceiptImporter.self,
         FxRatesImporter.self,

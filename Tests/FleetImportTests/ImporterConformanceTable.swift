@@ -157,6 +157,12 @@ enum ConformanceTable {
                     + "\"true_odometer\": \(100_000 + Double($0) / 100), \"true_engine_hours\": 1000.0, \"vehicle\": {\"id\": 5001, \"number\": \"Q-1\", \"metric_units\": true}}},\n" },
                 tail: "{\"vehicle_location\": {\"located_at\": \"2030-01-01T00:00:00Z\", \"lat\": 41.5, \"lon\": -87.5, \"true_odometer\": 1999999, \"vehicle\": {\"id\": 5001, \"metric_units\": true}}}],"
                     + " \"pagination\": {\"per_page\": 100, \"page_no\": 1, \"total\": 1}}\n")),
+        ConformanceEntry(format: "traccar", good: [f("traccar/route-11.json"), f("traccar/devices.json"), f("traccar/trips-11.json")], hostile: [.jsonDeepNesting],
+            large: LargeInput(name: "route.json", head: "[\n",
+                unit: { "{\"id\": \($0), \"attributes\": {\"ignition\": true, \"odometer\": \(1_000_000 + $0 * 100)}, \"deviceId\": 7, \"protocol\": \"teltonika\", "
+                    + "\"serverTime\": \"\(iso($0 * 10))\", \"deviceTime\": \"\(iso($0 * 10))\", \"fixTime\": \"\(iso($0 * 10))\", \"outdated\": false, \"valid\": true, "
+                    + "\"latitude\": 41.5, \"longitude\": -87.5, \"altitude\": 180.0, \"speed\": 20.0, \"course\": 90.0},\n" },
+                tail: "{\"id\": 0, \"attributes\": {}, \"deviceId\": 7, \"fixTime\": \"2030-01-01T00:00:00.000+00:00\", \"latitude\": 41.5, \"longitude\": -87.5}]\n")),
         ConformanceEntry(format: "deere", good: [f("deere/engine-hours-1234567.json"), f("deere/equipment.json")], hostile: [.jsonDeepNesting],
             large: LargeInput(name: "engine-hours-7654321.json",
                 head: "{\"links\": [{\"@type\": \"Link\", \"rel\": \"machine\", \"uri\": \"https://partnerapi.deere.com/platform/machines/7654321\"}], \"values\": [\n",
