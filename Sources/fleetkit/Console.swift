@@ -40,4 +40,12 @@ enum Console {
         fflush(nil)
         FileHandle.standardOutput.write(newline ? data + Data("\n".utf8) : data)
     }
+
+    /// A report file's bytes for `report --out -` (`StdoutReport`): written as they are, since
+    /// the report's own writer escaped every value (HTML, JSON) or they are a workbook's binary
+    /// zip. Throws the write's error (a closed pipe) for the command to report.
+    static func bytes(_ data: Data) throws {
+        fflush(nil)
+        try FileHandle.standardOutput.write(contentsOf: data)
+    }
 }

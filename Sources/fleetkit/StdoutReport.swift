@@ -26,7 +26,7 @@ enum StdoutReport {
         let input = try FileHandle(forReadingFrom: reports[0])
         defer { try? input.close() }
         while let chunk = try input.read(upToCount: 1 << 16), !chunk.isEmpty {
-            try FileHandle.standardOutput.write(contentsOf: chunk)
+            try Console.bytes(chunk)
         }
     }
 }

@@ -41,7 +41,7 @@ final class ImportWarehouseTests: XCTestCase {
         XCTAssertEqual(try TestWarehouse(existing: db).count("asset"), 2)
     }
 
-    /// An .xlsx is read like the CSV of its first sheet (`--sheet` names another); the second
+    /// An .xlsx is read like the CSV of its first sheet (`--sheet` names one: the fixture's only sheet is `expenses`); the second
     /// file, the same bytes renamed `.csv`, is the same file and changes nothing.
     func testAnXLSXIsImportedAndItsSheetChosen() throws {
         XCTAssertEqual(try Fleetkit.run(["init", "--db", db]).status, 0)
@@ -49,8 +49,8 @@ final class ImportWarehouseTests: XCTestCase {
         let renamed = Self.fixtures.appendingPathComponent("spreadsheet/expenses-xlsx-named.csv").path
         let wrong = try Fleetkit.run(["import", "--db", db, "--sheet", "Costs", xlsx])
         XCTAssertEqual(wrong.status, 1, wrong.stdout + wrong.stderr)
-        XCTAssertTrue(wrong.stderr.contains("the workbook has no sheet named 'Costs'; its sheets are: 'Sheet1'"), wrong.stderr)
-        let r = try Fleetkit.run(["import", "--db", db, "--sheet", "Sheet1", xlsx, renamed])
+        XCTAssertTrue(wrong.stderr.contains("the workbook has no sheet named 'Costs'; its sheets are: 'expenses'"), wrong.stderr)
+        let r = try Fleetkit.run(["import", "--db", db, "--sheet", "expenses", xlsx, renamed])
         XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
         XCTAssertEqual(try TestWarehouse(existing: db).count("expense"), 1)
     }
