@@ -101,6 +101,13 @@ public enum Corrections {
                         touched.touchFuelPurchase(at: t)
                     }
                 } else {
+                    // A receipt linked to this row (its card transaction, or the first image of
+                    // the same slip) lets go of it; the fuel linking of the refresh below, and of
+                    // a replacing file's load, links it again to what is there then.
+                    if table == "fuel_purchase" {
+                        try db.execute(sql: "UPDATE fuel_purchase SET linked_to = NULL WHERE linked_to IN (SELECT id FROM fuel_purchase WHERE \(match))",
+                                       arguments: keyValues)
+                    }
                     try db.execute(sql: "DELETE FROM \(table) WHERE \(match)", arguments: keyValues)
                     out.removed[table, default: 0] += 1
                 }
