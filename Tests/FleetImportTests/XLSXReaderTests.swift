@@ -107,6 +107,22 @@ final class XLSXReaderTests: XCTestCase {
         XCTAssertTrue(rejects[1].hasSuffix("| 2026-10-03,T-12,tolls,twelve"), rejects[1])
     }
 
+    /// A header cell holding an error value leaves its column unnamed; the refusal names that cell,
+    /// so the user fixes D1 instead of hunting for a column they can see in Excel.
+    func testAnUnreadableHeaderCellIsNamedInTheMissingColumnError() throws {
+        let r = try records("header-error.xlsx")
+        XCTAssertEqual(r[0].record.fields, ["date", "unit_number", "category", ""])
+        XCTAssertEqual(r[0].problems, ["Sheet1!D1 holds the spreadsheet error #REF!; correct the formula or clear the cell"])
+        let t = try TestWarehouse()
+        var options = ImportOptions()
+        options.format = "expenses"
+        let outcome = try t.importFile(fixture("xlsx/header-error.xlsx"), options: options)
+        XCTAssertEqual(outcome.loaded, 0)
+        let error = outcome.error ?? ""
+        XCTAssertTrue(error.contains("lacks required column(s): amount"), error)
+        XCTAssertTrue(error.contains("the header cell Sheet1!D1 could not be read (holds the spreadsheet error #REF!"), error)
+    }
+
     /// The fuel card's rows from a workbook (dates, times and amounts typed as a spreadsheet
     /// holds them) land exactly as the same rows from the CSV: every column of `fuel_purchase`
     /// but its ids. Importing the same workbook again changes nothing.

@@ -65,14 +65,16 @@ public struct FxRatesImporter: Importer {
 
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
         let base = input.currency
-        var header: [String] = []
-        if var reader = try? RecordSources.open(input), let first = try? reader.next() { header = first.fields }
-        let named = Self.columns(header: header)
-        for code in [named.perBaseCode, named.basePerUnitCode].compactMap({ $0 }) where code != base {
-            throw FleetError.unreadable(file: input.path, location: "line 1", reason: "the rates are against \(code), but the warehouse's base currency is \(base)",
-                                        hint: "Export the rates against \(base) (columns units_per_\(base) or \(base)_per_unit), or set the base with `fleetkit init --currency \(code)`.")
+        var named = Self.columns(header: [])
+        var rows = try CSVRows(input, format: Self.format, required: ["date", "currency"]) { header in
+            named = Self.columns(header: header)
+            for code in [named.perBaseCode, named.basePerUnitCode].compactMap({ $0 }) where code != base {
+                throw FleetError.unreadable(file: input.path, location: "line 1", reason: "the rates are against \(code), but the warehouse's base currency is \(base)",
+                                            hint: "Export the rates against \(base) (columns units_per_\(base) or \(base)_per_unit), or set the base with `fleetkit init --currency \(code)`.")
+            }
+            return named.columns
         }
-        var rows = try CSVRows(input, format: Self.format, columns: named.columns, required: ["date", "currency"])
+        let header = rows.headerNames
         if let i = rows.header.index("rate") {
             throw FleetError.unreadable(file: input.path, location: "line 1",
                                         reason: "the column '\(header.indices.contains(i) ? header[i] : "rate")' does not say which way its rates go: 0.7281 can be \(base) per CAD or CAD per \(base), and read the wrong way it changes every converted amount by the square of the rate",

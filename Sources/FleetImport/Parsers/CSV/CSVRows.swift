@@ -13,7 +13,8 @@ struct CSVRows {
     private var reader: any RecordSource
     private var headerCount: Int
     private var headerLine = 1
-    private var headerNames: [String] = []
+    /// The header's fields as the file spells them.
+    private(set) var headerNames: [String] = []
     /// The columns the format reads (by index), where a cell's problem rejects its row.
     private var knownColumns: Set<Int> = []
     private let seenKeys = KeyLedger()
@@ -24,11 +25,21 @@ struct CSVRows {
 
     /// - throws: `FleetError.unreadable` when the header lacks a required column.
     init(_ input: InputFile, format: String, columns: [String: [String]], required: [String]) throws {
+        try self.init(input, format: format, required: required) { _ in columns }
+    }
+
+    /// A format whose column names carry data (`units_per_USD`) derives its column table from the
+    /// header it is given, so the file is opened and its header read once.
+    init(_ input: InputFile, format: String, required: [String], columnsFor: ([String]) throws -> [String: [String]]) throws {
         self.input = input
+        var columns: [String: [String]] = [:]
+        var headerProblems: [(column: Int, message: String)] = []
         self.format = format
         do {
             reader = try RecordSources.open(input)
             guard let first = try reader.next() else { throw FleetError.emptyFile(file: input.path) }
+            headerProblems = reader.cellProblems
+            columns = try columnsFor(first.fields)
             header = CSVHeader(first.fields, aliases: columns)
             headerCount = first.fields.count
             headerLine = first.line
@@ -41,7 +52,11 @@ struct CSVRows {
         let missing = required.filter { header.index($0) == nil }
         if !missing.isEmpty {
             let wanted = missing.map { c in ([c] + (columns[c] ?? [])).joined(separator: " / ") }.joined(separator: "; ")
-            throw FleetError.unreadable(file: input.path, location: reader.location(line: headerLine, column: nil), reason: "the \(format) header lacks required column(s): \(wanted)",
+            // A header cell that could not be read (a spreadsheet error value) is likely the
+            // missing name: say which cell, so the fix is in the right place.
+            let unread = headerProblems.map { "\(reader.location(line: headerLine, column: $0.column)) could not be read (\($0.message))" }
+            let cells = unread.isEmpty ? "" : "; the header cell " + unread.joined(separator: ", ")
+            throw FleetError.unreadable(file: input.path, location: reader.location(line: headerLine, column: nil), reason: "the \(format) header lacks required column(s): \(wanted)\(cells)",
                                         hint: "Rename the columns (docs/FORMATS.md lists the accepted names), or pass --format if this is another format.")
         }
         if let dup = header.duplicates.first {

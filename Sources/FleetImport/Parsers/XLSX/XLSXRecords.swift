@@ -63,10 +63,20 @@ final class XLSXRecords: RecordSource {
         guard depth > 1 else { return record(first) }
         // Rows of the header, by row number; absent rows are empty.
         var rows: [Int: [Int: String]] = [:]
+        // A header cell that cannot be read leaves its column unnamed; the problem stays with
+        // the header record (`cellProblems`) so a missing column's error can name the cell.
+        var problems: [(column: Int, message: String)] = []
         var width = 0
         var row: XLSXSheetReader.Row? = first
         while let r = row, r.number < first.number + depth {
-            rows[r.number] = Dictionary(r.cells.compactMap { c in (try? c.value.get()).map { (c.column, $0) } }, uniquingKeysWith: { a, _ in a })
+            var texts: [Int: String] = [:]
+            for c in r.cells {
+                switch c.value {
+                case .success(let s): texts[c.column] = texts[c.column] ?? s
+                case .failure(let p): problems.append((c.column, "row \(r.number): \(p.message)"))
+                }
+            }
+            rows[r.number] = texts
             width = max(width, (r.cells.last?.column ?? -1) + 1)
             row = try reader.next()
         }
@@ -84,6 +94,7 @@ final class XLSXRecords: RecordSource {
             }
             fields.append(parts.joined(separator: " "))
         }
+        cellProblems = problems
         return CSVRecord(number: 1, line: first.number, fields: fields, raw: Self.raw(fields))
     }
 

@@ -126,3 +126,9 @@ pack("missing-shared-string.xlsx", book(sheet(
 # truncated.xlsx: the first 60 % of fuel-card.xlsx, as an interrupted download leaves it.
 data = open(out("fuel-card.xlsx"), "rb").read()
 open(out("truncated.xlsx"), "wb").write(data[: len(data) * 6 // 10])
+# header-error.xlsx: expenses whose header cell D1, where 'amount' belongs, holds the error #REF!
+# (a column name made by a formula whose source was deleted).
+pack("header-error.xlsx", book(sheet(
+    '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c><c r="D1" t="e"><f>Names!A4</f><v>#REF!</v></c></row>'
+    '<row r="2"><c r="A2" s="1"><v>46296</v></c><c r="B2" t="s"><v>3</v></c><c r="C2" t="s"><v>4</v></c><c r="D2"><v>12.5</v></c></row>'),
+    ["date", "unit_number", "category", "T-12", "tolls"]))
