@@ -199,11 +199,12 @@ public struct ImportSession {
     }
 
     /// Closes a run that stops on an error (a full disk, an unwritable warehouse) as `failed`,
+    /// with the exit code such a stop ends the command with (2, docs/OPERATIONS.md "Alerting"),
     /// when the warehouse still takes that much; otherwise the next run finds it `interrupted`.
-    public func abandon(_ runID: Int64, because error: Error) {
+    public func abandon(_ runID: Int64, because error: Error, exitCode: Int32 = 2) {
         try? warehouse.pool.write { db in
-            try db.execute(sql: "UPDATE import_run SET finished_at = ?, status = 'failed', summary_json = ? WHERE id = ?",
-                           arguments: [Timestamp.now(), String(describing: error), runID])
+            try db.execute(sql: "UPDATE import_run SET finished_at = ?, status = 'failed', summary_json = ?, exit_code = ? WHERE id = ?",
+                           arguments: [Timestamp.now(), String(describing: error), exitCode, runID])
         }
         RunLock.release(warehouse: warehouse.path, runID: runID)
     }

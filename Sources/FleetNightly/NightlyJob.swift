@@ -59,6 +59,8 @@ public struct NightlyJob {
         /// Something the run worked around but an operator must know (a corrupt stored setting);
         /// `fleetkit nightly` prints each on stderr.
         public var warnings: [String] = []
+        /// `finished`: the summary of a run that ended (`running` and `stopped` are `RunState`'s).
+        public var state = "finished"
     }
 
     /// - parameter makeRunner: imports each file; the `fleetkit` command passes one that runs
@@ -93,6 +95,16 @@ public struct NightlyJob {
         let runID = try session.begin(command: command)
         let runner = makeRunner(session)
         let today = zone.day(of: Int64(now.timeIntervalSince1970 * 1000))
+        // The reports folder says a run is under way, so a run that dies or stops leaves no
+        // earlier night's `exit_code: 0` for an alert to read (docs/OPERATIONS.md, "Alerting").
+        try writeLastRun(RunState(run_id: runID, as_of: today.description, state: "running", started_at: Timestamp.iso(Timestamp.now())))
+        var finished = false
+        defer {
+            if !finished {
+                try? writeLastRun(RunState(run_id: runID, as_of: today.description, state: "stopped", started_at: nil, exit_code: 2,
+                                           reason: "the run stopped on an error before its summary; stderr and `fleetkit status` say which"))
+            }
+        }
         // Months due to close are closed before the night's files: one that would change them is
         // then a restatement, refused and quarantined with the figures it would change.
         var closedNow: [String] = []
@@ -214,10 +226,26 @@ public struct NightlyJob {
         result.closed_periods = closedNow.isEmpty ? nil : closedNow
         if verify?.clean == false || verifyError != nil { result.exit_code = 1 }
         try session.recordExitCode(runID, result.exit_code)
+        try writeLastRun(result)
+        finished = true
+        return result
+    }
+
+    /// What `nightly-last-run.json` holds while a run is under way (`running`) or after it
+    /// stopped on an error (`stopped`, exit 2); a finished run replaces it with its `Summary`.
+    struct RunState: Encodable {
+        var run_id: Int64
+        var as_of: String
+        var state: String
+        var started_at: String?
+        var exit_code: Int32?
+        var reason: String?
+    }
+
+    private func writeLastRun(_ value: some Encodable) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try AtomicWrite.write(try encoder.encode(result), to: URL(fileURLWithPath: config.reports).appendingPathComponent("nightly-last-run.json"))
-        return result
+        try AtomicWrite.write(try encoder.encode(value), to: URL(fileURLWithPath: config.reports).appendingPathComponent("nightly-last-run.json"))
     }
 
     /// `fleetkit verify` on the warehouse as the night left it. Its imports are committed by now:

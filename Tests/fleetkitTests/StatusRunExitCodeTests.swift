@@ -1,5 +1,7 @@
 import XCTest
 import FleetTestSupport
+import FleetCore
+import FleetKit
 
 /// `fleetkit status` shows the exit code each run ended with, the one cron saw: an import's
 /// (1 when rows were rejected) and a nightly run's (1 when a file was quarantined, and 1 when
@@ -43,5 +45,21 @@ final class StatusRunExitCodeTests: XCTestCase {
         let listed = try XCTUnwrap(json["last_runs"] as? [[String: Any]])
         XCTAssertEqual(listed.map { $0["exit_code"] as? Int }, [1, 1, 0, 1])
         XCTAssertEqual(listed.map { $0["status"] as? String }, ["ok", "partial", "ok", "partial"])
+    }
+
+    /// A run stopped by an error (here, one recorded as a disk-full stop would be) keeps the exit
+    /// code the command ended with, 2, beside its `failed` status.
+    func testARunStoppedByAnErrorShowsExit2() throws {
+        let t = try TestWarehouse()
+        let session = ImportSession(warehouse: t.warehouse)
+        let run = try session.begin(command: "fleetkit import inbox")
+        session.abandon(run, because: FleetError.warehouse(path: t.warehouse.path, reason: "the disk is full", hint: "Free space."))
+        let text = try Fleetkit.run(["status", "--db", t.warehouse.path])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(text.stdout.contains(" failed (exit 2): fleetkit import inbox"), text.stdout)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try Fleetkit.run(["status", "--db", t.warehouse.path, "--json"]).stdout.utf8)) as? [String: Any])
+        let listed = try XCTUnwrap(json["last_runs"] as? [[String: Any]])
+        XCTAssertEqual(listed.first?["exit_code"] as? Int, 2)
+        XCTAssertEqual(listed.first?["status"] as? String, "failed")
     }
 }
