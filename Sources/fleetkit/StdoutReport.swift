@@ -12,8 +12,14 @@ enum StdoutReport {
         return url
     }
 
+    /// The folder holds a copy of the report (figures, driver names): one left behind is said, so
+    /// the user can delete it, though stdout already has what they asked for.
     static func remove(_ folder: URL) {
-        try? FileManager.default.removeItem(at: folder)
+        do {
+            try FileManager.default.removeItem(at: folder)
+        } catch {
+            Console.err("fleetkit: warning: the temporary report folder \(folder.path) could not be removed (\(error.localizedDescription)); delete it by hand")
+        }
     }
 
     /// Copies the one report file to stdout; more or fewer is an error naming them.
@@ -24,6 +30,7 @@ enum StdoutReport {
                                              hint: "the format wrote \(reports.count) files (\(reports.map(\.lastPathComponent).joined(separator: ", "))); write them to a folder with --out DIR")
         }
         let input = try FileHandle(forReadingFrom: reports[0])
+        // A read handle's close cannot lose data; its error changes nothing the user could act on.
         defer { try? input.close() }
         while let chunk = try input.read(upToCount: 1 << 16), !chunk.isEmpty {
             try Console.bytes(chunk)

@@ -95,6 +95,21 @@ final class CarScannerImporterTests: XCTestCase {
         XCTAssertFalse((o.notes ?? []).contains { $0.contains("Barometric") }, "\(o.notes)")
     }
 
+    /// SECONDS is a time of day: 7201.5 on 2026-03-08 is 02:00:01.5, which America/Chicago skipped
+    /// (clocks went from 02:00 CST to 03:00 CDT). That row is rejected with the reason; the rows
+    /// around it land (python3 zoneinfo: 01:59:55.5 CST = 1772956795500, 03:00:01.5 CDT = 1772956801500).
+    func testATimeOfDayInTheSpringForwardGapIsRejectedNotFolded() throws {
+        let t = try TestWarehouse()
+        var options = t12
+        options.zone = FleetZone(identifier: "America/Chicago")!
+        let o = try t.importFile(fixture("obd/car-scanner-dst-gap 2026-03-08 01-59-50.csv"), options: options)
+        XCTAssertEqual(o.status, .imported, o.error ?? "")
+        XCTAssertEqual(try OBDRows.samples(t).map { $0.split(separator: "|")[1] }, ["1772956795500", "1772956801500"])
+        XCTAssertEqual(try OBDRows.rejects(t), ["line 3 bad_date"])
+        let message = try XCTUnwrap(try t.rows("SELECT message FROM reject").first?[0] as String?)
+        XCTAssertTrue(message.contains("'2026-03-08 02:00:01' (2026-03-08 02:00:01.500) does not exist in America/Chicago"), message)
+    }
+
     func testSecondsWrapAtMidnightIntoTheNextDay() throws {
         let t = try TestWarehouse()
         var options = t12

@@ -56,6 +56,27 @@ final class FuelLinkingTests: XCTestCase {
         }
     }
 
+    /// Forgetting the card file a receipt is linked to: the receipt lets go of the row first (a
+    /// foreign-key failure otherwise), the second image then links to the first by rule 2, and
+    /// loading the card again (a `--replaces` load) restores the card-wins links.
+    func testForgettingTheLinkedCardReleasesTheReceiptsAndReloadingRelinksThem() throws {
+        let at: Int64 = 1_790_900_000_000
+        let t = try TestWarehouse()
+        try file(t) { sink, f in try sink.load(card("card:1", at: at, file: f)) }
+        try file(t) { sink, f in
+            for r in [receipt("receipt:a", at: at + 600_000, file: f), receipt("receipt:b", at: at + 660_000, file: f),
+                      receipt("receipt:c", at: at + 86_400_000, file: f)] { try sink.load(r) }
+        }
+        let linked = ["card:1 -> -", "receipt:a -> card:1", "receipt:b -> card:1", "receipt:c -> -"]
+        XCTAssertEqual(try links(t), linked)
+        let cardFile = try XCTUnwrap(try t.rows("SELECT source_file_id FROM fuel_purchase WHERE source_key = 'card:1'").first?[0] as Int64?)
+        let forgotten = try t.warehouse.pool.write { db in try Corrections.forget(db, fileID: cardFile, settings: DeriveSettings()) }
+        XCTAssertEqual(forgotten.removed["fuel_purchase"], 1)
+        XCTAssertEqual(try links(t), ["receipt:a -> -", "receipt:b -> receipt:a", "receipt:c -> -"])
+        try file(t) { sink, f in try sink.load(card("card:1", at: at, file: f)) }
+        XCTAssertEqual(try links(t), linked)
+    }
+
     /// A file that stores no fuel purchase touches no link; one whose rows were all unchanged
     /// (the same purchase exported again) leaves the links as they were.
     func testOnlyChangedFuelPurchasesAreTouched() throws {

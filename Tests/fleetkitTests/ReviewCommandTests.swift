@@ -102,6 +102,23 @@ final class ReviewCommandTests: XCTestCase {
         XCTAssertEqual(try listed().count, 1)
     }
 
+    /// The machine's clock is not trusted alone: with the warehouse already holding a card fill
+    /// of 2030-01-03 (as on a machine whose clock is years behind), a person may fix a receipt's
+    /// date to 2030-01-04; a date after both the clock and the data is still refused.
+    func testADateAfterTheClockButWithinTheWarehousesDataIsAccepted() throws {
+        let card = dir.appendingPathComponent("card.csv")
+        try "Transaction Date,Transaction Time,Transaction ID,Card Number,Vehicle Number,Merchant Name,Product,Gallons,Price Per Gallon,Total Amount\n2030-01-03,10:00:00,WX-1,XXXXXXXXXXXX1234,T-01,SHELL 12,Diesel #2,10.000,3.000,30.00\n"
+            .write(to: card, atomically: true, encoding: .utf8)
+        let imported = try Fleetkit.run(["import", "--db", db, card.path])
+        XCTAssertEqual(imported.status, 0, imported.stdout + imported.stderr)
+        let id = try XCTUnwrap(listed().first?["receipt"] as? Int)
+        let within = try Fleetkit.run(["review", "fix", "--db", db, "--by", "ana", String(id), "date", "2030-01-04"])
+        XCTAssertEqual(within.status, 0, within.stderr)
+        let beyond = try Fleetkit.run(["review", "fix", "--db", db, "--by", "ana", String(id), "date", "2030-01-06"])
+        XCTAssertEqual(beyond.status, 64, beyond.stderr)
+        XCTAssertTrue(beyond.stderr.contains("after the latest purchase the warehouse holds (2030-01-03T10:00:00"), beyond.stderr)
+    }
+
     func testAnUnknownReceiptListsCloseMatches() throws {
         let r = try Fleetkit.run(["review", "accept", "--db", db, "us-expense-total-unconfirme.png", "total"])
         XCTAssertEqual(r.status, 64, r.stderr)

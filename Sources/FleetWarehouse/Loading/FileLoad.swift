@@ -204,7 +204,9 @@ public struct FileLoad {
     /// with a person's corrections): `find` names the stored file, `read` puts its rows into the
     /// sink and returns what the caller wants to see of it before commit. The derivations
     /// follow as after an import, and the file's rejected count and status are taken again
-    /// from its rejects.
+    /// from its rejects. The currency-twin check of `load` does not apply: it catches a
+    /// re-export that only adds a currency, and a reload is the same stored file with a person's
+    /// stated values, whose currency is their decision (recorded as a correction).
     public func reload<T>(find: (Database) throws -> Int64, read: (Context, inout WarehouseSink) throws -> T) throws -> (T, Reloaded) {
         var out: (T, Reloaded)?
         try warehouse.pool.writeWithoutTransaction { db in

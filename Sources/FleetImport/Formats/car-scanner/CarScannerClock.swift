@@ -56,6 +56,12 @@ struct CarScannerClock {
             if let last, secs < last - 43_200 { dayShift += 1 }
             last = secs
             let local = Int64(day.daysSinceEpoch + dayShift) * 86_400_000 + ms
+            // A time of day the zone skipped (the spring-forward hour) names no instant: the
+            // row is rejected, as every format does (`LocalTime`), never folded onto the next hour.
+            guard Timestamp.exists(local: local, in: zone) else {
+                let text = "\(CivilDate(daysSinceEpoch: day.daysSinceEpoch + dayShift)) \(Self.clockText(secs))"
+                throw RowError(.badDate, "SECONDS \(Self.trimmed(secs)), the local time " + LocalTime.skippedReason(text, local: local, zone: zone))
+            }
             return Timestamp.utc(fromLocal: local, in: zone)
         }
     }

@@ -71,7 +71,9 @@ public enum ReceiptFieldText {
     static func apply(_ corrections: [String: String], to f: inout ReceiptFields) throws(Invalid) {
         let order = corrections.keys.sorted { ($0 == "currency" ? 0 : 1, $0) < ($1 == "currency" ? 0 : 1, $1) }
         for name in order {
-            try set(name, corrections[name]!, currency: f.currency?.value ?? "USD", confidence: 1, line: line(of: name, in: f), on: &f)
+            // A correction's date was judged against the clock and the data when it was typed
+            // (`ReceiptReview.apply`); read back later, it is the person's recorded statement.
+            try set(name, corrections[name]!, currency: f.currency?.value ?? "USD", confidence: 1, line: line(of: name, in: f), on: &f, judgeClock: false)
         }
     }
 
@@ -80,7 +82,7 @@ public enum ReceiptFieldText {
     /// currency since fixed to one with fewer decimals must still read back, and then goes to
     /// review (`load` finds it does not fit), rather than making the receipt impossible to settle.
     static func set(_ field: String, _ text: String, currency: String, confidence: Double, line: Int, on f: inout ReceiptFields,
-                    stored: Bool = false) throws(Invalid) {
+                    stored: Bool = false, latestData: Int64? = nil, judgeClock: Bool = true) throws(Invalid) {
         func bad(_ reason: String) -> Invalid { Invalid(field: field, value: text, reason: reason) }
         let t = text.trimmingCharacters(in: .whitespaces)
         switch field {
@@ -95,8 +97,12 @@ public enum ReceiptFieldText {
             f.unitPrice = .init(n, confidence: confidence, line: line)
         case "date":
             guard let d = CivilDate(t), t.count == 10, t.contains("-") else { throw bad("not a date as YYYY-MM-DD, such as 2025-07-09 (day and month are never guessed)") }
-            guard stored || d <= CivilDate(daysSinceEpoch: Int(Timestamp.now() / 86_400_000) + 1) else {
-                throw bad("a purchase date cannot be after this machine's clock (system time \(Timestamp.iso(Timestamp.now())), 1 day allowed for time zones); if the clock is wrong, set it right first")
+            // The machine's clock is not trusted alone: a date up to the latest purchase the
+            // warehouse already holds (`latestData`) is possible whatever the clock says.
+            let limit = max(Timestamp.now(), latestData ?? .min)
+            guard stored || !judgeClock || d <= CivilDate(daysSinceEpoch: Int(limit / 86_400_000) + 1) else {
+                let data = latestData.map { ", and after the latest purchase the warehouse holds (\(Timestamp.iso($0)))" } ?? ""
+                throw bad("a purchase date cannot be after this machine's clock (system time \(Timestamp.iso(Timestamp.now())), 1 day allowed for time zones)\(data); if the clock is wrong, set it right first")
             }
             // The years the warehouse holds, as every importer: 0001-01-01 is a placeholder.
             guard (1971...2200).contains(d.year) else { throw bad("a purchase date is in the years 1971–2200") }

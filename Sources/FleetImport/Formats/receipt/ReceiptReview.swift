@@ -129,6 +129,7 @@ public struct ReceiptReview {
                                            hint: "Import the image again into a new warehouse, or report this as a bug.")
             }
             let now = Timestamp.now()
+            let latestData = try Int64.fetchOne(db, sql: "SELECT max(m) FROM (SELECT max(at) AS m FROM fuel_purchase UNION ALL SELECT max(at) FROM expense)")
             var changes = changes
             if changes.isEmpty {
                 // Accept without fields: every listed field that was read and decides review.
@@ -159,7 +160,7 @@ public struct ReceiptReview {
                 }
                 do {
                     try ReceiptFieldText.set(name, typed, currency: fields.currency?.value ?? currency, confidence: 1,
-                                             line: ReceiptFieldText.line(of: name, in: fields), on: &fields)
+                                             line: ReceiptFieldText.line(of: name, in: fields), on: &fields, latestData: latestData)
                 } catch let error as ReceiptFieldText.Invalid {
                     throw FleetError.invalidArgument(name: name, value: typed, hint: error.reason)
                 }
