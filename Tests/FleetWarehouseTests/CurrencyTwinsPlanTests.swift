@@ -17,5 +17,9 @@ final class CurrencyTwinsPlanTests: XCTestCase {
         XCTAssertTrue(plan.contains { $0.contains("SEARCH o USING INDEX fuel_purchase_twin (at=? AND total_minor=? AND source_file_id<?)") }, "\(plan)")
         XCTAssertTrue(plan.contains { $0.contains("SEARCH o USING INDEX expense_twin (at=? AND amount_minor=? AND source_file_id<?)") }, "\(plan)")
         XCTAssertFalse(plan.contains { $0.hasPrefix("SCAN o") }, "a full scan of the earlier rows per row: \(plan)")
+        // The loading file's own rows are found by its id (`v14-file-keys`), not by a scan of
+        // every stored card and expense row once per file.
+        XCTAssertTrue(plan.contains { $0.contains("SEARCH n USING INDEX fuel_purchase_file (source_file_id=?)") }, "\(plan)")
+        XCTAssertTrue(plan.contains { $0.contains("SEARCH n USING INDEX expense_file (source_file_id=?)") }, "\(plan)")
     }
 }
