@@ -97,6 +97,20 @@ final class MotiveImporterTests: XCTestCase {
 
     /// Detected from content under a neutral name, and never offered the JSON files of the other
     /// vendors (Samsara, MyGeotab, Deere, ISO 15143-3).
+    /// The assets CSV's `motive_id` claims vehicle 4101 in either import order: its position,
+    /// odometer and engine hours land on T-41; vehicle 23, not in master data, is an asset of its own.
+    func testMasterDataClaimsAVehicleByItsMotiveID() throws {
+        let files = ["motive/assets-motive.csv", "motive/vehicle-locations-current.json"]
+        for order in [files, files.reversed()] {
+            let t = try TestWarehouse()
+            for f in order { XCTAssertEqual(try t.importFile(fixture(f)).status, .imported, f) }
+            XCTAssertEqual(try t.count("asset"), 2, "\(order)")
+            XCTAssertEqual(try strings(t, "SELECT a.unit_number, COUNT(*) FROM position p JOIN asset a ON a.id = p.asset_id JOIN asset_identifier i ON i.asset_id = a.id AND i.source = 'motive' AND i.id_value = '4101' GROUP BY a.id"),
+                           ["T-41|1"], "\(order)")
+            XCTAssertEqual(try strings(t, "SELECT DISTINCT a.unit_number FROM meter_reading m JOIN asset a ON a.id = m.asset_id"), ["T-41"], "\(order)")
+        }
+    }
+
     func testDetectionTakesMotiveAndOnlyMotive() throws {
         for file in ["vehicles.json", "vehicle-locations-current.json", "locations-v3.json"] {
             let head = try FileWalker.head(of: fixture("motive/\(file)"))

@@ -40,6 +40,7 @@ public struct AssetsImporter: Importer {
         "telematics_id": ["iso_machine_id", "aemp_machine_id", "telematics_machine_id"],
         "geotab_id": ["geotab_device_id"],
         "traccar_id": ["traccar_device_id"],
+        "motive_id": ["motive_vehicle_id", "keeptruckin_id"],
     ]
     static let required = ["unit_number"]
 
@@ -77,6 +78,7 @@ public struct AssetsImporter: Importer {
             if let id = row.text("telematics_id") { identifiers.append(.init(source: "iso15143", type: "machine_id", value: id)) }
             if let id = row.text("geotab_id") { identifiers.append(.init(source: "geotab", type: "device_id", value: id)) }
             if let id = row.text("traccar_id") { identifiers.append(.init(source: "traccar", type: "device_id", value: id)) }
+            if let id = row.text("motive_id") { identifiers.append(.init(source: "motive", type: "vehicle_id", value: id)) }
             let vin = try row.vin("vin")
             let pin = row.text("pin").map(PIN.normalise)
             let kind = try row.choice("kind", Self.kinds) ?? (pin != nil && vin == nil ? "equipment" : "vehicle")
