@@ -22,8 +22,9 @@ import Foundation
 /// turned upright slips sideways (before step 2 existed, with only a 180° retry).
 /// The result records the turn and which step chose it (`OCRResult.orientation`). Small print
 /// the judge is not settled by is then read once more, scaled (`Options.smallPrintHeight`), and
-/// a reading it is still not settled by has the lines the judge names read again alone
-/// (`Options.rereadLines`).
+/// a reading it is still not settled by is read once more in the language the judge names
+/// (`Options.secondLanguage`: the OSD script, the receipt's country), then has the lines the judge
+/// names read again alone (`Options.rereadLines`).
 public struct OCRPipeline: Sendable {
     public struct Options: Sendable, Equatable {
         public var normalizeBackground = true
