@@ -1,8 +1,12 @@
 # FleetKit — see README.md. Every target that builds first makes sure the system libraries exist.
 SHELL := /bin/bash
 # chromium prints the DVIR evidence pack (`fleetkit report evidence`); poppler-utils (pdftoppm,
-# pdftotext) is how its tests read the PDF back.
-DEBIAN_PACKAGES := libsqlite3-dev zlib1g-dev libxlsxwriter-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd pkg-config time chromium poppler-utils
+# pdftotext) is how its tests read the PDF back. The Tesseract language packs are the languages
+# of the receipt countries FleetKit knows (`ReceiptCountry.ocrLanguage`; docs/FORMATS.md, "OCR
+# languages"): deu Germany/Austria, fra France, spa Spain/Colombia/Mexico, msa Malaysia, ita
+# Italy, por Portugal/Brazil, nld Netherlands, lit Lithuania, pol Poland, jpn Japan (1–6 MB each).
+OCR_LANGUAGES := deu fra spa msa ita por nld lit pol jpn
+DEBIAN_PACKAGES := libsqlite3-dev zlib1g-dev libxlsxwriter-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) pkg-config time chromium poppler-utils
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 SWIFT ?= swift
 FLEETKIT_RELEASE := .build/release/fleetkit

@@ -3,7 +3,8 @@ import CTesseract
 import CLeptonica
 import FleetCore
 
-/// One Tesseract engine (C API) with the English model loaded.
+/// One Tesseract engine (C API) with the English model loaded, and on demand one engine of
+/// another language (`recognize(_:mode:language:)`, docs/FORMATS.md "OCR languages").
 ///
 /// An engine is expensive to create (it loads the traineddata) and not thread-safe, so a worker
 /// thread owns one and reuses it for every image; `deinit` ends and deletes it cleanly.
@@ -17,6 +18,12 @@ public final class OCREngine: @unchecked Sendable {
     /// beside `eng` would make Tesseract read with it too. Nil once it failed to load.
     private var osdHandle: OpaquePointer?
     private var osdTried = false
+    /// One engine of another language (`recognize(_:mode:language:)`), made on first use and kept
+    /// while that language is asked for: at most one besides `eng`, so memory stays within the
+    /// per-receipt budget (a fast model is 1–6 MB on disk, 20–40 MB loaded).
+    private var languageHandle: (language: String, handle: OpaquePointer)?
+    /// Languages whose engine failed to load: not tried again.
+    private var failedLanguages: Set<String> = []
 
     public enum Error: Swift.Error, CustomStringConvertible {
         case initFailed(dataPath: String?, language: String)
@@ -98,6 +105,21 @@ public final class OCREngine: @unchecked Sendable {
     /// (0 and up; the `tesseract --psm 0` command prints it as "Orientation confidence"). Nil when
     /// osd.traineddata is not installed (Debian tesseract-ocr-osd) or too little text was found.
     public func detectOrientation(_ image: OCRImage) -> (quarterTurns: Int, confidence: Double)? {
+        detectOrientationAndScript(image).map { ($0.quarterTurns, $0.confidence) }
+    }
+
+    /// What OSD finds: the turn (as `detectOrientation`), and the script of the text (`Latin`,
+    /// `Japanese`, `Han`, `Hangul`, `Cyrillic`, `Arabic`, …) with Tesseract's confidence in it.
+    public struct Orientation: Sendable, Equatable {
+        public var quarterTurns: Int
+        public var confidence: Double
+        public var script: String?
+        public var scriptConfidence: Double
+    }
+
+    /// Tesseract's orientation and script detection: the turn and the script (nil without
+    /// osd.traineddata or when too little text was found).
+    public func detectOrientationAndScript(_ image: OCRImage) -> Orientation? {
         if !osdTried {
             osdTried = true
             if let api = TessBaseAPICreate() {
@@ -125,8 +147,20 @@ public final class OCREngine: @unchecked Sendable {
         guard TessBaseAPIDetectOrientationScript(osd, &degrees, &confidence, &script, &scriptConfidence) != 0 else { return nil }
         // `degrees` is how far the text is turned clockwise from upright (270 for a page stored
         // a quarter turn counter-clockwise: the real German scans); the rest of the circle undoes it.
-        return ((4 - (Int(degrees) / 90) % 4) % 4, Double(confidence))
+        return Orientation(quarterTurns: (4 - (Int(degrees) / 90) % 4) % 4, confidence: Double(confidence),
+                           script: script.map { String(cString: $0) }, scriptConfidence: Double(scriptConfidence))
     }
+
+    /// The languages whose model is in the engine's tessdata folder (`deu`, `eng`, `osd`, …):
+    /// what `recognize(_:mode:language:)` can be asked for (`make deps` installs them).
+    public lazy var availableLanguages: Set<String> = {
+        guard let list = TessBaseAPIGetAvailableLanguagesAsVector(handle) else { return [] }
+        defer { TessDeleteTextArray(list) }
+        var out: Set<String> = []
+        var i = 0
+        while let p = list[i] { out.insert(String(cString: p)); i += 1 }
+        return out
+    }()
 
     /// The languages the engine has loaded.
     public var loadedLanguages: [String] {
@@ -143,19 +177,60 @@ public final class OCREngine: @unchecked Sendable {
     /// The resolution is declared as 300 ppi: receipt photos carry none or a meaningless one,
     /// and Tesseract only uses it to judge noise size; the text size is set by `OCRPreprocess`.
     public func recognize(_ image: OCRImage, mode: PageSegmentation = .singleBlock) -> OCRResult {
-        TessBaseAPISetPageSegMode(handle, mode.tess)
-        TessBaseAPISetImage2(handle, image.pix)
-        TessBaseAPISetSourceResolution(handle, 300)
-        defer { TessBaseAPIClear(handle) }
+        recognize(image, mode: mode, with: handle)
+    }
+
+    /// Reads `image` with the model of `language` (`deu`, `msa+eng`) instead of the engine's own;
+    /// nil when a model of it is not installed or failed to load (nothing is read then).
+    public func recognize(_ image: OCRImage, mode: PageSegmentation = .singleBlock, language: String) -> OCRResult? {
+        guard let api = engine(for: language) else { return nil }
+        var r = recognize(image, mode: mode, with: api)
+        r.language = language
+        return r
+    }
+
+    /// The engine of `language`, loading it (and ending the one of another language) if needed.
+    private func engine(for language: String) -> OpaquePointer? {
+        if let held = languageHandle, held.language == language { return held.handle }
+        guard !failedLanguages.contains(language),
+              language.split(separator: "+").allSatisfy({ availableLanguages.contains(String($0)) }) else { return nil }
+        releaseLanguageModel()
+        guard let api = TessBaseAPICreate() else { return nil }
+        _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+        guard TessBaseAPIInit3(api, dataPath, language) == 0 else {
+            TessBaseAPIDelete(api)
+            failedLanguages.insert(language)
+            return nil
+        }
+        _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+        _ = TessBaseAPISetVariable(api, "tessedit_do_invert", "0")
+        languageHandle = (language, api)
+        return api
+    }
+
+    /// Frees the model of the other language, if one is loaded.
+    public func releaseLanguageModel() {
+        if let held = languageHandle {
+            TessBaseAPIEnd(held.handle)
+            TessBaseAPIDelete(held.handle)
+        }
+        languageHandle = nil
+    }
+
+    private func recognize(_ image: OCRImage, mode: PageSegmentation, with api: OpaquePointer) -> OCRResult {
+        TessBaseAPISetPageSegMode(api, mode.tess)
+        TessBaseAPISetImage2(api, image.pix)
+        TessBaseAPISetSourceResolution(api, 300)
+        defer { TessBaseAPIClear(api) }
         // Tesseract's own binarisation, checked before it builds anything on it (Recognize reuses it).
-        if Self.mayExceedInkLimits(image), let (components, tallEdges) = inkShape(handle), components > Self.maxInkComponents || tallEdges > Self.maxTallEdges {
+        if Self.mayExceedInkLimits(image), let (components, tallEdges) = inkShape(api), components > Self.maxInkComponents || tallEdges > Self.maxTallEdges {
             var refused = OCRResult(lines: [], meanConfidence: 0)
             if components > Self.maxInkComponents { refused.inkComponents = components } else { refused.tallEdges = tallEdges }
             return refused
         }
-        guard TessBaseAPIRecognize(handle, nil) == 0 else { return OCRResult(lines: [], meanConfidence: 0) }
-        let lines = words()
-        let mean = lines.isEmpty ? 0 : Double(TessBaseAPIMeanTextConf(handle))
+        guard TessBaseAPIRecognize(api, nil) == 0 else { return OCRResult(lines: [], meanConfidence: 0) }
+        let lines = words(api)
+        let mean = lines.isEmpty ? 0 : Double(TessBaseAPIMeanTextConf(api))
         return OCRResult(lines: lines, meanConfidence: mean)
     }
 
@@ -193,8 +268,8 @@ public final class OCREngine: @unchecked Sendable {
     }
 
     /// Every word with its confidence, grouped into the text lines Tesseract found, each with its box.
-    private func words() -> [OCRResult.Line] {
-        guard let it = TessBaseAPIGetIterator(handle) else { return [] }
+    private func words(_ api: OpaquePointer) -> [OCRResult.Line] {
+        guard let it = TessBaseAPIGetIterator(api) else { return [] }
         defer { TessResultIteratorDelete(it) }
         var lines: [OCRResult.Line] = []
         var current: [OCRResult.Word] = []
@@ -233,6 +308,7 @@ public final class OCREngine: @unchecked Sendable {
 
     deinit {
         releaseOrientationModel()
+        releaseLanguageModel()
         TessBaseAPIEnd(handle)
         TessBaseAPIDelete(handle)
     }

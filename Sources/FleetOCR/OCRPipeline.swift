@@ -22,8 +22,9 @@ import Foundation
 /// turned upright slips sideways (before step 2 existed, with only a 180° retry).
 /// The result records the turn and which step chose it (`OCRResult.orientation`). Small print
 /// the judge is not settled by is then read once more, scaled (`Options.smallPrintHeight`), and
-/// a reading it is still not settled by has the lines the judge names read again alone
-/// (`Options.rereadLines`).
+/// a reading it is still not settled by is read once more in the language the judge names
+/// (`Options.secondLanguage`: the OSD script, the receipt's country), then has the lines the judge
+/// names read again alone (`Options.rereadLines`).
 public struct OCRPipeline: Sendable {
     public struct Options: Sendable, Equatable {
         public var normalizeBackground = true
@@ -44,6 +45,8 @@ public struct OCRPipeline: Sendable {
         public var orientation = OrientationGuess.lineDirectionThenOSD
         /// OSD's confidence from which its turn is taken as the first guess.
         public var osdConfidence = 2.0
+        /// OSD's confidence in the script from which the script names a language to read in.
+        public var osdScriptConfidence = 1.0
         /// OSD looks at a copy of at most this many pixels: it needs far less detail than reading.
         public var osdPixels = 4_000_000
         /// A trial turn must beat the current one's mean word confidence by this much.
@@ -127,6 +130,16 @@ public struct OCRPipeline: Sendable {
         /// (thresholded halfway between ink and paper, as they are, at half size); a reread line
         /// is kept when the judge prefers the reading with it (docs/FORMATS.md, "Reading a line again").
         public var rereadLines = true
+        /// A reading the judge is not settled by is read once more in the language the judge names
+        /// (`OCRReadingJudge.languages(for:)`: the OSD script, the receipt's country), when its
+        /// model is installed, in the same turn and scale; the judge keeps the better reading
+        /// (docs/FORMATS.md, "OCR languages"). One pass at most, and none when the readings so far
+        /// and it would read more than `secondLanguagePixelBudget` pixels.
+        public var secondLanguage = true
+        /// The second language is read together with English (`deu+eng`): receipts abroad print
+        /// English words and brand names, which a model of another language alone misreads.
+        public var secondLanguageWithEnglish = true
+        public var secondLanguagePixelBudget = 10_000_000
 
         public init() {}
     }
@@ -205,12 +218,14 @@ public struct OCRPipeline: Sendable {
         // found with the text lines across the image).
         let unturned = gray
         var osdConfidence: Double? = nil
+        /// The script OSD found, when it ran and was sure of it.
+        var osdScript: String? = nil
         /// The images read in full, by turn and whether scaled for small print, kept for line
         /// rereads (only with a judge that may ask for them).
         var readImages: [Int: OCRImage] = [:]
         /// The pixels of the full readings made so far (`smallPrintPixelBudget`).
         var pixelsRead = 0
-        let keepImages = judge != nil && options.rereadLines
+        let keepImages = judge != nil && (options.rereadLines || options.secondLanguage)
         func readTurned(_ q: Int, _ how: OCRResult.Orientation, of source: OCRImage? = nil) -> OCRResult {
             var g = OCRPreprocess.rotate(source ?? unturned, quarterTurns: q), skew = 0.0
             if options.deskew { (g, skew) = OCRPreprocess.deskew(g) }
@@ -235,9 +250,10 @@ public struct OCRPipeline: Sendable {
             // The estimates' copy when it is of the image as read (not scaled since) and small enough.
             let small = factor == 1 && reduction < 1 && estimate.width * estimate.height <= options.osdPixels ? estimate
                 : OCRPreprocess.scale(unturned, by: OCRMemoryBudget.cappedScale(1, width: unturned.width, height: unturned.height, maxPixels: options.osdPixels))
-            let found = engine.detectOrientation(small)
+            let found = engine.detectOrientationAndScript(small)
             if unturned.width * unturned.height > OCRMemoryBudget.maxPixelsBesideOSD { engine.releaseOrientationModel() }
             osdConfidence = found?.confidence
+            if let found, found.scriptConfidence >= options.osdScriptConfidence { osdScript = found.script }
             guard let found, found.confidence >= options.osdConfidence else { return nil }
             return found.quarterTurns
         }
@@ -261,8 +277,17 @@ public struct OCRPipeline: Sendable {
             return again
         }
         /// The lines the judge names, reread alone, in the image the reading was made of.
-        func finish(_ r: OCRResult) -> OCRResult {
+        /// Then, still unsettled, the image read in the judge's language (`secondLanguage`).
+        func finish(_ reading: OCRResult) -> OCRResult {
+            var r = reading
+            r.script = r.script ?? osdScript
             guard let judge, keepImages, !r.refused, !settled(r), let image = readImages[r.quarterTurns + (r.rereadScaled ? 4 : 0)] else { return r }
+            if options.secondLanguage, pixelsRead + image.width * image.height <= options.secondLanguagePixelBudget {
+                pixelsRead += image.width * image.height
+                r = Self.readInLanguage(r, image: image, judge: judge, engine: engine, options: options)
+                if settled(r) { return r }
+            }
+            guard options.rereadLines else { return r }
             return Self.rereadLines(r, image: image, judge: judge, engine: engine)
         }
         guard options.orient else { return finish(smallPrint(readTurned(0, .notTried))) }
@@ -289,6 +314,7 @@ public struct OCRPipeline: Sendable {
         if settled(best) {
             // Its fields are sure: another turn cannot read them better, whatever the mean confidence.
             if best.meanConfidence < options.uprightConfidence { best.orientation = .settledReading }
+            best.script = osdScript
             return best
         }
         guard best.meanConfidence < options.uprightConfidence else { return finish(smallPrint(best)) }
@@ -364,6 +390,21 @@ public struct OCRPipeline: Sendable {
             }
         }
         return best
+    }
+
+    /// `reading` read again from `image` in the first language the judge names that is
+    /// installed and not English, kept when the judge prefers it; `reading` otherwise.
+    static func readInLanguage(_ reading: OCRResult, image: OCRImage, judge: any OCRReadingJudge, engine: OCREngine, options: Options) -> OCRResult {
+        guard let language = judge.languages(for: reading).first(where: { $0 != "eng" && engine.availableLanguages.contains($0) }),
+              var again = engine.recognize(image, mode: options.mode, language: options.secondLanguageWithEnglish ? language + "+eng" : language),
+              !again.refused, !again.lines.isEmpty else { return reading }
+        again.quarterTurns = reading.quarterTurns
+        again.skewDegrees = reading.skewDegrees
+        again.orientation = reading.orientation
+        again.orientationConfidence = reading.orientationConfidence
+        again.rereadScaled = reading.rereadScaled
+        again.script = reading.script
+        return judge.prefers(again, over: reading) ? again : reading
     }
 
     /// The turns the trial readings read besides `best`, none read in full yet: the half turn of

@@ -15,8 +15,14 @@ public protocol OCRReadingJudge {
     /// the reading leaves unsettled; the pipeline rereads them cut out of the image and keeps a
     /// reread line only when `prefers` says the reading with it is better.
     func linesToReread(_ reading: OCRResult) -> [Int]
+    /// Tesseract languages (`deu`, `msa`, `jpn`), most likely first, that an unsettled `reading`
+    /// may read better in: from the script OSD found (`OCRResult.script`) and what the reading
+    /// says of its own origin. The pipeline reads the image once more in the first one installed
+    /// and keeps that reading when `prefers` says it is better (`OCRPipeline.Options.secondLanguage`).
+    func languages(for reading: OCRResult) -> [String]
 }
 
 extension OCRReadingJudge {
     public func linesToReread(_ reading: OCRResult) -> [Int] { [] }
+    public func languages(for reading: OCRResult) -> [String] { [] }
 }

@@ -66,6 +66,11 @@ public struct OCRResult: Sendable, Equatable {
     /// The image was read a second time scaled up (small print, `OCRPipeline.Options.smallPrintHeight`),
     /// and that reading was kept.
     public var rereadScaled = false
+    /// The Tesseract language this reading was made with when not the engine's own (`eng`): a
+    /// second reading in the receipt's language was kept (`OCRPipeline.Options.secondLanguage`).
+    public var language: String? = nil
+    /// The script OSD found (`Latin`, `Japanese`, `Han`, …) when it ran and was sure of it.
+    public var script: String? = nil
     /// Set when the image was not read: the components of ink Tesseract's binarisation found,
     /// over `OCREngine.maxInkComponents` (noise, a halftone or dither pattern, not text).
     public var inkComponents: Int? = nil

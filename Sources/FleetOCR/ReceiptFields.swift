@@ -32,8 +32,15 @@ public struct ReceiptFields: Sendable, Equatable {
     }
 
     public enum VolumeUnit: String, Sendable, Equatable {
-        case litre = "L", usGallon = "gal"
-        public var millilitres: Double { self == .litre ? Units.millilitresPerLitre : Units.millilitresPerUSGallon }
+        /// An imperial gallon only where the slip prints it so (`IMP GAL`): `GAL` alone is the US gallon.
+        case litre = "L", usGallon = "gal", imperialGallon = "imp gal"
+        public var millilitres: Double {
+            switch self {
+            case .litre: return Units.millilitresPerLitre
+            case .usGallon: return Units.millilitresPerUSGallon
+            case .imperialGallon: return Units.millilitresPerImperialGallon
+            }
+        }
     }
 
     public struct Volume: Sendable, Equatable {

@@ -31,10 +31,10 @@ struct FuelLines {
     var pumpTable = false
     let lines: [Line]
 
-    static let volumeLabels = ["GALLONS", "GALLON", "GALONES", "GALON", "GALS", "GAL", "LITRES", "LITERS", "LITRE", "LITER", "LTRS", "LTR", "LITROS", "LITRI",
+    static let volumeLabels = ["IMPERIAL GALLONS", "IMP GALLONS", "IMP GAL", "GALLONS", "GALLON", "GALONES", "GALON", "GALS", "GAL", "LITRES", "LITERS", "LITRE", "LITER", "LTRS", "LTR", "LITROS", "LITRI",
                                "VOLUME", "MENGE", "QTY", "QUANTITY", "KIEKIS", "LITRAI"]
     static let priceLabels: [(label: String, unit: ReceiptFields.VolumeUnit?)] = [
-        ("PRICE/GAL", .usGallon), ("PRICE / GAL", .usGallon), ("PRICE/G", .usGallon), ("PPG", .usGallon), ("/GAL", .usGallon), ("PER GAL", .usGallon),
+        ("/IMP GAL", .imperialGallon), ("PER IMP GAL", .imperialGallon), ("PRICE/GAL", .usGallon), ("PRICE / GAL", .usGallon), ("PRICE/G", .usGallon), ("PPG", .usGallon), ("/GAL", .usGallon), ("PER GAL", .usGallon),
         ("PRICE/LTR", .litre), ("PRICE/LITRE", .litre), ("PRICE/LITER", .litre), ("PRICE/L", .litre), ("PREIS/L", .litre), ("PRIX/L", .litre),
         ("/LTR", .litre), ("/LITRE", .litre), ("/L", .litre), ("PER LITRE", .litre), ("PER LITER", .litre), ("UNIT PRICE", nil),
         ("PRICE", nil), ("PREIS", nil), ("PRIX", nil), ("KAINA", nil),
@@ -62,6 +62,11 @@ struct FuelLines {
         let word = rest.prefix(while: { $0.isLetter })
         let next = rest.dropFirst(word.count).first
         let upper = word.uppercased()
+        // `12.345 IMP GAL`, `IMPERIAL GALLONS`: the imperial gallon only where printed so.
+        if ["IMP", "IMPERIAL"].contains(upper) {
+            let after = rest.dropFirst(word.count).drop(while: { $0 == " " || $0 == "." }).prefix(while: { $0.isLetter }).uppercased()
+            return ["GAL", "GALS", "GALLON", "GALLONS"].contains(after) ? .imperialGallon : nil
+        }
         if ["LITRES", "LITERS", "LITRE", "LITER", "LITROS", "LTRS", "LTR", "L", "GALLONS", "GALLON", "GALONES", "GALON", "GLS", "GALS", "GAL"].contains(upper),
            !(next.map { $0.isNumber || $0 == "/" } ?? false) {
             return upper.hasPrefix("G") ? .usGallon : .litre
@@ -225,7 +230,7 @@ struct FuelLines {
         let vkey = String(volumeKey)
         if let label = Self.volumeLabels.first(where: { ReceiptPatterns.contains(vkey, $0) }), let r = vkey.range(of: label) {
             let offset = vkey.distance(from: vkey.startIndex, to: r.upperBound)
-            let unit: ReceiptFields.VolumeUnit? = label.hasPrefix("GAL") ? .usGallon : label.hasPrefix("LIT") || label.hasPrefix("LTR") ? .litre : nil
+            let unit: ReceiptFields.VolumeUnit? = label.hasPrefix("IMP") ? .imperialGallon : label.hasPrefix("GAL") ? .usGallon : label.hasPrefix("LIT") || label.hasPrefix("LTR") ? .litre : nil
             if let n = nums.first(where: { text.distance(from: text.startIndex, to: $0.range.lowerBound) >= offset && !used.contains($0.range) })
                 ?? nums.first(where: { !used.contains($0.range) }) {
                 volumes.append(Reading(amount: n.value, unit: unit ?? Self.unit(after: n, in: text), line: i, range: n.range, weight: 0.95 * line.factor))

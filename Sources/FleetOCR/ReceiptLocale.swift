@@ -19,7 +19,7 @@ public struct ReceiptLocale: Sendable, Equatable {
     }
 
     public struct Evidence: Sendable, Equatable, CustomStringConvertible {
-        /// `address`, `phone`, `id`, `legal form`, `currency`, `language`, `fleet`.
+        /// `address`, `phone`, `id`, `legal form`, `brand`, `currency`, `language`, `fleet`.
         public var kind: String
         /// The text that was matched.
         public var text: String
@@ -51,6 +51,8 @@ public struct ReceiptLocale: Sendable, Equatable {
     public var decimalMark: Decision<Character>
     public var fuelUnit: Decision<ReceiptFields.VolumeUnit>
     public var distanceUnit: Decision<String>
+    /// The Tesseract language of the receipt's words when not English (`ReceiptCountry.ocrLanguage`).
+    public var ocrLanguage: Decision<String>
     /// Decimals printed on money in the settled currency's country (`$90.300` COP: 0).
     public var printedMinorDigits: Int?
 
@@ -99,7 +101,7 @@ public struct ReceiptLocale: Sendable, Equatable {
             country: leaders.count == 1 ? leaders[0] : nil, evidence: evidence, currency: currency,
             currencyBesideMarks: decide({ $0.currency }, from: evidence.filter { $0.kind != "currency" }),
             dollarSign: decide({ $0.dollarSign }), dayFirst: decide({ $0.dayFirst }), decimalMark: decide({ $0.decimalMark }),
-            fuelUnit: decide({ $0.fuelUnit }), distanceUnit: decide({ $0.distanceUnit }),
+            fuelUnit: decide({ $0.fuelUnit }), distanceUnit: decide({ $0.distanceUnit }), ocrLanguage: decide({ $0.ocrLanguage }),
             printedMinorDigits: currency.contested ? nil : settled?.printedMinorDigits)
     }
 
@@ -118,7 +120,11 @@ public struct ReceiptLocale: Sendable, Equatable {
             let text = i < texts.count ? texts[i] : key
             for c in ReceiptCountry.all {
                 for w in c.addressWords where ReceiptPatterns.contains(key, w) { add("address", w, i, [c.code]) }
-                for w in c.languageWords where ReceiptPatterns.contains(key, w) { add("language", w, i, [c.code]) }
+                // A word several countries' receipts print (Spanish) names them all.
+                for w in c.languageWords where ReceiptPatterns.contains(key, w) { add("language", w, i, countries { $0.languageWords.contains(w) }) }
+                if i < ReceiptCountry.brandLines {
+                    for b in c.brands where ReceiptPatterns.contains(key, b) { add("brand", b, i, countries { $0.brands.contains(b) }) }
+                }
                 for f in c.legalForms where ReceiptPatterns.contains(key, f) { add("legal form", f, i, countries { $0.legalForms.contains(f) }) }
                 if ReceiptPatterns.has(key, c.phonePrefix), let r = key.range(of: c.phonePrefix),
                    key[r.upperBound...].first.map({ $0 == " " || $0 == "-" || $0.isNumber }) ?? false,

@@ -13,6 +13,7 @@ enum ReceiptPatterns {
         ("AMOUNT DUE", 1), ("TOTAL DUE", 1), ("BALANCE DUE", 1), ("GRAND TOTAL", 1), ("TOTAL SALE", 1), ("TOTAL TTC", 1),
         ("NET A PAYER", 1), ("A PAYER", 0.95), ("SUMME", 1), ("GESAMTBETRAG", 1), ("ZU ZAHLEN", 1), ("MOKETI", 1), ("TOTAAL", 1),
         ("TE BETALEN", 1), ("TOTALE", 0.95), ("IMPORTE TOTAL", 1), ("JUMLAH BESAR", 1), ("合計", 1), ("合计", 1), ("總計", 1), ("总计", 1),
+        ("합계", 1), ("TOTAL A PAGAR", 1), ("VALOR A PAGAR", 1),
         ("TOTAL", 0.9), ("GESAMT", 0.85), ("JUMLAH", 0.8), ("AMOUNT", 0.7), ("BETRAG", 0.7), ("MONTANT", 0.7), ("SALE", 0.7), ("VISO", 0.7),
     ]
 
@@ -61,6 +62,7 @@ enum ReceiptPatterns {
     static let plausiblePricePerLitre: [String: ClosedRange<Double>] = [
         "USD": 0.3...3.5, "CAD": 0.5...4, "AUD": 0.5...4, "NZD": 0.5...5, "EUR": 0.5...4, "GBP": 0.5...4, "CHF": 0.5...5,
         "MYR": 1...8, "COP": 1000...10000, "SGD": 1...8, "JPY": 60...400, "PLN": 2...15, "SEK": 5...40, "NOK": 5...40, "DKK": 5...40,
+        "MXN": 10...40, "BRL": 3...12, "KRW": 800...3000, "INR": 50...200,
     ]
 
     // MARK: - Currency
@@ -68,7 +70,7 @@ enum ReceiptPatterns {
     /// Marks that name a currency, longest first so `S$` is not read as `$`. `RN` is the common
     /// OCR slip for `RM`.
     static let currencyMarks: [(mark: String, code: String)] = [
-        ("S$", "SGD"), ("SGD", "SGD"), ("US$", "USD"), ("USD", "USD"), ("C$", "CAD"), ("CAD", "CAD"), ("A$", "AUD"), ("AUD", "AUD"),
+        ("MX$", "MXN"), ("MXN", "MXN"), ("R$", "BRL"), ("BRL", "BRL"), ("COP", "COP"), ("KRW", "KRW"), ("₩", "KRW"), ("S$", "SGD"), ("SGD", "SGD"), ("US$", "USD"), ("USD", "USD"), ("C$", "CAD"), ("CAD", "CAD"), ("A$", "AUD"), ("AUD", "AUD"),
         ("EUR", "EUR"), ("€", "EUR"), ("GBP", "GBP"), ("£", "GBP"), ("MYR", "MYR"), ("RM", "MYR"), ("RN", "MYR"), ("JPY", "JPY"), ("YEN", "JPY"),
         ("¥", "JPY"), ("円", "JPY"), ("CHF", "CHF"), ("PLN", "PLN"), ("ZL", "PLN"), ("SEK", "SEK"), ("NOK", "NOK"), ("DKK", "DKK"),
         ("THB", "THB"), ("PHP", "PHP"), ("INR", "INR"), ("₹", "INR"), ("NZD", "NZD"), ("$", "$"),

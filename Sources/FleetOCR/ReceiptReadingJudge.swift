@@ -21,6 +21,27 @@ public struct ReceiptReadingJudge: OCRReadingJudge, Sendable {
         extractor.linesToReread(reading)
     }
 
+    /// The language of the script OSD found when it is not Latin (a Japanese slip read with the
+    /// English model gives no words to tell its country by), then the language of the receipt's
+    /// country as the reading's own evidence settles it, else the fleet's (`ReceiptLocale.ocrLanguage`);
+    /// none when that evidence disagrees or names an English-speaking country.
+    /// Nothing when total, date and (fuel) volume are sure already: the slip is unsettled for a
+    /// reason no reading mends (a prepaid chit says it is not a receipt).
+    public func languages(for reading: OCRResult) -> [String] {
+        let fields = extractor.extract(reading)
+        guard Self.doubtful(fields, fuel: fields.isFuel) > 0 else { return [] }
+        var out: [String] = []
+        if let script = reading.script, let language = Self.scriptLanguages[script] { out.append(language) }
+        if let locale = fields.locale, !locale.ocrLanguage.contested, let language = locale.ocrLanguage.value,
+           language != "eng", !out.contains(language) { out.append(language) }
+        return out
+    }
+
+    /// OSD's script names (Tesseract's `osd.traineddata`) and the language read for each; Latin
+    /// is every European language and is left to the receipt's country.
+    static let scriptLanguages = ["Japanese": "jpn", "Katakana": "jpn", "Hiragana": "jpn", "Han": "chi_sim", "Hangul": "kor",
+                                  "Cyrillic": "rus", "Arabic": "ara", "Thai": "tha", "Greek": "ell", "Devanagari": "hin"]
+
     public func prefers(_ a: OCRResult, over b: OCRResult) -> Bool {
         let fa = extractor.extract(a), fb = extractor.extract(b)
         let fuel = fa.isFuel || fb.isFuel

@@ -10,10 +10,10 @@ import CLeptonica
 final class OCRLineRereadTests: XCTestCase {
     static let engine = try? OCREngine()
 
-    /// A real scan in `../shared/realdata/receipts` beside the package root; a missing corpus fails.
-    static func realScan(_ name: String, file: StaticString = #filePath) throws -> String {
-        let root = URL(fileURLWithPath: "\(file)").deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let path = root.deletingLastPathComponent().appendingPathComponent("shared/realdata/receipts/de-supermarket__receipt-parser-legacy_\(name).jpg").path
+    /// A real scan in `shared/realdata/receipts` in the nearest folder above the package root
+    /// (`RealDataReceiptTests.corpus`: beside a checkout, or above a worktree); a missing corpus fails.
+    static func realScan(_ name: String) throws -> String {
+        let path = try RealDataReceiptTests.corpus().appendingPathComponent("de-supermarket__receipt-parser-legacy_\(name).jpg").path
         guard FileManager.default.fileExists(atPath: path) else {
             XCTFail("The real-data corpus is missing: expected \(path) (../shared/realdata/receipts beside the package root). This test does not skip.")
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path])
@@ -27,6 +27,8 @@ final class OCRLineRereadTests: XCTestCase {
         let engine = try XCTUnwrap(Self.engine)
         var options = OCRPipeline.Options()
         options.rereadLines = rereads
+        // The rereads alone: the second reading in German (`secondLanguage`) is tested by OCRLanguagePassTests.
+        options.secondLanguage = false
         let r = try OCRPipeline(options: options).read(contentsOf: try Self.realScan(name), engine: engine, judge: ReceiptReadingJudge(extractor: extractor))
         return (r, extractor.extract(r))
     }

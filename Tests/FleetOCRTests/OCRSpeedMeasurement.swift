@@ -38,7 +38,7 @@ final class OCRSpeedMeasurement: XCTestCase {
                     let c = scored[split, default: (0, 0)]
                     scored[split] = (c.right + (right ? 1 : 0), c.wrong + (wrong ? 1 : 0))
                 }
-                print(String(format: "IMG | %@ | %@ | %.2f s | q=%d %@%@ osd=%@ conf=%d | date=%@ total=%@ | same=%@ | %@", variant, file, cpu, r.quarterTurns,
+                print(String(format: "IMG | %@ | %@ | %.2f s | lang=%@ script=%@ | q=%d %@%@ osd=%@ conf=%d | date=%@ total=%@ | same=%@ | %@", variant, file, cpu, r.language ?? "eng", r.script ?? "-", r.quarterTurns,
                              r.orientation.rawValue, r.rereadScaled ? " rescaled" : "", r.orientationConfidence.map { String(format: "%.1f", $0) } ?? "-", Int(r.meanConfidence),
                              f.date.map { "\($0.value)" } ?? "-", f.total.map { "\($0.value)" } ?? "-", same ? "yes" : "NO", verdict))
                 for line in r.lines where line.reread { print("  REREAD | \(line.text)") }
@@ -82,6 +82,8 @@ final class OCRSpeedMeasurement: XCTestCase {
         o = OCRPipeline.Options(); o.rereadLines = false; out.append(("no-line-rereads", o))
         o = OCRPipeline.Options(); o.osdPixels = 2_000_000; out.append(("osd-2MP", o))
         o = OCRPipeline.Options(); o.osdPixels = 1_000_000; out.append(("osd-1MP", o))
+        o = OCRPipeline.Options(); o.secondLanguage = false; out.append(("no-second-language", o))
+        o = OCRPipeline.Options(); o.secondLanguageWithEnglish = false; out.append(("second-language-alone", o))
         return out
     }
 }

@@ -158,8 +158,8 @@ public enum ReceiptFieldText {
         let lower = t.lowercased()
         let unit: ReceiptFields.VolumeUnit
         let number: Substring
-        if lower.hasSuffix("gal") { unit = .usGallon; number = t.dropLast(3) } else if lower.hasSuffix("l") { unit = .litre; number = t.dropLast(1) } else {
-            throw Invalid(field: field, value: t, reason: "a volume needs its unit, L or gal, such as 35.10 L")
+        if lower.hasSuffix("imp gal") { unit = .imperialGallon; number = t.dropLast(7) } else if lower.hasSuffix("gal") { unit = .usGallon; number = t.dropLast(3) } else if lower.hasSuffix("l") { unit = .litre; number = t.dropLast(1) } else {
+            throw Invalid(field: field, value: t, reason: "a volume needs its unit, L, gal (US) or imp gal, such as 35.10 L")
         }
         let n: DecimalNumber
         do { n = try DecimalNumber.parse(String(number)) } catch { throw Invalid(field: field, value: t, reason: "\(error); type it such as 35.10 L") }
