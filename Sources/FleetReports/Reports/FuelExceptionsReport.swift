@@ -5,13 +5,15 @@ import FleetWarehouse
 
 /// The controller's fuel list: every card and receipt purchase of the period judged by the
 /// per-transaction rules (`FuelExceptions`, docs/METRICS.md "Fuel exceptions"), each exception
-/// with its rule and evidence, what could not be judged and why, and each rule's counts. The
-/// purchases stay in the cost report's totals: an exception is a question, not a correction.
+/// with its rule and evidence, what could not be judged and why, and each rule's counts; and
+/// per asset, fuel bought against fuel burned (`BoughtAgainstBurned`) with the purchases behind
+/// each variance. The purchases stay in the cost report's totals: an exception is a question,
+/// not a correction.
 public struct FuelExceptionsReport: Report {
     public static let name = "fuel-exceptions"
     public static let title = "Fuel exceptions"
-    public static let summary = "Per fuel purchase: misfuel, volume above tank capacity, refills within the window, unit price far from the median; what cannot be judged and why"
-    public static let needs = [ReportDataNeed(.fuel, headlines: ["exceptions", "purchases_with_exceptions", "amount_at_stake"])]
+    public static let summary = "Per fuel purchase: misfuel, volume above tank capacity, refills within the window, unit price far from the median; per asset: fuel bought against fuel burned; what cannot be judged and why"
+    public static let needs = [ReportDataNeed(.fuel, headlines: ["exceptions", "purchases_with_exceptions", "amount_at_stake", "assets_outside_band"])]
     public init() {}
 
     typealias Finding = FuelExceptions.Finding
@@ -53,6 +55,29 @@ public struct FuelExceptionsReport: Report {
         ])
         for r in FuelExceptions.Rule.allCases { try rules.add(r) }
 
+        let balance = try BoughtAgainstBurned.compute(db, request, fills: judged.fills)
+        typealias Line = BoughtAgainstBurned.Line
+        var balanceTable = TableBuilder<Line>(name: "bought_burned", title: "Bought against burned", columns: [
+            .text("unit", "Unit", total: .label("All assets")) { $0.unit },
+            .integer("purchases", "Purchases", total: .sum) { $0.purchases.count },
+            .volume("bought", "Bought", request) { $0.boughtMl }, .volume("burned", "Burned", request, total: .sumOfKnown) { $0.burnedMl },
+            .percent("level_start", "Level at start") { $0.levelStart }, .percent("level_end", "Level at end") { $0.levelEnd },
+            .volume("tank", "Tank", request, total: .none) { $0.tankMl }, .volume("level_change", "Level change", request, total: .none) { $0.levelChangeMl },
+            .volume("variance", "Variance", request, total: .none) { $0.varianceMl }, .percent("variance_share", "Variance of burned") { $0.variancePercent },
+            .volume("band", "Band ±", request, total: .none) { $0.toleranceMl },
+            .text("status", "Status") { $0.status.rawValue }, .text("note", "Note", role: .note) { $0.note },
+        ])
+        for l in balance.lines { try balanceTable.add(l) }
+        var behind = TableBuilder<(line: Line, fill: FuelExceptions.Fill)>(name: "variance_purchases", title: "Purchases behind a variance", columns: [
+            .text("unit", "Unit") { $0.line.unit }, .text("status", "Status") { $0.line.status.rawValue },
+            .datetime("at", "Time") { $0.fill.at }, .text("source", "Source") { $0.fill.origin },
+            .text("key", "Purchase", role: .note) { $0.fill.sourceKey }, .text("merchant", "Merchant", role: .note) { $0.fill.merchant ?? "" },
+            .text("product", "Product") { FuelExceptions.describe($0.fill.product) },
+            .volume("volume", "Volume", request) { $0.fill.volumeMl },
+            .money("amount", "Amount", currency: cur) { amounts[$0.fill.id] ?? nil },
+        ])
+        for l in balance.outside { for f in l.purchases { try behind.add((l, f)) } }
+
         let with = judged.fillsWithExceptions
         var atStake: Int64 = 0
         var unconverted = 0
@@ -82,6 +107,9 @@ public struct FuelExceptionsReport: Report {
         let noTank = units { $0.tankMl == nil && $0.isFill }
         quality.add("Assets buying fuel with no tank capacity in master data (capacity not judged)", noTank.count,
                     noTank.isEmpty ? "none" : noTank.prefix(20).joined(separator: ", ") + "; add tank_capacity_l or tank_capacity_gal to the assets master")
+        let unbalanced = balance.lines.filter { $0.status == .cannotJudge }
+        quality.add("Assets whose bought against burned cannot be judged (no fuel-used meter, or a purchase without a volume)", unbalanced.count,
+                    unbalanced.isEmpty ? "none" : unbalanced.prefix(20).map { "\($0.unit): \($0.note)" }.joined(separator: "; "))
         quality.add("Exceptions whose amount has no exchange rate to \(cur) (not in the amount at stake)", unconverted,
                     unconverted == 0 ? "none" : "import an fx-rates file")
         try quality.addCommon(db, request, sources: sources)
@@ -91,20 +119,25 @@ public struct FuelExceptionsReport: Report {
             parameters: [("assets", request.assets?.joined(separator: ",") ?? "all"), ("refill_window", "\(FuelExceptions.refillWindowMs / 3_600_000) h"),
                          ("capacity_tolerance", "\(Int(FuelExceptions.capacityTolerance * 100)) %"),
                          ("price_deviation", "\(Int(FuelExceptions.priceDeviation * 100)) %"), ("price_minimum_lines", "\(FuelExceptions.priceMinimumLines)"),
+                         ("burned_tolerance", "\(Int(BoughtAgainstBurned.meterTolerance * 100)) % of burned"),
+                         ("level_tolerance", "\(Int(BoughtAgainstBurned.levelTolerance * 100)) % of the tank at each end"),
                          ("base_currency", base)],
             methods: ["Every card, receipt and manual fuel purchase whose time falls in the period's local days is judged by each rule: exception, clear, cannot judge (a needed fact is missing), or does not apply (DEF, additives and non-fuel items are not judged as fuel in the tank).",
                       "A receipt linked to the card transaction it duplicates, or to an earlier image of the same receipt, is the same fill and is not judged again; its product text names the fill's product when the card line names none.",
                       "Products are read from the grade text, else from the NACS product codes 001–003 (docs/METRICS.md, \"Fuel products\"); fuel types: hybrid takes gasoline, flex gasoline or E85, bifuel any motor fuel.",
                       "The refill window looks back \(FuelExceptions.refillWindowMs / 3_600_000) h, into the days before the period too; the price median is per product and currency over the period's lines.",
-                      "Amounts are converted to \(cur) with the rate in force on the purchase's day; the amount at stake counts each purchase with an exception once. The purchases stay in the cost report's totals."],
+                      "Amounts are converted to \(cur) with the rate in force on the purchase's day; the amount at stake counts each purchase with an exception once. The purchases stay in the cost report's totals.",
+                      "Bought against burned, per asset: variance = fuel bought (its fills of the period) − fuel burned (the daily rollup of its fuel-used meter) − (level at end − level at start) × tank capacity; the level at the start is the last fuel-level reading at or before it (else the first in the period), at the end the last reading in the period. Outside the band (\(Int(BoughtAgainstBurned.meterTolerance * 100)) % of burned, plus \(Int(BoughtAgainstBurned.levelTolerance * 100)) % of the tank at each end when level-corrected, else one tank) it is over or under, and its purchases are listed."],
             headlines: [.count("exceptions", Double(judged.exceptions.count)), .count("purchases_with_exceptions", Double(with.count)),
                         ReportHeadline("amount_at_stake", Double(atStake) / pow10(Money.minorDigits(cur)), .money),
-                        .count("cannot_judge", Double(judged.notJudged.count))],
+                        .count("cannot_judge", Double(judged.notJudged.count)), .count("assets_outside_band", Double(balance.outside.count))],
             generatedAt: request.generatedAt, sources: sources)
         var output = ReportOutput(metadata: metadata, tables: [
             exceptions.table(note: "One row per purchase and rule that fired; a purchase with two exceptions is on two rows (the amount at stake counts it once)."),
             notJudged.table(note: "Each purchase and rule that lacks a fact to judge by: what to add to judge it."),
             rules.table(note: "Each rule's threshold and how the period's purchases fared."),
+            balanceTable.table(note: "Per asset: fuel bought against fuel burned, corrected by the tank level's change; over or under when the variance is outside the band."),
+            behind.table(note: "The purchases of each asset whose bought against burned is over or under the band."),
         ], dataQuality: quality.table)
         if unconverted > 0 {
             output.metadata.partial.append("\(unconverted) purchases with exceptions have no exchange rate to \(cur) and are left out of the amount at stake: import an fx-rates file")
