@@ -12,8 +12,8 @@ import FleetWarehouse
 public struct FuelExceptionsReport: Report {
     public static let name = "fuel-exceptions"
     public static let title = "Fuel exceptions"
-    public static let summary = "Per fuel purchase: misfuel, volume above tank capacity, refills within the window, unit price far from the median; per asset: fuel bought against fuel burned; what cannot be judged and why"
-    public static let needs = [ReportDataNeed(.fuel, headlines: ["exceptions", "purchases_with_exceptions", "amount_at_stake", "assets_outside_band"])]
+    public static let summary = "Per fuel purchase: misfuel, volume above tank capacity, refills within the window, unit price far from the median; per asset: fuel bought against fuel burned, and the fuel and cost of idling; what cannot be judged and why"
+    public static let needs = [ReportDataNeed(.fuel, headlines: ["exceptions", "purchases_with_exceptions", "amount_at_stake", "assets_outside_band", "idle_cost"])]
     public init() {}
 
     typealias Finding = FuelExceptions.Finding
@@ -78,6 +78,22 @@ public struct FuelExceptionsReport: Report {
         ])
         for l in balance.outside { for f in l.purchases { try behind.add((l, f)) } }
 
+        let idle = try IdleCost.compute(db, request, fills: judged.fills, converter: converter)
+        var idleTable = TableBuilder<IdleCost.Line>(name: "idle_cost", title: "Fuel burned idling", columns: [
+            .text("unit", "Unit", total: .label("All assets")) { $0.unit }, .hours("idle_hours", "Idle hours") { $0.idleS },
+            .text("method", "Method") { $0.method.rawValue },
+            .volume("rate", "Rate per hour", request, total: .none) { $0.rateMlPerH },
+            .volume("idle_fuel", "Idle fuel", request, total: .sumOfKnown) { $0.fuelMl },
+            .decimal("price", "Median price", unit: cur + "/" + request.volumeUnit) { l in
+                l.priceMinorPerL.map { $0 * (request.units == .metric ? 1 : Units.millilitresPerUSGallon / 1000) / pow10(Money.minorDigits(cur)) }
+            },
+            .money("idle_cost", "Idle cost", currency: cur, total: .sumOfKnown) { $0.costMinor },
+            .text("note", "Note", role: .note) { $0.note },
+        ])
+        for l in idle.lines { try idleTable.add(l) }
+        var idleTotal: Int64 = 0
+        for l in idle.lines { if let c = l.costMinor { try idleTotal.add(c, "the idle cost in \(cur)") } }
+
         let with = judged.fillsWithExceptions
         var atStake: Int64 = 0
         var unconverted = 0
@@ -127,10 +143,12 @@ public struct FuelExceptionsReport: Report {
                       "Products are read from the grade text, else from the NACS product codes 001–003 (docs/METRICS.md, \"Fuel products\"); fuel types: hybrid takes gasoline, flex gasoline or E85, bifuel any motor fuel.",
                       "The refill window looks back \(FuelExceptions.refillWindowMs / 3_600_000) h, into the days before the period too; the price median is per product and currency over the period's lines.",
                       "Amounts are converted to \(cur) with the rate in force on the purchase's day; the amount at stake counts each purchase with an exception once. The purchases stay in the cost report's totals.",
+                      "Idle cost, per asset with idle hours: the fuel of the idling periods the telematics reported, else idle hours × the no-load idle rate of its class (gasoline vehicle 0.39, hybrid 0.16, diesel vehicle 0.64 US gal/h; U.S. DOE Fact #861), × the period's median price of its fuel (regular gasoline or diesel) in \(cur); machines without measured idle fuel are not judged.",
                       "Bought against burned, per asset: variance = fuel bought (its fills of the period) − fuel burned (the daily rollup of its fuel-used meter) − (level at end − level at start) × tank capacity; the level at the start is the last fuel-level reading at or before it (else the first in the period), at the end the last reading in the period. Outside the band (\(Int(BoughtAgainstBurned.meterTolerance * 100)) % of burned, plus \(Int(BoughtAgainstBurned.levelTolerance * 100)) % of the tank at each end when level-corrected, else one tank) it is over or under, and its purchases are listed."],
             headlines: [.count("exceptions", Double(judged.exceptions.count)), .count("purchases_with_exceptions", Double(with.count)),
                         ReportHeadline("amount_at_stake", Double(atStake) / pow10(Money.minorDigits(cur)), .money),
-                        .count("cannot_judge", Double(judged.notJudged.count)), .count("assets_outside_band", Double(balance.outside.count))],
+                        .count("cannot_judge", Double(judged.notJudged.count)), .count("assets_outside_band", Double(balance.outside.count)),
+                        ReportHeadline("idle_cost", Double(idleTotal) / pow10(Money.minorDigits(cur)), .money)],
             generatedAt: request.generatedAt, sources: sources)
         var output = ReportOutput(metadata: metadata, tables: [
             exceptions.table(note: "One row per purchase and rule that fired; a purchase with two exceptions is on two rows (the amount at stake counts it once)."),
@@ -138,6 +156,7 @@ public struct FuelExceptionsReport: Report {
             rules.table(note: "Each rule's threshold and how the period's purchases fared."),
             balanceTable.table(note: "Per asset: fuel bought against fuel burned, corrected by the tank level's change; over or under when the variance is outside the band."),
             behind.table(note: "The purchases of each asset whose bought against burned is over or under the band."),
+            idleTable.table(note: "Per asset with idle hours: the fuel burned idling (measured, or idle hours × the class's no-load rate) at the period's median price of its fuel. Part of the fuel already counted, not a cost of its own."),
         ], dataQuality: quality.table)
         if unconverted > 0 {
             output.metadata.partial.append("\(unconverted) purchases with exceptions have no exchange rate to \(cur) and are left out of the amount at stake: import an fx-rates file")
