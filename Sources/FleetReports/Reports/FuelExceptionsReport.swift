@@ -106,6 +106,9 @@ public struct FuelExceptionsReport: Report {
             "SELECT DISTINCT source_file_id FROM fuel_purchase WHERE at >= ?1 AND at < ?2",
             "SELECT DISTINCT source_file_id FROM asset WHERE source_file_id IS NOT NULL",
             "SELECT DISTINCT source_file_id FROM fx_rate WHERE day <= ?3",
+            // Bought against burned and idle cost: the fuel-used, fuel-level and idle meters, and idling periods.
+            "SELECT DISTINCT source_file_id FROM meter_reading WHERE meter IN ('fuel_used', 'fuel_level', 'idle_hours') AND at >= ?1 AND at < ?2",
+            "SELECT DISTINCT source_file_id FROM idle_period WHERE start_at >= ?1 AND start_at < ?2",
         ], arguments: [request.start - FuelExceptions.refillWindowMs, request.end, request.period.to.description])
         var quality = DataQuality()
         let unknownProduct = inPeriod.filter { $0.product == .unknown }
