@@ -16,13 +16,15 @@ import FleetTestSupport
 ///     T-04  80      50 → 50      0       −20 (−20.0 %)       12.5                        under
 ///     T-05  20      —            —       no fuel-used meter  —                           cannot_judge
 ///     T-06  120     none         —       +20                 10 + one tank 25 = 35       within
+///     T-07  0       50 → 50      0       −100 (−100.0 %)     12.5                        under (nothing bought)
 ///
 /// (a) T-01's level at the start is its reading of 09-30 (before the period), not the first of
 /// the period; the others have none before, so their first reading of the period stands for it.
 final class BoughtAgainstBurnedTests: XCTestCase {
     static let chicago = FleetZone(identifier: "America/Chicago")!
     static let vins = ["T-01": "1FTFW1E53PP100000", "T-02": "1FTBR1Y86NP100131", "T-03": "3AKJHHDR1MP100262",
-                       "T-04": "JALC4W160NP100393", "T-05": "JTDKAMFU1RP100524", "T-06": "1FTFW1E58PP100655"]
+                       "T-04": "JALC4W160NP100393", "T-05": "JTDKAMFU1RP100524", "T-06": "1FTFW1E58PP100655",
+                       "T-07": "1FTBR1Y80NP100786"]
 
     private func stats(_ unit: String, levels: [(String, Int)]) -> String {
         let used = [("2026-10-02T12:00:00Z", 1_000_000), ("2026-10-16T12:00:00Z", 1_189_270), ("2026-10-30T12:00:00Z", 1_378_541)]
@@ -48,7 +50,7 @@ final class BoughtAgainstBurnedTests: XCTestCase {
         let level50 = [("2026-10-02T12:00:00Z", 50), ("2026-10-30T12:00:00Z", 50)]
         let samsara = "{\"data\": [" + [stats("T-01", levels: [("2026-09-30T12:00:00Z", 80), ("2026-10-30T12:00:00Z", 40)]),
                                          stats("T-02", levels: level50), stats("T-03", levels: level50), stats("T-04", levels: level50),
-                                         stats("T-06", levels: [])].joined(separator: ", ") + "], \"pagination\": {\"endCursor\": \"\", \"hasNextPage\": false}}"
+                                         stats("T-06", levels: []), stats("T-07", levels: level50)].joined(separator: ", ") + "], \"pagination\": {\"endCursor\": \"\", \"hasNextPage\": false}}"
         try t.importFiles([try t.write(assets, to: "assets.csv").path, try t.write(card, to: "fuel-card.csv").path,
                            try t.write(samsara, to: "stats.json").path], options: ImportOptions(zone: Self.chicago))
         XCTAssertEqual(try t.count("reject"), 0)
@@ -67,7 +69,7 @@ final class BoughtAgainstBurnedTests: XCTestCase {
         let out = try t.warehouse.pool.read { db in try FuelExceptionsReport().run(db, request) }
         let (rows, col) = table(out, "bought_burned")
         XCTAssertEqual(rows.map { "\($0[col("unit")].textValue ?? "") \($0[col("status")].textValue ?? "")" },
-                       ["T-01 within", "T-02 over", "T-03 within", "T-04 under", "T-05 cannot_judge", "T-06 within"])
+                       ["T-01 within", "T-02 over", "T-03 within", "T-04 under", "T-05 cannot_judge", "T-06 within", "T-07 under"])
         func number(_ v: ReportValue) -> Double? { if case .number(let x) = v { return x }; if case .percent(let x) = v { return x }; return nil }
         let expected: [(bought: Double, change: Double?, variance: Double?, share: Double?, band: Double?)] = [
             (90, -10, 90 - 99.99995 + 10, (90 - 99.99995 + 10) / 99.99995 * 100, 12.499995),
@@ -76,6 +78,7 @@ final class BoughtAgainstBurnedTests: XCTestCase {
             (80, 0, -19.99995, -19.99995 / 99.99995 * 100, 12.499995),
             (20, nil, nil, nil, nil),
             (120, nil, 20.00005, 20.00005 / 99.99995 * 100, 34.999995),
+            (0, 0, -99.99995, -100, 12.499995),
         ]
         for (row, e) in zip(rows, expected) {
             let unit = row[col("unit")].textValue ?? ""
@@ -87,11 +90,12 @@ final class BoughtAgainstBurnedTests: XCTestCase {
         XCTAssertEqual(number(rows[0][col("level_start")]), 80, "T-01's reading before the period stands for its start")
         XCTAssertEqual(rows[4][col("note")].textValue, "no fuel-used meter reading in the period")
         XCTAssertEqual(rows[5][col("note")].textValue, "no fuel-level reading: not level-corrected, one tank in the band")
+        XCTAssertEqual(rows[6][col("note")].textValue, "nothing bought in the period: fuel from an on-site tank, or paid off the card without a receipt, is not in the warehouse")
         // The purchases behind the two variances: T-02's five fills, then T-04's four.
         let (behind, bcol) = table(out, "variance_purchases")
         XCTAssertEqual(behind.map { $0[bcol("unit")].textValue ?? "" }, Array(repeating: "T-02", count: 5) + Array(repeating: "T-04", count: 4))
         XCTAssertEqual(behind.map { $0[bcol("key")].textValue ?? "" }, ["card:C5", "card:C6", "card:C7", "card:C8", "card:C9", "card:C14", "card:C15", "card:C16", "card:C17"])
-        XCTAssertEqual(out.metadata.totals.first { $0.0 == "assets_outside_band" }?.1, 2)
+        XCTAssertEqual(out.metadata.totals.first { $0.0 == "assets_outside_band" }?.1, 3)
         let quality = out.dataQuality.rows.first { ($0[0].textValue ?? "").hasPrefix("Assets whose bought against burned cannot be judged") }
         XCTAssertEqual(quality?[1], .integer(1))
     }
@@ -100,8 +104,8 @@ final class BoughtAgainstBurnedTests: XCTestCase {
         let t = try warehouse()
         let cost = try t.warehouse.pool.read { db in try CostReport().run(db, request) }
         let row = cost.dataQuality.rows.first { ($0[0].textValue ?? "").hasPrefix("Assets whose fuel bought differs from fuel burned") }
-        XCTAssertEqual(row?[1], .integer(2))
-        XCTAssertEqual(row?[2].textValue, "T-02 +25.0 % (+25.0 gal), T-04 -20.0 % (-20.0 gal); listed with their purchases in the fuel-exceptions report")
+        XCTAssertEqual(row?[1], .integer(3))
+        XCTAssertEqual(row?[2].textValue, "T-02 +25.0 % (+25.0 gal), T-04 -20.0 % (-20.0 gal), T-07 -100.0 % (-100.0 gal); listed with their purchases in the fuel-exceptions report")
     }
 
     /// A fill that brings the variance inside the band clears it: T-04 buying 10 gal more is −10 gal, inside 12.5.

@@ -54,6 +54,7 @@ struct BoughtAgainstBurned {
         var note: String {
             if burnedMl == nil { return "no fuel-used meter reading in the period" }
             if !unmeasured.isEmpty { return "\(unmeasured.count) purchases without a volume: " + unmeasured.prefix(5).map(\.sourceKey).joined(separator: ", ") }
+            if purchases.isEmpty, let b = burnedMl, b > 0 { return "nothing bought in the period: fuel from an on-site tank, or paid off the card without a receipt, is not in the warehouse" }
             if levelChangeMl != nil { return "tank level corrected at both ends" }
             if tankMl == nil { return "no tank capacity in master data: not level-corrected" }
             return levelStart == nil && levelEnd == nil ? "no fuel-level reading: not level-corrected, one tank in the band"
