@@ -11,6 +11,10 @@ extension SampleWriter {
     /// NPR-HD 35, Prius 11.3. The refill model's fills stay within it and its 5 % tolerance
     /// (docs/METRICS.md, "Fuel exceptions"). Machines have none: they take on-site fuel.
     static let tankCapacityGallons: [String: Double] = ["Pickups": 26, "Vans": 25, "Tractors": 240, "Box trucks": 35, "Sedans": 11.3]
+    /// Fills paid off the card, with no receipt (unit → which fill of the month): the tank and
+    /// the fuel-used meter see them, the card file does not, so `fuel-exceptions` finds the unit
+    /// under in bought against burned (docs/METRICS.md).
+    static let offCardFills: [String: Int] = ["T-05": 2]
 
     mutating func writeCosts() throws {
         var fuelRows: [(String, [String])] = []
@@ -22,10 +26,12 @@ extension SampleWriter {
             let tank = Self.tankLitres[a.model.group] ?? 80
             let card = "7071" + String(format: "%012d", 40_000_000 + i * 7919)
             var sinceFill = rng.double(0...(tank * 0.5))
+            var fills = 0
             for day in fleet.usage(of: i) where day.operated {
                 sinceFill += day.fuelLitres
                 guard sinceFill >= tank * 0.7 else { continue }
                 txn += 1
+                fills += 1
                 let gallons = sinceFill / (Units.millilitresPerUSGallon / 1000)
                 let diesel = a.model.fuel == "diesel"
                 let price = diesel ? rng.double(3.659...3.949) : rng.double(3.049...3.459)
@@ -35,6 +41,7 @@ extension SampleWriter {
                 let time = "\(String(format: "%02d", rng.int(6...17))):\(String(format: "%02d", rng.int(0...59))):00"
                 let odometerMi = (day.odometerKmAtStart + day.km * 0.6) * 1000 / Units.metresPerMile
                 let driver = a.driver.map { fleet.drivers[$0].employeeID } ?? ""
+                if Self.offCardFills[a.unit] == fills { sinceFill = 0; continue }
                 fuelRows.append((day.date.description + time + a.unit,
                                  ["T\(idPrefix)\(String(format: "%05d", txn))", day.date.description, time, card, a.unit, driver, station, city, state,
                                   diesel ? "Diesel #2" : "Unleaded Regular", SampleWriter.decimal(gallons, 3), priceText,

@@ -17,7 +17,8 @@ extension SampleWriter {
     static let yard = (lat: 41.525031, lon: -88.081725)
     /// The least time between one drive's engine-off and the next drive's engine-on, ms.
     static let restBetweenDrives: Int64 = 30 * 60_000
-    /// Tank sizes in litres, by model.
+    /// Tank sizes in litres, by model: the scale of the DEF model and of the draws kept in the
+    /// sequence (the fuel level follows `tankCapacityGallons`).
     static let tanks = ["F-150": 98.0, "Transit 250": 95.0, "Cascadia 126": 1136.0, "NPR-HD": 151.0, "Prius": 43.0]
     static let j1939Faults = [(3031, 9, "Aftertreatment 1 SCR Intake Temperature", "Abnormal update rate"),
                               (110, 0, "Engine Coolant Temperature", "Data valid but above normal operational range"),
@@ -96,7 +97,17 @@ extension SampleWriter {
         var idle = Int64((a.idleHours * 100).rounded()) * 36_000
         var fuelUsed = Int64((a.fuelLitres * 10).rounded()) * 100
         let tank = Self.tanks[a.model.model] ?? 100
-        var level = tank * rng.double(0.55...0.9)
+        // The level follows the refill model of the fuel card (`writeCosts`): the tank holds its
+        // capacity less what was burned since the last fill, and a fill day's shift ends full.
+        // So bought, burned and the level agree (docs/METRICS.md, "Bought against burned") but
+        // for the sample's planted exceptions.
+        let refillLitres = Self.tankLitres[a.model.group] ?? 80
+        let capacityLitres = (Self.tankCapacityGallons[a.model.group] ?? 26) * Units.millilitresPerUSGallon / 1000
+        var fillModel = SeededRandom(seed: fleet.seed).fork(UInt64(2000 + index))
+        var sinceFill = fillModel.double(0...(refillLitres * 0.5))
+        // These draws stay in the sequence so that the DEF, fault and GPS series drawn after
+        // them keep their values; the level does not use them.
+        var drawn = tank * rng.double(0.55...0.9)
         var def = rng.double(60...95)
         let diesel = a.model.fuel == "diesel"
         let faultDay = rng.chance(0.3) ? rng.int(0...(fleet.days - 1)) : nil
@@ -112,6 +123,10 @@ extension SampleWriter {
         for (d, day) in fleet.usage(of: index).enumerated() where day.operated {
             let dOdo = Int64((day.km * 10).rounded()) * 100, dIdle = Int64((day.idleHours * 100).rounded()) * 36_000
             let dFuel = Int64((day.fuelLitres * 10).rounded()) * 100
+            let levelAtStart = max(0, capacityLitres - sinceFill) / capacityLitres * 100
+            sinceFill += day.fuelLitres
+            if sinceFill >= refillLitres * 0.7 { sinceFill = 0 }
+            let levelAtEnd = max(0, capacityLitres - sinceFill) / capacityLitres * 100
             guard let window = driveWindow(index, day.date, SampleFleet.Use(operated: true, km: day.km, engineHours: day.engineHours,
                                                                             idleHours: day.idleHours, fuelLitres: day.fuelLitres),
                                            after: previousEnd) else { continue }
@@ -131,10 +146,10 @@ extension SampleWriter {
                 s.add("idlingDurationMilliseconds", d, "{\"time\": \"\(at(t))\", \"value\": \(idle + dIdle * Int64(k))}")
                 s.add("fuelConsumedMilliliters", d, "{\"time\": \"\(at(t))\", \"value\": \(fuelUsed + dFuel * Int64(k))}")
             }
-            if level - day.fuelLitres < tank * 0.15 { level = tank * rng.double(0.9...0.98) }   // filled up before the shift
-            s.add("fuelPercents", d, "{\"time\": \"\(at(times[0]))\", \"value\": \(Int((level / tank * 100).rounded()))}")
-            level -= day.fuelLitres
-            s.add("fuelPercents", d, "{\"time\": \"\(at(times[3]))\", \"value\": \(Int((level / tank * 100).rounded()))}")
+            if drawn - day.fuelLitres < tank * 0.15 { drawn = tank * rng.double(0.9...0.98) }
+            drawn -= day.fuelLitres
+            s.add("fuelPercents", d, "{\"time\": \"\(at(times[0]))\", \"value\": \(Int(levelAtStart.rounded()))}")
+            s.add("fuelPercents", d, "{\"time\": \"\(at(times[3]))\", \"value\": \(Int(levelAtEnd.rounded()))}")
             if diesel {
                 if def < 20 { def = rng.double(92...99) }
                 s.add("defLevelMilliPercent", d, "{\"time\": \"\(at(times[0]))\", \"value\": \(Int((def * 1000).rounded()))}")

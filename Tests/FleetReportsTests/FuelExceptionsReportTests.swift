@@ -72,7 +72,7 @@ final class FuelExceptionsReportTests: XCTestCase {
         XCTAssertEqual(evidence.rows[2][column].textValue, "3.0 h after card:C4 (card, Unleaded Regular, 27.0 gal); together 32.0 gal against a 25.0 gal tank")
         XCTAssertEqual(evidence.rows[3][column].textValue, "4.600 USD/gal against the period's median 3.250 USD/gal for regular gasoline over 5 lines (+42 %)")
         // 4 purchases, 38.00 + 86.40 + 16.25 + 46.00 = 186.65 at stake.
-        XCTAssertEqual(out.metadata.totals.map(\.0), ["exceptions", "purchases_with_exceptions", "amount_at_stake", "cannot_judge"])
+        XCTAssertEqual(out.metadata.totals.map(\.0), ["exceptions", "purchases_with_exceptions", "amount_at_stake", "cannot_judge", "assets_outside_band", "idle_cost"])
         XCTAssertEqual(out.metadata.totals[1].1, 4)
         XCTAssertEqual(out.metadata.totals[2].1, 186.65, accuracy: 1e-9)
     }

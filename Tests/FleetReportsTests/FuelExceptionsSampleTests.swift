@@ -21,6 +21,13 @@ import FleetTestSupport
 ///   row: 10-01 06:41, 17.650 gal, 3.361, 59.32 USD, card …7514): it links to the row and is one
 ///   fill with it, not a refill 0 min later.
 /// - Card prices: petrol 3.049–3.459, diesel 3.659–3.949 USD/gal: nothing 25 % from a median.
+/// - Bought against burned (`python3 scripts/verify/bought-burned.py`, which reads the card CSV,
+///   the receipts' truth, the Samsara stats and the assets master without FleetKit): T-12 bought
+///   158.6 gal (six card fills and the Shell receipt) against 137.6 gal burned, level 84 → 80 %
+///   of 25 gal: +22.0 gal, +16.0 % (band 10 % × 137.6 + 2 × 5 % × 25 = 16.3 gal): over. T-05
+///   bought 18.0 gal (two card fills; its second fill of the month was paid off the card)
+///   against 26.4 gal, level 96 → 100 % of 11.3 gal: −8.9 gal, −33.6 % (band 3.8): under. Every
+///   other vehicle is within 0.5 %.
 final class FuelExceptionsSampleTests: XCTestCase {
     static let sampleData = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("SampleData")
@@ -30,7 +37,7 @@ final class FuelExceptionsSampleTests: XCTestCase {
         let zone = FleetZone(identifier: "America/Chicago")!
         let t = try TestWarehouse()
         try t.warehouse.apply(setting: [.timezone]) { $0.zone = zone }
-        let paths = ["master/assets.csv", "fuel-card", "receipts/T-12", "receipts/T-07"].map { Self.sampleData.appendingPathComponent($0).path }
+        let paths = ["master/assets.csv", "fuel-card", "receipts/T-12", "receipts/T-07", "samsara"].map { Self.sampleData.appendingPathComponent($0).path }
         try t.importFiles(paths, options: ImportOptions(zone: zone))
         XCTAssertEqual(try t.count("fuel_purchase", where: "origin = 'receipt'"), 3)
         XCTAssertEqual(try t.count("fuel_purchase", where: "origin = 'receipt' AND linked_to IS NOT NULL"), 2, "the second photo of the Shell receipt, and T-07's receipt to its card row")
@@ -41,10 +48,27 @@ final class FuelExceptionsSampleTests: XCTestCase {
         let rows = table.rows.map { r in ["unit", "source", "rule"].map { r[column($0)].textValue ?? "" }.joined(separator: " ") }
         XCTAssertEqual(rows, ["T-12 receipt misfuel"])
         XCTAssertEqual(table.rows[0][column("evidence")].textValue, "DIESEL #2 (diesel) bought for T-12, whose fuel type is petrol (takes gasoline, midgrade gasoline, premium gasoline, regular gasoline)")
-        // 148 card rows and 1 unlinked receipt judged; every vehicle has a fuel type and a tank.
+        // 147 card rows and 1 unlinked receipt judged; every vehicle has a fuel type and a tank.
         let rules = out.tables.first { $0.name == "rules" }!
         let clear = rules.columns.firstIndex { $0.name == "clear" }!, notJudged = rules.columns.firstIndex { $0.name == "cannot_judge" }!
         XCTAssertEqual(rules.rows.map { $0[notJudged] }, [.integer(0), .integer(0), .integer(0), .integer(0)])
-        XCTAssertEqual(rules.rows[0][clear], .integer(148))   // misfuel: 149 purchases, one exception
+        XCTAssertEqual(rules.rows[0][clear], .integer(147))   // misfuel: 148 purchases, one exception
+
+        let balance = out.tables.first { $0.name == "bought_burned" }!
+        func cell(_ unit: String, _ name: String) -> ReportValue {
+            balance.rows.first { $0[0].textValue == unit }![balance.columns.firstIndex { $0.name == name }!]
+        }
+        func number(_ v: ReportValue) -> Double { if case .number(let x) = v { return x }; if case .percent(let x) = v { return x }; return .nan }
+        let status = balance.columns.firstIndex { $0.name == "status" }!
+        XCTAssertEqual(balance.rows.filter { $0[status].textValue != "within" }.map { "\($0[0].textValue ?? "") \($0[status].textValue ?? "")" },
+                       ["T-05 under", "T-12 over"])
+        XCTAssertEqual(balance.rows.count, 25, "the 25 vehicles (the machines are not imported here)")
+        XCTAssertEqual(number(cell("T-12", "bought")), 158.582, accuracy: 0.001)
+        XCTAssertEqual(number(cell("T-12", "burned")), 137.6, accuracy: 0.05)
+        XCTAssertEqual(number(cell("T-12", "variance")), 22.0, accuracy: 0.05)
+        XCTAssertEqual(number(cell("T-12", "variance_share")), 16.0, accuracy: 0.05)
+        XCTAssertEqual(number(cell("T-05", "bought")), 17.961, accuracy: 0.001)
+        XCTAssertEqual(number(cell("T-05", "variance")), -8.9, accuracy: 0.05)
+        XCTAssertEqual(number(cell("T-05", "variance_share")), -33.6, accuracy: 0.05)
     }
 }

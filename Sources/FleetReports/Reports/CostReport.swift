@@ -176,8 +176,11 @@ public struct CostReport: Report {
                         + (pendingRows > pendingFirst.count ? "; …" : "") + "; `fleetkit review list` settles them")
         quality.add("Fuel purchases needing review (counted)", reviewRows,
                     reviewRows == 0 ? "none" : reviewFirst.joined(separator: "; "))
-        let fuelExceptions = try FuelExceptions.compute(db, request).summary(converter: converter, request)
+        let judgedFuel = try FuelExceptions.compute(db, request)
+        let fuelExceptions = try judgedFuel.summary(converter: converter, request)
         quality.add("Fuel purchases with exceptions (misfuel, over capacity, refill, price; see fuel-exceptions)", fuelExceptions.count, fuelExceptions.detail)
+        let fuelBalance = try BoughtAgainstBurned.compute(db, request, fills: judgedFuel.fills).summary(request)
+        quality.add("Assets whose fuel bought differs from fuel burned beyond the band (see fuel-exceptions)", fuelBalance.count, fuelBalance.detail)
         quality.add("Fuel purchases without a readable total (not counted)", withoutTotal, withoutTotal == 0 ? "none" : "see `fleetkit rejects` and the review listing")
         let unloaded = try ReceiptsUnderReview(db, request)
         quality.add("Receipts under review and not loaded (not counted)", unloaded.count, unloaded.detail)
