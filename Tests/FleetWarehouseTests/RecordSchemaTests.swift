@@ -149,7 +149,7 @@ final class RecordSchemaTests: XCTestCase {
             let a = Asset(unitNumber: "U1", kind: "equipment", name: "N1", vin: "V1", pin: "P1", make: "M1", model: "D1", year: 2011,
                           fuelType: "F1", licensePlate: "L1", costCenter: "C1", department: "E1", assetGroup: "G1",
                           inServiceDate: "2020-01-02", retiredDate: "2021-03-04", acquisitionCostMinor: 12345, currency: "EUR",
-                          targetHoursPerWeek: 37.5, tankCapacityMl: 94_635.3, autoCreated: true, sourceFileID: file)
+                          targetHoursPerWeek: 37.5, tankCapacityMl: 94_635.3, cdlClass: "B", autoCreated: true, sourceFileID: file)
             try CachedQuery.execute(db, Asset.insertSQL) { Asset.writtenColumns.bind(a, into: &$0) }
             let id = db.lastInsertedRowID
             var expected = a
@@ -158,7 +158,7 @@ final class RecordSchemaTests: XCTestCase {
             let b = Asset(unitNumber: "U2", kind: "trailer", name: "N2", vin: "V2", pin: "P2", make: "M2", model: "D2", year: 2012,
                           fuelType: "F2", licensePlate: "L2", costCenter: "C2", department: "E2", assetGroup: "G2",
                           inServiceDate: "2020-05-06", retiredDate: nil, acquisitionCostMinor: 678, currency: "USD",
-                          targetHoursPerWeek: 40, autoCreated: false, sourceFileID: nil)
+                          targetHoursPerWeek: 40, cdlClass: "none", autoCreated: false, sourceFileID: nil)
             try CachedQuery.execute(db, Asset.updateSQL) { Asset.writtenColumns.bind(b, into: &$0); $0.bind(id) }
             expected = b
             expected.id = id
