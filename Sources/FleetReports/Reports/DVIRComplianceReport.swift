@@ -203,8 +203,8 @@ public struct DVIRComplianceReport: Report {
                                      + "A finding stays listed once a compliance officer accepts or disputes it (`fleetkit review finding accept|dispute FINDING-ID --reason TEXT`), with the latest decision, its reason, who and when.")
         let units = Dictionary(assets.map { ($0.id, $0.unit) }, uniquingKeysWith: { a, _ in a })
         let driving = try DrivingDays.fetch(db, request, units: units, operated: days)
-        let (driverTable, unjudgedDrivers) = try DriverDocuments.table(db, request, units: units, driving: driving)
-        let (classTable, unjudgedClass) = try LicenceClass.table(db, request, units: units, driving: driving)
+        let (driverTable, unjudgedDrivers) = try DriverDocuments.table(db, request, units: driving.units, driving: driving)
+        let (classTable, unjudgedClass) = try LicenceClass.table(db, request, units: driving.units, driving: driving)
         let dueTable = try DocumentsDue.table(db, request, driving: driving)
         let register = try DVIRRegister.table(db, request)
         let retention = try DVIRRetention.table(db, request)
@@ -263,7 +263,7 @@ public struct DVIRComplianceReport: Report {
                       "An end-of-day report is a post-trip DVIR signed that local day; under policy law it is owed on days a defect was reported, under passenger and every_day on every day operated.",
                       "A safety-critical defect (the source's flag) is open from its report until its repair is certified (resolved_at); each local day the vehicle moved more than 0.5 km while it was open is a violation.",
                       "Signature-chain rules and the 396.11(a)(1) items are in docs/METRICS.md, \"DVIR signature chain\".",
-                      "A driver drove on a day with a DVIR they signed, a trip they drove, or an assignment to a vehicle that operated; a licence or medical card is valid through its expiry date; a class A licence covers vehicles needing B and C, B covers C (docs/METRICS.md, \"Driver qualification\").",
+                      "A driver drove on a day with a DVIR they signed, a trip they drove, an assignment to a vehicle that operated, or an HOS driving status; a licence or medical card is valid through its expiry date; a class A licence covers vehicles needing B and C, B covers C (docs/METRICS.md, \"Driver qualification\").",
                       "A finding a compliance officer accepted or disputed (append-only, with the reason, who and when) stays listed with its decision and is counted apart from the open ones.",
                       "Median hours to repair covers defects certified in the period."],
             headlines: [.count("end_of_day_reports", count("end_of_day_reports")), .count("pre_trip_inspections", count("pre_trip_inspections")),

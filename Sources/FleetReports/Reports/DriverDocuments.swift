@@ -6,8 +6,9 @@ import FleetCore
 /// certificate; 391.51: both kept in the driver qualification file). A document is valid
 /// through the expiry date it states; the days after it are expired.
 ///
-/// A driver drove on a day when that day has a DVIR they signed, a trip they drove, or an
-/// assignment to a vehicle that operated that day (the operated-day rule). A driver who drove
+/// A driver drove on a day when that day has a DVIR they signed, a trip they drove, an
+/// assignment to a vehicle that operated that day (the operated-day rule), or an HOS driving
+/// status (`DrivingDays`). A driver who drove
 /// with no expiry on file is not judged: they are named in the data-quality table, never
 /// counted as valid.
 enum DriverDocuments {
@@ -68,7 +69,7 @@ enum DriverDocuments {
                 }
             }
         }
-        let table = builder.table(note: "Each local day a driver drove (signed a DVIR, drove a trip, or was assigned to a vehicle that operated) after the last day their licence "
+        let table = builder.table(note: "Each local day a driver drove (signed a DVIR, drove a trip, was assigned to a vehicle that operated, or logged HOS driving) after the last day their licence "
                                   + "(391.11(b)(5)) or medical examiner's certificate (391.41, 391.45) was valid, from the drivers master file's license_expiry and medical_expiry.")
         return (table, unjudged)
     }

@@ -67,7 +67,7 @@ enum LicenceClass {
         }
         unjudged.vehicles = unclassed.compactMap { units[$0] }.sorted()
         let table = builder.table(note: "Each vehicle whose cdl_class (assets file) a driver's license_class (drivers file) does not cover, with the local days the driver drove it "
-                                  + "(signed a DVIR, drove a trip, or was assigned to it on a day it operated). A class A licence covers B and C, B covers C (383.91(c)); "
+                                  + "(signed a DVIR, drove a trip, was assigned to it on a day it operated, or logged HOS driving on it). A class A licence covers B and C, B covers C (383.91(c)); "
                                   + "any other licence class covers none. Endorsements (383.93) are not judged.")
         return (table, unjudged)
     }
