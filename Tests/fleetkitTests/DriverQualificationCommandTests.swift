@@ -83,6 +83,19 @@ final class DriverQualificationCommandTests: XCTestCase {
             "E4,Di Roy,licence,\"49 CFR 391.11(b)(5), 391.51(b)\",,,not on file",
             "E4,Di Roy,medical card,\"49 CFR 391.41, 391.45, 391.51(b)(7)\",,,not on file",
         ])
+        // JSON: the same rows, "not on file" with no date and no days left (null), never a 0.
+        let j = dir.appendingPathComponent("j")
+        XCTAssertEqual(try Fleetkit.run(["report", "dvir-compliance", "--db", db, "--month", "2026-10", "--format", "json", "--allow-partial", "--out", j.path]).status, 0)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: j.appendingPathComponent("dvir-compliance-2026-10.json"))) as? [String: Any])
+        let tables = try XCTUnwrap(json["tables"] as? [[String: Any]])
+        let dueRows = try XCTUnwrap(tables.first { $0["name"] as? String == "documents_due" }?["rows"] as? [[Any]])
+        XCTAssertEqual(dueRows.count, 7)
+        let last = try XCTUnwrap(dueRows.last)
+        XCTAssertEqual(last.count, 7)
+        XCTAssertTrue(last[4] is NSNull && last[5] is NSNull, "\(last)")
+        XCTAssertEqual(last[6] as? String, "not on file")
+        XCTAssertEqual(dueRows.first?[5] as? Int, -1)
+
         let quality = try String(contentsOf: out.appendingPathComponent("dvir-compliance-2026-10-data_quality.csv"), encoding: .utf8)
         XCTAssertTrue(quality.contains("no licence class on file (not judged; add license_class to the drivers file)\",1,E4 Di Roy"), quality)
         XCTAssertTrue(quality.contains("no CDL class on file (licence class not judged; add cdl_class to the assets file)\",1,T-04"), quality)
