@@ -1,5 +1,6 @@
 import XCTest
 import GRDB
+import FleetKit
 import FleetTestSupport
 
 /// Licence class against the vehicle's CDL class, and licences and medical cards expired or due
@@ -130,5 +131,33 @@ final class DriverQualificationCommandTests: XCTestCase {
         XCTAssertTrue(text.contains("due within 60 days"), text)
         XCTAssertTrue(text.contains("not on file"), text)
         XCTAssertFalse(text.contains("Cy Park"), text)
+    }
+
+    /// A report reads the warehouse read-only and never migrates it: one last written before
+    /// v14-driver-licence (no `cdl_class`, `license_class` or `hos_log`) still gets its report,
+    /// with every class not on file, not an SQL error.
+    func testAWarehouseBeforeTheLicenceMigrationIsReportedOn() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fleetkit-qualification-old-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("fleet.sqlite").path
+        let old = try DatabaseQueue(path: db)
+        try old.writeWithoutTransaction { try $0.execute(sql: "PRAGMA application_id = \(Warehouse.applicationID)") }
+        try WarehouseMigrator.migrator.migrate(old, upTo: "v13-twin-keys")
+        try old.write { db in
+            try db.execute(sql: "INSERT INTO asset (unit_number, kind) VALUES ('T-01', 'vehicle')")
+            try db.execute(sql: "INSERT INTO driver (employee_id, name, license_expiry, medical_expiry, status) VALUES ('E1', 'Ann Lee', '2026-11-15', '2027-06-01', 'active')")
+        }
+        try old.close()
+        let out = dir.appendingPathComponent("r")
+        let r = try Fleetkit.run(["report", "dvir-compliance", "--db", db, "--month", "2026-10", "--format", "csv", "--allow-partial", "--out", out.path])
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        XCTAssertEqual(try lines(out.appendingPathComponent("dvir-compliance-2026-10-documents_due.csv")), [
+            "employee_id,driver,document,regulation,valid_through,days_left,due",
+            "E1,Ann Lee,licence,\"49 CFR 391.11(b)(5), 391.51(b)\",2026-11-15,15,due within 30 days",
+        ])
+        XCTAssertEqual(try lines(out.appendingPathComponent("dvir-compliance-2026-10-licence_class.csv")).count, 1)
+        let applied = try DatabaseQueue(path: db).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations WHERE identifier LIKE 'v14-%'") }
+        XCTAssertEqual(applied, [], "a report does not migrate")
     }
 }

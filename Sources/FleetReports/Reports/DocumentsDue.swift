@@ -65,10 +65,12 @@ enum DocumentsDue {
             ids.formUnion(try Int64.fetchAll(db, sql: "SELECT id FROM driver WHERE status IS NULL OR status <> 'inactive'"))
         }
         let asOf = request.period.to
+        // Before v13-driver-medical (a warehouse read-only since an upgrade) no medical date is on file.
+        let medical = try db.columns(in: "driver").contains { $0.name == "medical_expiry" } ? "medical_expiry" : "NULL"
         var lines: [Line] = []
         var valid = 0
         for id in ids {
-            guard let d = try Row.fetchOne(db, sql: "SELECT employee_id, name, license_expiry, medical_expiry FROM driver WHERE id = ?", arguments: [id]) else { continue }
+            guard let d = try Row.fetchOne(db, sql: "SELECT employee_id, name, license_expiry, \(medical) FROM driver WHERE id = ?", arguments: [id]) else { continue }
             for document in DriverDocuments.Document.allCases {
                 let text: String? = document == .licence ? d[2] : d[3]
                 let expiry = text.flatMap { CivilDate($0) }

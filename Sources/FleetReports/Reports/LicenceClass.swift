@@ -40,13 +40,17 @@ enum LicenceClass {
     }
 
     static func table(_ db: Database, _ request: ReportRequest, units: [Int64: String], driving: DrivingDays) throws -> (table: ReportTable, unjudged: Unjudged) {
+        // A warehouse read before v14-driver-licence (read-only since an upgrade) has neither
+        // column: every class is then not on file.
+        let vehicleClass = try db.columns(in: "asset").contains { $0.name == "cdl_class" } ? "cdl_class" : "NULL"
+        let licenceClass = try db.columns(in: "driver").contains { $0.name == "license_class" } ? "license_class" : "NULL"
         var needed: [Int64: String?] = [:]
-        for r in try Row.fetchAll(db, sql: "SELECT id, cdl_class FROM asset") where units[r[0] as Int64] != nil { needed[r[0]] = r[1] as String? }
+        for r in try Row.fetchAll(db, sql: "SELECT id, \(vehicleClass) FROM asset") where units[r[0] as Int64] != nil { needed[r[0]] = r[1] as String? }
         var builder = TableBuilder(name: "licence_class", title: "Drivers who drove a vehicle their licence class does not cover", columns: columns())
         var unjudged = Unjudged()
         var unclassed = Set<Int64>()
         for driverID in driving.days.keys.sorted() {
-            guard let d = try Row.fetchOne(db, sql: "SELECT employee_id, name, license_class FROM driver WHERE id = ?", arguments: [driverID]) else { continue }
+            guard let d = try Row.fetchOne(db, sql: "SELECT employee_id, name, \(licenceClass) FROM driver WHERE id = ?", arguments: [driverID]) else { continue }
             let employee: String? = d[0], name: String? = d[1], held: String? = d[2]
             let label = [employee, name].compactMap { $0 }.joined(separator: " ")
             let byAsset = driving.days[driverID] ?? [:]
