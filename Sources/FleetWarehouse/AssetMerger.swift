@@ -49,6 +49,7 @@ enum AssetMerger {
         merged.currency = a.currency ?? b.currency
         merged.targetHoursPerWeek = a.targetHoursPerWeek ?? b.targetHoursPerWeek
         merged.tankCapacityMl = a.tankCapacityMl ?? b.tankCapacityMl
+        merged.cdlClass = a.cdlClass ?? b.cdlClass
         merged.autoCreated = a.autoCreated && b.autoCreated
         if a.autoCreated, !b.autoCreated { merged.kind = b.kind }
         try Asset.writtenColumns.update(merged, id: survivor, in: db)

@@ -32,6 +32,8 @@ public enum WarehouseMigrator {
         m.registerMigration("v13-run-exit-code") { db in try db.execute(sql: v13RunExitCode) }
         m.registerMigration("v13-twin-keys") { db in try db.execute(sql: v13TwinKeys) }
         m.registerMigration("v14-file-keys") { db in try db.execute(sql: v14FileKeys) }
+        m.registerMigration("v14-driver-licence") { db in try db.execute(sql: v14DriverLicence) }
+        m.registerMigration("v14-hos-logs") { db in try db.execute(sql: v14HOSLogs) }
         return m
     }
 
@@ -41,7 +43,7 @@ public enum WarehouseMigrator {
     public static let assetTables = [
         "asset_identifier", "assignment", "meter_reading", "position", "engine_event", "obd_sample",
         "dtc_event", "trip", "asset_day", "fuel_purchase", "expense", "maintenance_record",
-        "service_schedule", "dvir", "meter_anomaly", "idle_period",
+        "service_schedule", "dvir", "meter_anomaly", "idle_period", "hos_log",
     ]
 
     static let v1 = """

@@ -73,6 +73,7 @@ public struct WarehouseSink: RecordSink {
         after.currency = fields.currency ?? before.currency
         after.targetHoursPerWeek = fields.targetHoursPerWeek ?? before.targetHoursPerWeek
         after.tankCapacityMl = fields.tankCapacityMl ?? before.tankCapacityMl
+        after.cdlClass = fields.cdlClass ?? before.cdlClass
         after.autoCreated = false
         var compareBefore = before, compareAfter = after
         compareBefore.sourceFileID = nil
@@ -119,6 +120,7 @@ public struct WarehouseSink: RecordSink {
         after.licenseNumber = fields.licenseNumber ?? before.licenseNumber
         after.licenseState = fields.licenseState ?? before.licenseState
         after.licenseExpiry = fields.licenseExpiry ?? before.licenseExpiry
+        after.licenseClass = fields.licenseClass ?? before.licenseClass
         after.medicalExpiry = fields.medicalExpiry ?? before.medicalExpiry
         after.status = fields.status ?? before.status
         after.phone = fields.phone ?? before.phone

@@ -13,9 +13,9 @@ final class DVIRWorkbookPrintTests: XCTestCase {
         let url = try XCTUnwrap(try XLSXFormat().write(try f.output(), to: dir).first)
         let parts = try ToolRunner.xlsxParts(url.path)
         let workbook = try XCTUnwrap(parts["xl/workbook.xml"])
-        // Sheets: Summary, findings, violations, driver documents, register (5), retention.
-        XCTAssertTrue(workbook.contains("<definedName name=\"_xlnm.Print_Titles\" localSheetId=\"4\">'DVIR register'!$A:$B,'DVIR register'!$1:$1</definedName>"), workbook)
-        let register = try XCTUnwrap(parts["xl/worksheets/sheet5.xml"])
+        // Sheets: Summary, findings, violations, driver documents, licence class, documents due, register (7), retention.
+        XCTAssertTrue(workbook.contains("<definedName name=\"_xlnm.Print_Titles\" localSheetId=\"6\">'DVIR register'!$A:$B,'DVIR register'!$1:$1</definedName>"), workbook)
+        let register = try XCTUnwrap(parts["xl/worksheets/sheet7.xml"])
         let setup = try XCTUnwrap(register.range(of: "<pageSetup[^>]*>", options: .regularExpression).map { String(register[$0]) })
         XCTAssertTrue(setup.contains("pageOrder=\"overThenDown\""), setup)
         let wide = try XCTUnwrap(setup.range(of: "fitToWidth=\"[0-9]+\"", options: .regularExpression).map { Int(register[$0].filter(\.isNumber))! })

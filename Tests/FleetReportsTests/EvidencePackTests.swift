@@ -59,7 +59,8 @@ final class EvidencePackTests: XCTestCase {
             listed.append((ns.substring(with: m.range(at: 1)), page))
         }
         XCTAssertEqual(listed.map(\.title), ["Summary", "DVIR register", "Signature chains", "Defects and work orders", "Driven with an uncertified safety defect",
-                                              "Drivers with an expired licence or medical card", "Retention", "Data quality and sources"], cover)
+                                              "Drivers with an expired licence or medical card", "Drivers whose licence class does not cover the vehicle",
+                                              "Licences and medical cards expired or due within 90 days", "Retention", "Data quality and sources"], cover)
         XCTAssertEqual(listed.map(\.page), listed.map(\.page).sorted(), "in page order")
         let count = try tool("pdfinfo", [pdf.path]).stdout.components(separatedBy: "\n").first { $0.hasPrefix("Pages:") }
         let pages = try XCTUnwrap(count.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) })

@@ -83,15 +83,15 @@ extension RecordSchemaTests {
                                                                           "message": "speed -1", "raw": "4,-1", "row_table": "fuel_purchase", "row_key": "card:T3",
                                                                           "amount_minor": 5_838, "currency": "USD", "at": 1_790_000_000_000], db)
 
-            let driver = Driver(employeeID: "E9", name: "Ann", licenseNumber: "L9", licenseState: "OR", licenseExpiry: "2030-01-02",
+            let driver = Driver(employeeID: "E9", name: "Ann", licenseNumber: "L9", licenseState: "OR", licenseExpiry: "2030-01-02", licenseClass: "B",
                                 medicalExpiry: "2028-05-06", status: "active", phone: "555", email: "a@x", autoCreated: true, sourceFileID: p.file)
             let driverID = try Driver.columnTable.insert(driver, in: db)
             let driverRow: [String: (any DatabaseValueConvertible)?] = [
-                "employee_id": "E9", "name": "Ann", "license_number": "L9", "license_state": "OR", "license_expiry": "2030-01-02", "medical_expiry": "2028-05-06",
+                "employee_id": "E9", "name": "Ann", "license_number": "L9", "license_state": "OR", "license_expiry": "2030-01-02", "license_class": "B", "medical_expiry": "2028-05-06",
                 "status": "active", "phone": "555", "email": "a@x", "auto_created": 1, "source_file_id": p.file,
             ]
             try assertStored(Driver.columnTable, where: "id = \(driverID)", driverRow, db)
-            let redefined = Driver(employeeID: "E10", name: "Bo", licenseNumber: "L10", licenseState: "WA", licenseExpiry: "2031-03-04",
+            let redefined = Driver(employeeID: "E10", name: "Bo", licenseNumber: "L10", licenseState: "WA", licenseExpiry: "2031-03-04", licenseClass: "A",
                                    medicalExpiry: "2029-07-08", status: "inactive", phone: "556", email: "b@x", autoCreated: false, sourceFileID: nil)
             try Driver.columnTable.update(redefined, id: driverID, in: db)
             var expected = redefined

@@ -31,7 +31,7 @@ final class RecordSchemaTests: XCTestCase {
 
     static let tabulated: [TableView] = [
         TableView(AssetDay.self), TableView(Assignment.self), TableView(DVIR.self), TableView(DVIRDefect.self), TableView(DtcEvent.self),
-        TableView(EngineEvent.self), TableView(Expense.self), TableView(FuelPurchase.self), TableView(FxRate.self), TableView(IdlePeriod.self),
+        TableView(EngineEvent.self), TableView(Expense.self), TableView(FuelPurchase.self), TableView(FxRate.self), TableView(HOSLog.self), TableView(IdlePeriod.self),
         TableView(MaintenanceRecord.self), TableView(MeterReading.self), TableView(ObdSample.self), TableView(PendingDVIRDefect.self),
         TableView(Position.self), TableView(ReceiptField.self), TableView(ReceiptRead.self), TableView(ServiceSchedule.self),
         TableView(Trip.self),
@@ -149,7 +149,7 @@ final class RecordSchemaTests: XCTestCase {
             let a = Asset(unitNumber: "U1", kind: "equipment", name: "N1", vin: "V1", pin: "P1", make: "M1", model: "D1", year: 2011,
                           fuelType: "F1", licensePlate: "L1", costCenter: "C1", department: "E1", assetGroup: "G1",
                           inServiceDate: "2020-01-02", retiredDate: "2021-03-04", acquisitionCostMinor: 12345, currency: "EUR",
-                          targetHoursPerWeek: 37.5, tankCapacityMl: 94_635.3, autoCreated: true, sourceFileID: file)
+                          targetHoursPerWeek: 37.5, tankCapacityMl: 94_635.3, cdlClass: "B", autoCreated: true, sourceFileID: file)
             try CachedQuery.execute(db, Asset.insertSQL) { Asset.writtenColumns.bind(a, into: &$0) }
             let id = db.lastInsertedRowID
             var expected = a
@@ -158,7 +158,7 @@ final class RecordSchemaTests: XCTestCase {
             let b = Asset(unitNumber: "U2", kind: "trailer", name: "N2", vin: "V2", pin: "P2", make: "M2", model: "D2", year: 2012,
                           fuelType: "F2", licensePlate: "L2", costCenter: "C2", department: "E2", assetGroup: "G2",
                           inServiceDate: "2020-05-06", retiredDate: nil, acquisitionCostMinor: 678, currency: "USD",
-                          targetHoursPerWeek: 40, autoCreated: false, sourceFileID: nil)
+                          targetHoursPerWeek: 40, cdlClass: "none", autoCreated: false, sourceFileID: nil)
             try CachedQuery.execute(db, Asset.updateSQL) { Asset.writtenColumns.bind(b, into: &$0); $0.bind(id) }
             expected = b
             expected.id = id
@@ -353,6 +353,10 @@ final class RecordSchemaTests: XCTestCase {
                                   source: "samsara-event", sourceFileID: f)
             try assertRoundTrip(idle, ["asset_id": a, "start_at": 1_024, "end_at": 1_025, "duration_s": 1.75, "fuel_ml": 2.75, "pto": 1,
                                        "lat": 3.75, "lon": 4.75, "source": "samsara-event", "source_file_id": f], db)
+
+            let hos = HOSLog(driverID: d, startAt: 1_026, endAt: 1_027, status: .yardMove, assetID: a, sourceFileID: f)
+            try assertRoundTrip(hos, ["driver_id": d, "start_at": 1_026, "end_at": 1_027, "status": "yard_move", "asset_id": a, "source_file_id": f], db)
+            try assertDecodes(hos, db, id: \.id)
         }
         try t.warehouse.pool.write { db in
             let file = try SourceFile.insertedForTest(db).id!
@@ -373,7 +377,7 @@ final class RecordSchemaTests: XCTestCase {
             XCTAssertFalse(ReceiptField.isFact)
         }
         // Every column table is exercised above (a new record must be added here too).
-        XCTAssertEqual(Self.tabulated.count, 19)
+        XCTAssertEqual(Self.tabulated.count, 20)
     }
 
     /// Positions bind field by field on the hot path: the same values in the same places as

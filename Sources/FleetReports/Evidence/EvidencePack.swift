@@ -121,6 +121,8 @@ public enum EvidencePack {
         let sections: [(id: String, title: String)] = [("summary", "Summary"), ("register", "DVIR register"), ("chains", "Signature chains"),
                                                       ("defects", "Defects and work orders"), ("violations", "Driven with an uncertified safety defect"),
                                                       ("drivers", "Drivers with an expired licence or medical card"),
+                                                      ("licence", "Drivers whose licence class does not cover the vehicle"),
+                                                      ("due", "Licences and medical cards expired or due within 90 days"),
                                                       ("retention", "Retention"), ("quality", "Data quality and sources")]
         var out = HTMLFormat.page(title: "DVIR evidence pack · \(unit) · \(m.period.label)")
         out = out.replacingOccurrences(of: "</style>", with: """
@@ -175,6 +177,8 @@ public enum EvidencePack {
         section("defects", "Defects and work orders", try defects(db, one, asset: asset[0]))
         section("violations", "Driven with an uncertified safety defect", try table("violations").map { try render($0, zone: zone, drop: ["unit"]) } ?? "")
         section("drivers", "Drivers with an expired licence or medical card", try table("driver_documents").map { try render($0, zone: zone, drop: ["unit"]) } ?? "")
+        section("licence", "Drivers whose licence class does not cover the vehicle", try table("licence_class").map { try render($0, zone: zone, drop: ["unit"]) } ?? "")
+        section("due", "Licences and medical cards expired or due within 90 days", try table("documents_due").map { try render($0, zone: zone, drop: []) } ?? "")
         section("retention", "Retention", try table("retention").map { try render($0, zone: zone, drop: []) } ?? "")
         section("quality", "Data quality and sources", try render(output.dataQuality, zone: zone, drop: [])
                 + "<h3>Sources</h3>\n<ul>\n" + m.sources.map { "<li>\(e($0.path)) (\(e($0.format)), SHA-256 <code>\(e($0.sha256))</code>)</li>\n" }.joined() + "</ul>\n")

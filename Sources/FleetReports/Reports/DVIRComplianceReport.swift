@@ -7,7 +7,7 @@ import FleetCore
 /// apart, the days missing an end-of-day report under the warehouse's DVIR policy, the defects
 /// and whether each safety defect was certified repaired before the vehicle was driven again;
 /// the signature chain of every defect; drivers who drove with an expired licence or medical
-/// card; the DVIR register for the auditor's window; retention.
+/// card, or a vehicle their licence class does not cover; the DVIR register for the auditor's window; retention.
 ///
 /// The policy and the carrier are in the title, so every page, sheet footer and file of the
 /// report names them; a report limited to some units (`--assets`) names them in its title and
@@ -15,7 +15,7 @@ import FleetCore
 public struct DVIRComplianceReport: Report {
     public static let name = "dvir-compliance"
     public static let title = "DVIR compliance"
-    public static let summary = "Per vehicle: days operated, end-of-day reports and pre-trip inspections, days missing an end-of-day report under the DVIR policy, defects, certification before the next trip, violations; signature-chain findings; drivers who drove with an expired licence or medical card; the DVIR register; retention"
+    public static let summary = "Per vehicle: days operated, end-of-day reports and pre-trip inspections, days missing an end-of-day report under the DVIR policy, defects, certification before the next trip, violations; signature-chain findings; drivers who drove with an expired licence or medical card or a licence class that does not cover the vehicle; the DVIR register; retention"
     public static let needs = [ReportDataNeed(.dvir)]
     public init() {}
 
@@ -201,7 +201,11 @@ public struct DVIRComplianceReport: Report {
         let violationTable = violations.table(note: "Each local day the vehicle moved more than 0.5 km between the defect's report and its repair certification.")
         let chainTable = chain.table(note: "Each defect's chain: reported → certified (repaired or not needed, 396.11(a)(3)) → reviewed by the next driver (396.13(b), (c)). Evidence lists the rows each finding rests on. "
                                      + "A finding stays listed once a compliance officer accepts or disputes it (`fleetkit review finding accept|dispute FINDING-ID --reason TEXT`), with the latest decision, its reason, who and when.")
-        let (driverTable, unjudgedDrivers) = try DriverDocuments.table(db, request, assets: assets, operated: days)
+        let units = Dictionary(assets.map { ($0.id, $0.unit) }, uniquingKeysWith: { a, _ in a })
+        let driving = try DrivingDays.fetch(db, request, units: units, operated: days)
+        let (driverTable, unjudgedDrivers) = try DriverDocuments.table(db, request, units: driving.units, driving: driving)
+        let (classTable, unjudgedClass) = try LicenceClass.table(db, request, units: driving.units, driving: driving)
+        let dueTable = try DocumentsDue.table(db, request, driving: driving)
         let register = try DVIRRegister.table(db, request)
         let retention = try DVIRRetention.table(db, request)
 
@@ -217,6 +221,14 @@ public struct DVIRComplianceReport: Report {
         if !unjudgedDrivers.isEmpty {
             quality.add("Drivers who drove with no licence or medical card expiry on file (not judged; add license_expiry and medical_expiry to the drivers file)",
                         unjudgedDrivers.count, unjudgedDrivers.prefix(20).joined(separator: "; ") + (unjudgedDrivers.count > 20 ? "; …" : ""))
+        }
+        if !unjudgedClass.drivers.isEmpty {
+            quality.add("Drivers who drove a vehicle needing a CDL with no licence class on file (not judged; add license_class to the drivers file)",
+                        unjudgedClass.drivers.count, unjudgedClass.drivers.prefix(20).joined(separator: "; ") + (unjudgedClass.drivers.count > 20 ? "; …" : ""))
+        }
+        if !unjudgedClass.vehicles.isEmpty {
+            quality.add("Vehicles driven with no CDL class on file (licence class not judged; add cdl_class to the assets file)",
+                        unjudgedClass.vehicles.count, unjudgedClass.vehicles.prefix(20).joined(separator: ", ") + (unjudgedClass.vehicles.count > 20 ? ", …" : ""))
         }
         if request.carrier.name == nil || request.carrier.usdotNumber == nil {
             quality.add("Carrier name or USDOT number not set (an auditor's first question)", 1, "set them with `fleetkit init --carrier-name NAME --usdot NUMBER`")
@@ -251,7 +263,7 @@ public struct DVIRComplianceReport: Report {
                       "An end-of-day report is a post-trip DVIR signed that local day; under policy law it is owed on days a defect was reported, under passenger and every_day on every day operated.",
                       "A safety-critical defect (the source's flag) is open from its report until its repair is certified (resolved_at); each local day the vehicle moved more than 0.5 km while it was open is a violation.",
                       "Signature-chain rules and the 396.11(a)(1) items are in docs/METRICS.md, \"DVIR signature chain\".",
-                      "A driver drove on a day with a DVIR they signed, a trip they drove, or an assignment to a vehicle that operated; a licence or medical card is valid through its expiry date (docs/METRICS.md, \"Driver qualification\").",
+                      "A driver drove on a day with a DVIR they signed, a trip they drove, an assignment to a vehicle that operated, or an HOS driving status; a licence or medical card is valid through its expiry date; a class A licence covers vehicles needing B and C, B covers C (docs/METRICS.md, \"Driver qualification\").",
                       "A finding a compliance officer accepted or disputed (append-only, with the reason, who and when) stays listed with its decision and is counted apart from the open ones.",
                       "Median hours to repair covers defects certified in the period."],
             headlines: [.count("end_of_day_reports", count("end_of_day_reports")), .count("pre_trip_inspections", count("pre_trip_inspections")),
@@ -262,7 +274,7 @@ public struct DVIRComplianceReport: Report {
                 + (median.map { [ReportHeadline("median_hours_to_repair", ($0 * 10).rounded() / 10, .hours)] } ?? []),
             generatedAt: request.generatedAt, sources: sources)
         metadata.subject = request.assets.flatMap { $0.isEmpty ? nil : $0.joined(separator: "_") }
-        return (ReportOutput(metadata: metadata, tables: [summaryTable, chainTable, violationTable, driverTable, register, retention], dataQuality: quality.table), allFindings)
+        return (ReportOutput(metadata: metadata, tables: [summaryTable, chainTable, violationTable, driverTable, classTable, dueTable, register, retention], dataQuality: quality.table), allFindings)
     }
 }
 

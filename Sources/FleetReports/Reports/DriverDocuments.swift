@@ -6,8 +6,9 @@ import FleetCore
 /// certificate; 391.51: both kept in the driver qualification file). A document is valid
 /// through the expiry date it states; the days after it are expired.
 ///
-/// A driver drove on a day when that day has a DVIR they signed, a trip they drove, or an
-/// assignment to a vehicle that operated that day (the operated-day rule). A driver who drove
+/// A driver drove on a day when that day has a DVIR they signed, a trip they drove, an
+/// assignment to a vehicle that operated that day (the operated-day rule), or an HOS driving
+/// status (`DrivingDays`). A driver who drove
 /// with no expiry on file is not judged: they are named in the data-quality table, never
 /// counted as valid.
 enum DriverDocuments {
@@ -43,33 +44,9 @@ enum DriverDocuments {
          .text("evidence", "Evidence", role: .note) { $0.evidence }]
     }
 
-    /// Days shown in a line's evidence; the count covers them all.
-    static let evidenceDays = 10
-
     /// The table, and the drivers who drove with a document's expiry not on file.
-    static func table(_ db: Database, _ request: ReportRequest, assets: [AssetInfo], operated: [Int64: Set<CivilDate>]) throws -> (table: ReportTable, unjudged: [String]) {
-        let units = Dictionary(assets.map { ($0.id, $0.unit) }, uniquingKeysWith: { a, _ in a })
-        // (driver, asset, day) → what shows the driver drove then.
-        var drove: [Int64: [Int64: [CivilDate: [String]]]] = [:]
-        func note(_ driver: Int64, _ asset: Int64, _ day: CivilDate, _ what: String) {
-            guard units[asset] != nil, day >= request.period.from, day <= request.period.to else { return }
-            drove[driver, default: [:]][asset, default: [:]][day, default: []].append(what)
-        }
-        for r in try Row.fetchAll(db, sql: "SELECT driver_id, asset_id, signed_at, source_key FROM dvir WHERE driver_id IS NOT NULL AND signed_at >= ? AND signed_at < ?",
-                                  arguments: [request.start, request.end]) {
-            note(r[0], r[1], request.zone.day(of: r[2]), "DVIR \(DVIRChain.dvirLabel(r[3]))")
-        }
-        for r in try Row.fetchAll(db, sql: "SELECT driver_id, asset_id, start_at FROM trip WHERE driver_id IS NOT NULL AND start_at >= ? AND start_at < ?",
-                                  arguments: [request.start, request.end]) {
-            note(r[0], r[1], request.zone.day(of: r[2]), "trip \(ZonedTime(r[2], in: request.zone.timeZone).display)")
-        }
-        for r in try Row.fetchAll(db, sql: "SELECT driver_id, asset_id, start_at, end_at FROM assignment WHERE start_at < ? AND (end_at IS NULL OR end_at > ?)",
-                                  arguments: [request.end, request.start]) {
-            let asset: Int64 = r[1], start: Int64 = r[2], end: Int64? = r[3]
-            for day in operated[asset] ?? [] where start < request.zone.start(of: day.adding(days: 1)) && (end.map { $0 > request.zone.start(of: day) } ?? true) {
-                note(r[0], asset, day, "assigned, vehicle operated")
-            }
-        }
+    static func table(_ db: Database, _ request: ReportRequest, units: [Int64: String], driving: DrivingDays) throws -> (table: ReportTable, unjudged: [String]) {
+        let drove = driving.days
         var builder = TableBuilder(name: "driver_documents", title: "Drivers who drove with an expired licence or medical card", columns: columns())
         var unjudged: [String] = []
         for driverID in drove.keys.sorted() {
@@ -86,14 +63,13 @@ enum DriverDocuments {
                 for asset in byAsset.keys.sorted(by: { units[$0, default: ""] < units[$1, default: ""] }) {
                     let days = (byAsset[asset] ?? [:]).filter { $0.key > expiry }.sorted { $0.key < $1.key }
                     guard !days.isEmpty else { continue }
-                    let evidence = days.prefix(evidenceDays).map { "\($0.key) " + $0.value.joined(separator: ", ") }.joined(separator: "; ")
-                        + (days.count > evidenceDays ? "; … \(days.count - evidenceDays) more day(s)" : "")
+                    let evidence = DrivingDays.evidence(days)
                     try builder.add(Line(employeeID: employee, driver: name, document: document, validThrough: expiry, unit: units[asset] ?? "",
                                          days: days.map(\.key), evidence: evidence))
                 }
             }
         }
-        let table = builder.table(note: "Each local day a driver drove (signed a DVIR, drove a trip, or was assigned to a vehicle that operated) after the last day their licence "
+        let table = builder.table(note: "Each local day a driver drove (signed a DVIR, drove a trip, was assigned to a vehicle that operated, or logged HOS driving) after the last day their licence "
                                   + "(391.11(b)(5)) or medical examiner's certificate (391.41, 391.45) was valid, from the drivers master file's license_expiry and medical_expiry.")
         return (table, unjudged)
     }

@@ -25,10 +25,13 @@ public struct Asset: Codable, Sendable, Equatable, FetchableRecord, MutablePersi
     public var targetHoursPerWeek: Double?
     /// The fuel tank's capacity in millilitres: what a fill's volume is judged against.
     public var tankCapacityMl: Double?
+    /// The commercial driver's licence class the vehicle needs (49 CFR 383.91): `A`, `B`, `C`,
+    /// or `none`; nil when the fleet has not said.
+    public var cdlClass: String?
     public var autoCreated: Bool
     public var sourceFileID: Int64?
 
-    public init(id: Int64? = nil, unitNumber: String? = nil, kind: String, name: String? = nil, vin: String? = nil, pin: String? = nil, make: String? = nil, model: String? = nil, year: Int? = nil, fuelType: String? = nil, licensePlate: String? = nil, costCenter: String? = nil, department: String? = nil, assetGroup: String? = nil, inServiceDate: String? = nil, retiredDate: String? = nil, acquisitionCostMinor: Int64? = nil, currency: String? = nil, targetHoursPerWeek: Double? = nil, tankCapacityMl: Double? = nil, autoCreated: Bool, sourceFileID: Int64? = nil) {
+    public init(id: Int64? = nil, unitNumber: String? = nil, kind: String, name: String? = nil, vin: String? = nil, pin: String? = nil, make: String? = nil, model: String? = nil, year: Int? = nil, fuelType: String? = nil, licensePlate: String? = nil, costCenter: String? = nil, department: String? = nil, assetGroup: String? = nil, inServiceDate: String? = nil, retiredDate: String? = nil, acquisitionCostMinor: Int64? = nil, currency: String? = nil, targetHoursPerWeek: Double? = nil, tankCapacityMl: Double? = nil, cdlClass: String? = nil, autoCreated: Bool, sourceFileID: Int64? = nil) {
         self.id = id
         self.unitNumber = unitNumber
         self.kind = kind
@@ -49,6 +52,7 @@ public struct Asset: Codable, Sendable, Equatable, FetchableRecord, MutablePersi
         self.currency = currency
         self.targetHoursPerWeek = targetHoursPerWeek
         self.tankCapacityMl = tankCapacityMl
+        self.cdlClass = cdlClass
         self.autoCreated = autoCreated
         self.sourceFileID = sourceFileID
     }
@@ -74,6 +78,7 @@ public struct Asset: Codable, Sendable, Equatable, FetchableRecord, MutablePersi
         case currency
         case targetHoursPerWeek = "target_hours_per_week"
         case tankCapacityMl = "tank_capacity_ml"
+        case cdlClass = "cdl_class"
         case autoCreated = "auto_created"
         case sourceFileID = "source_file_id"
     }
@@ -111,6 +116,7 @@ extension Asset {
         .value("currency") { $0.currency },
         .value("target_hours_per_week") { $0.targetHoursPerWeek },
         .value("tank_capacity_ml") { $0.tankCapacityMl },
+        .value("cdl_class") { $0.cdlClass },
         .value("auto_created") { $0.autoCreated },
         .value("source_file_id") { $0.sourceFileID },
     ], notWritten: [

@@ -10,6 +10,9 @@ public struct Driver: Codable, Sendable, Equatable, FetchableRecord, MutablePers
     public var licenseNumber: String?
     public var licenseState: String?
     public var licenseExpiry: String?
+    /// The licence's class: `A`, `B` or `C` for a commercial driver's licence (49 CFR 383.91),
+    /// another class as written for a licence that is no CDL.
+    public var licenseClass: String?
     /// The medical examiner's certificate's expiration date (49 CFR 391.41, 391.45), YYYY-MM-DD.
     public var medicalExpiry: String?
     public var status: String?
@@ -18,13 +21,14 @@ public struct Driver: Codable, Sendable, Equatable, FetchableRecord, MutablePers
     public var autoCreated: Bool
     public var sourceFileID: Int64?
 
-    public init(id: Int64? = nil, employeeID: String? = nil, name: String? = nil, licenseNumber: String? = nil, licenseState: String? = nil, licenseExpiry: String? = nil, medicalExpiry: String? = nil, status: String? = nil, phone: String? = nil, email: String? = nil, autoCreated: Bool, sourceFileID: Int64? = nil) {
+    public init(id: Int64? = nil, employeeID: String? = nil, name: String? = nil, licenseNumber: String? = nil, licenseState: String? = nil, licenseExpiry: String? = nil, licenseClass: String? = nil, medicalExpiry: String? = nil, status: String? = nil, phone: String? = nil, email: String? = nil, autoCreated: Bool, sourceFileID: Int64? = nil) {
         self.id = id
         self.employeeID = employeeID
         self.name = name
         self.licenseNumber = licenseNumber
         self.licenseState = licenseState
         self.licenseExpiry = licenseExpiry
+        self.licenseClass = licenseClass
         self.medicalExpiry = medicalExpiry
         self.status = status
         self.phone = phone
@@ -40,6 +44,7 @@ public struct Driver: Codable, Sendable, Equatable, FetchableRecord, MutablePers
         case licenseNumber = "license_number"
         case licenseState = "license_state"
         case licenseExpiry = "license_expiry"
+        case licenseClass = "license_class"
         case medicalExpiry = "medical_expiry"
         case status
         case phone
@@ -62,6 +67,7 @@ extension Driver {
         .value("license_number") { $0.licenseNumber },
         .value("license_state") { $0.licenseState },
         .value("license_expiry") { $0.licenseExpiry },
+        .value("license_class") { $0.licenseClass },
         .value("medical_expiry") { $0.medicalExpiry },
         .value("status") { $0.status },
         .value("phone") { $0.phone },

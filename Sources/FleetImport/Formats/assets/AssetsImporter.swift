@@ -33,6 +33,7 @@ public struct AssetsImporter: Importer {
         "target_hours_per_week": ["target_hours", "target_weekly_hours"],
         "tank_capacity_l": ["tank_capacity_litres", "tank_capacity_liters", "tank_l", "tank_litres", "tank_liters", "fuel_tank_l", "fuel_capacity_l"],
         "tank_capacity_gal": ["tank_capacity_gallons", "tank_gal", "tank_gallons", "fuel_tank_gal", "fuel_capacity_gal"],
+        "cdl_class": ["cdl_class_required", "license_class_required", "licence_class_required", "required_cdl_class", "cdl_required", "vehicle_group"],
         "samsara_id": ["samsara_vehicle_id"],
         "deere_principal_id": ["jdlink_principal_id"],
         "deere_equipment_id": ["jdlink_equipment_id"],
@@ -53,6 +54,12 @@ public struct AssetsImporter: Importer {
         "diesel": [], "petrol": ["gasoline", "gas", "unleaded"], "electric": ["ev", "bev"], "hybrid": ["phev", "hev"],
         "cng": [], "lpg": ["propane"], "flex": ["flex-fuel", "flex fuel", "flexfuel", "ffv", "e85"],
         "bifuel": ["bi-fuel", "dual-fuel", "dual fuel", "two-tank", "two tank"],
+    ]
+
+    /// The CDL class a vehicle needs (49 CFR 383.91(a)); `none` for one that needs no CDL.
+    static let cdlClasses: [String: [String]] = [
+        "A": ["class a", "cdl a", "group a"], "B": ["class b", "cdl b", "group b"], "C": ["class c", "cdl c", "group c"],
+        "none": ["no cdl", "non-cdl", "non cdl", "not required", "no"],
     ]
 
     public init() {}
@@ -97,7 +104,7 @@ public struct AssetsImporter: Importer {
                                acquisitionCostMinor: try row.money("acquisition_cost", currency: currency),
                                currency: row.text("acquisition_cost") == nil ? nil : currency,
                                targetHoursPerWeek: try row.double("target_hours_per_week", min: 0, max: 168),
-                               tankCapacityMl: tank, autoCreated: false)
+                               tankCapacityMl: tank, cdlClass: try row.choice("cdl_class", Self.cdlClasses), autoCreated: false)
             let ref = AssetRef(identifiers: identifiers, vin: vin, pin: pin, unitNumber: unit, kind: AssetRef.Kind(rawValue: kind))
             _ = try sink.defineAsset(ref, fields: fields)
         }

@@ -10,7 +10,7 @@ import FleetWarehouse
 /// an assignment already auto-created fills in that driver instead of adding a second one.
 public struct DriversImporter: Importer {
     public static let format = "drivers"
-    public static let summary = "Master data: drivers and operators with employee id, licence and medical card expiry, status and Samsara driver id (CSV)"
+    public static let summary = "Master data: drivers and operators with employee id, licence class and expiry, medical card expiry, status and Samsara driver id (CSV)"
     public static let example = "drivers.csv"
 
     static let columns: [String: [String]] = [
@@ -25,6 +25,7 @@ public struct DriversImporter: Importer {
                           "license_province", "licence_region", "cdl_state"],
         "license_expiry": ["licence_expiry", "license_expiration", "license_expiration_date", "licence_expiry_date", "license_expires",
                            "dl_expiry", "dl_expiration", "cdl_expiry", "cdl_expiration"],
+        "license_class": ["licence_class", "license_type", "licence_type", "dl_class", "cdl_class", "class"],
         "medical_expiry": ["medical_expiration", "medical_expiry_date", "medical_expiration_date", "medical_card_expiry", "medical_card_expiration",
                            "med_card_expiry", "med_card_expiration", "medical_certificate_expiry", "medical_certificate_expiration",
                            "dot_medical_expiry", "dot_medical_expiration", "mec_expiry", "medical_examiner_certificate_expiry"],
@@ -66,6 +67,7 @@ public struct DriversImporter: Importer {
             let license = row.text("license_number")
             let expiry = try row.date("license_expiry")
             let medical = try row.date("medical_expiry")
+            let licenceClass = row.text("license_class").map(Self.licenceClass)
             let status = try row.choice("status", Self.statuses)
             let samsara = row.text("samsara_id")
             try row.unique("employee:" + employeeID, "employee id \(employeeID)")
@@ -74,11 +76,17 @@ public struct DriversImporter: Importer {
             if let samsara { try row.unique("samsara:" + samsara, "samsara_id \(samsara)") }
             let identifiers = samsara.map { [AssetRef.Identifier(source: "samsara", type: "driver_id", value: $0)] } ?? []
             let fields = Driver(employeeID: employeeID, name: name, licenseNumber: license, licenseState: row.text("license_state"),
-                                licenseExpiry: expiry?.description, medicalExpiry: medical?.description, status: status, phone: row.text("phone"),
+                                licenseExpiry: expiry?.description, licenseClass: licenceClass, medicalExpiry: medical?.description, status: status, phone: row.text("phone"),
                                 email: row.text("email"), autoCreated: false)
             _ = try sink.defineDriver(DriverRef(identifiers: identifiers, employeeID: employeeID, licenseNumber: license, name: name),
                                       fields: fields)
         }
+    }
+
+    /// A CDL class as `A`, `B` or `C` however it is written (`Class A`, `CDL-A`); any other
+    /// class (a licence that is no CDL, such as `D`) as written: it covers no CDL vehicle.
+    static func licenceClass(_ text: String) -> String {
+        CDLClass(licence: text)?.rawValue ?? text
     }
 
     static func fullName(_ first: String?, _ last: String?) -> String? {

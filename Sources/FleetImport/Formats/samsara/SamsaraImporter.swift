@@ -7,7 +7,7 @@ import FleetWarehouse
 ///
 /// Shapes (each record is recognised by its keys, so one file may even mix them): vehicles,
 /// vehicle stats history/feed and snapshot, locations, DVIRs (legacy and stream), defects,
-/// drivers, HOS daily logs, v1 and stream trips, idling events and reports, fuel-energy and
+/// drivers, HOS daily logs and duty-status logs, v1 and stream trips, idling events and reports, fuel-energy and
 /// IFTA reports. The handlers live in `Samsara/`, one file per shape family; docs/FORMATS.md
 /// lists every field read and where it goes.
 ///
@@ -18,7 +18,7 @@ import FleetWarehouse
 /// truncated included, fails the whole file and leaves nothing of it behind.
 public struct SamsaraImporter: Importer {
     public static let format = "samsara"
-    public static let summary = "Samsara API responses (JSON, one page or an array of pages): vehicles, stats history/feed/snapshot, locations, DVIRs and defects, drivers, HOS daily logs, trips, idling"
+    public static let summary = "Samsara API responses (JSON, one page or an array of pages): vehicles, stats history/feed/snapshot, locations, DVIRs and defects, drivers, HOS daily logs and duty-status logs, trips, idling"
     public static let example = "samsara/stats/2026-10-01.json"
 
     /// Keys that only Samsara responses have, in the first 64 KiB.

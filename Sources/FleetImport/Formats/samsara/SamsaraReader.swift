@@ -168,7 +168,7 @@ final class SamsaraReader<S: RecordSink>: SavedPagesReader {
             case .fuelEnergy: self.fuelEnergy(f)
             case .ifta: self.tally.count("IFTA report rows not stored (jurisdiction distances have no warehouse table)")
             case .assetLocation: try self.assetLocation(f, &s)
-            case .hosLogs: self.tally.count("HOS log lists not stored (driver attribution comes from HOS daily logs)")
+            case .hosLogs: try self.hosLogs(f, &s)
             case .unknown:
                 let keys = node.members.prefix(12).map(\.key).joined(separator: ", ")
                 throw JSONRowError(.unknownShape, "not a Samsara record FleetKit reads (keys: \(keys)); see docs/FORMATS.md for the endpoints read", at: path)
