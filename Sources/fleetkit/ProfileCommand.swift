@@ -2,11 +2,11 @@ import ArgumentParser
 import Foundation
 import FleetKit
 
-/// `fleetkit profile list|test`: the mapping profiles an import uses (docs/FORMATS.md, "Mapping profiles").
+/// `fleetkit profile list|test|suggest`: the mapping profiles an import uses (docs/FORMATS.md, "Mapping profiles").
 struct ProfileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profile",
-        abstract: "Mapping profiles: list them, or preview a file as a profile would store it.",
+        abstract: "Mapping profiles: list them, preview a file as a profile would store it, or suggest one for a file.",
         discussion: """
             A profile maps one spreadsheet or CSV layout's columns to a FleetKit record (fuel purchases, \
             expenses, meter readings, positions), with each column's unit, the date pattern and zone, \
@@ -14,7 +14,7 @@ struct ProfileCommand: ParsableCommand {
             the profiles folder beside the warehouse; `fleetkit import` uses the one whose signature a \
             file's header has, or the one --profile names.
             """,
-        subcommands: [ProfileListCommand.self, ProfileTestCommand.self])
+        subcommands: [ProfileListCommand.self, ProfileTestCommand.self, ProfileSuggestCommand.self])
 }
 
 /// Where profiles come from and the settings a preview uses, shared by the profile commands.

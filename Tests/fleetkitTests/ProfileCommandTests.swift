@@ -54,3 +54,18 @@ final class ProfileCommandTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("inbox/gps.csv").path), "nothing was imported or quarantined")
     }
 }
+
+extension ProfileCommandTests {
+    func testSuggestWritesAProfileWithItsGuessesMarkedAndNeverReplacesOne() throws {
+        let out = dir.appendingPathComponent("profiles/hours.yml").path
+        let r = try Fleetkit.run(["profile", "suggest", "--db", dir.appendingPathComponent("fleet.sqlite").path, "--out", out, fixtures.appendingPathComponent("meters.xlsx").path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.hasPrefix("wrote \(out): "), r.stdout)
+        XCTAssertTrue(r.stdout.contains("Hours!2:2: asset=M-1  at=2026-10-01T06:00:00Z"), r.stdout)
+        let yaml = try String(contentsOfFile: out, encoding: .utf8)
+        XCTAssertTrue(yaml.contains("name: hours") && yaml.contains("# GUESS:"), yaml)
+        let again = try Fleetkit.run(["profile", "suggest", "--out", out, fixtures.appendingPathComponent("meters.xlsx").path])
+        XCTAssertEqual(again.status, 64, again.stderr)
+        XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8), yaml)
+    }
+}
