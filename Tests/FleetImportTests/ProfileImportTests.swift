@@ -152,6 +152,15 @@ final class ProfileImportTests: XCTestCase {
         XCTAssertThrowsError(try t.importFiles([fixture("profiles/us-card.csv").path], options: options(profile: "no-such-profile")))
     }
 
+    func testTheFolderBesideTheWarehouseIsReadOnceEvenWhenAlsoNamed() throws {
+        let beside = t.directory.appendingPathComponent("profiles")
+        try FileManager.default.createDirectory(at: beside, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: fixture("profiles/us-card.yml"), to: beside.appendingPathComponent("us-card.yml"))
+        let o = try t.importFile(fixture("profiles/us-card.csv"), options: options(profiles: [beside.path + "/"]))
+        XCTAssertEqual(o.format, "profile:us-card@2", o.error ?? "")
+        XCTAssertEqual(o.loaded, 2)
+    }
+
     func testABadProfileInTheFolderStopsTheImportWithItsLine() throws {
         let dir = try folder([])
         try FileManager.default.copyItem(at: fixture("profiles/bad/unknown-field.yml"), to: URL(fileURLWithPath: dir + "/x.yml"))

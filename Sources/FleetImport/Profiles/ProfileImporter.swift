@@ -61,7 +61,9 @@ public struct ProfileImporter: Sendable {
         rows.salvage = { row in
             guard target == .fuelPurchases || target == .expenses else { return nil }
             let currency = (try? values.currency(row, base: input.currency).code) ?? input.currency
-            return RejectedRow(table: target.table, key: nil, amountMinor: try? values.money(row, target == .expenses ? "amount" : "total", currency: currency),
+            // The key a corrected re-export of the row would load under (`fuel-card`, `expenses`).
+            let id = values.text(row, target == .expenses ? "expense_id" : "transaction_id")
+            return RejectedRow(table: target.table, key: id.map { (target == .expenses ? "id:" : "card:") + $0 }, amountMinor: try? values.money(row, target == .expenses ? "amount" : "total", currency: currency),
                                currency: currency, at: try? values.instant(row))
         }
         try rows.forEach(into: &sink) { row, sink in

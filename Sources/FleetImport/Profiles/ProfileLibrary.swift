@@ -17,7 +17,10 @@ public struct ProfileLibrary: Sendable {
     public static func load(folders: [String]) throws -> ProfileLibrary {
         var library = ProfileLibrary(profiles: try ShippedProfiles.all())
         var fromFolders: [String: String] = [:]
+        var seen: Set<String> = []
         for folder in folders {
+            // A folder named twice (`--profiles profiles` beside the warehouse) is read once.
+            guard seen.insert(URL(fileURLWithPath: folder).resolvingSymlinksInPath().standardizedFileURL.path).inserted else { continue }
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
             let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".yml") || $0.hasSuffix(".yaml") }.sorted()

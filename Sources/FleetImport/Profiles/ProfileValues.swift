@@ -12,15 +12,20 @@ struct ProfileValues {
     let profile: Profile
     let zone: FleetZone
     let workbook: Bool
+    /// The mapped columns by field: looked up for every field of every row.
+    private let byField: [String: Profile.Column]
 
     init(profile: Profile, zone: FleetZone, workbook: Bool) {
         self.profile = profile
         self.zone = profile.zone ?? zone
         self.workbook = workbook
+        byField = Dictionary(profile.columns.map { ($0.field, $0) }) { a, _ in a }
     }
 
+    func column(_ field: String) -> Profile.Column? { byField[field] }
+
     func text(_ row: Row, _ field: String) -> String? {
-        profile.column(for: field).flatMap { row.text($0.header) }
+        column(field).flatMap { row.text($0.header) }
     }
 
     /// The text a decimal parser reads, and its convention, after the profile's marks.
@@ -43,7 +48,7 @@ struct ProfileValues {
     }
 
     func decimal(_ row: Row, _ field: String) throws -> DecimalNumber? {
-        guard let c = profile.column(for: field), let v = row.text(c.header) else { return nil }
+        guard let c = column(field), let v = row.text(c.header) else { return nil }
         let (t, convention) = try numeric(v, column: c.header)
         do { return try DecimalNumber.parse(t, convention: convention) } catch {
             throw RowError(.badNumber, "'\(c.header)': \(error.description)")
@@ -53,7 +58,7 @@ struct ProfileValues {
     /// A measured value in SI: the column's number times its unit's factor.
     func measure(_ row: Row, _ field: String, min: Double? = nil, max: Double? = nil) throws -> (si: Double, raw: DecimalNumber, unit: ProfileUnit)? {
         // Coordinates and headings are degrees whether or not the profile says so.
-        guard let c = profile.column(for: field), let unit = c.unit ?? ([.latitude, .longitude, .heading].contains(c.kind) ? .degrees : nil),
+        guard let c = column(field), let unit = c.unit ?? ([.latitude, .longitude, .heading].contains(c.kind) ? .degrees : nil),
               let d = try decimal(row, field) else { return nil }
         let v = d.double
         if let min, v < min { throw RowError(.outOfRange, "'\(c.header)' is \(d), below the smallest plausible value \(min)") }
@@ -64,7 +69,7 @@ struct ProfileValues {
     /// The row's currency: the amount's unit, else its currency column, else the base currency.
     func currency(_ row: Row, base: String) throws -> (code: String, assumed: Bool) {
         if let money = profile.columns.first(where: { $0.kind == .money }), case let .currency(c?) = money.unit { return (c, false) }
-        if let col = profile.column(for: "currency"), let v = row.text(col.header) {
+        if let col = column("currency"), let v = row.text(col.header) {
             let c = v.uppercased()
             guard Money.isCurrencyCode(c) else { throw RowError(.badValue, "'\(col.header)' is '\(QuotedText.cut(v))'; use an ISO 4217 code such as USD or EUR") }
             return (c, false)
@@ -73,7 +78,7 @@ struct ProfileValues {
     }
 
     func money(_ row: Row, _ field: String, currency: String) throws -> Int64? {
-        guard let c = profile.column(for: field), let v = row.text(c.header) else { return nil }
+        guard let c = column(field), let v = row.text(c.header) else { return nil }
         let (t, convention) = try numeric(v, column: c.header)
         do { return try Money.parse(t, currency: currency, convention: convention).minor } catch {
             throw RowError(.badNumber, "'\(c.header)': \(error.description); \(RowHints.amount(currency))")
@@ -82,7 +87,7 @@ struct ProfileValues {
 
     /// The row's instant: its `datetime` column, or `date` and `time`; nil when empty.
     func instant(_ row: Row) throws -> Int64? {
-        if let c = profile.column(for: "datetime") {
+        if let c = column("datetime") {
             guard let v = row.text(c.header) else { return nil }
             if let f = profile.dateFormat {
                 if let p = f.parse(v) { return try utc(p, text: v, column: c.header) }
@@ -91,7 +96,7 @@ struct ProfileValues {
             }
             return try iso(v, column: c.header)
         }
-        guard let dc = profile.column(for: "date"), let dv = row.text(dc.header) else { return nil }
+        guard let dc = column("date"), let dv = row.text(dc.header) else { return nil }
         var parts: ProfileDateFormat.Parts
         if let f = profile.dateFormat, let p = f.parse(dv) {
             parts = p
@@ -101,7 +106,7 @@ struct ProfileValues {
         } else {
             throw badPattern(dv, column: dc.header, pattern: profile.dateFormat?.pattern ?? "YYYY-MM-DD")
         }
-        if let tc = profile.column(for: "time"), let tv = row.text(tc.header) {
+        if let tc = column("time"), let tv = row.text(tc.header) {
             if let f = profile.timeFormat {
                 guard let p = f.parse(tv) ?? (workbook ? Self.clock(tv) : nil) else { throw badPattern(tv, column: tc.header, pattern: f.pattern) }
                 (parts.hour, parts.minute, parts.second, parts.millis) = (p.hour, p.minute, p.second, p.millis)
