@@ -31,7 +31,7 @@ let package = Package(
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         .target(name: "FleetOCR", dependencies: ["FleetCore", "CTesseract", "CLeptonica"]),
-        .target(name: "FleetImport", dependencies: ["FleetCore", "FleetWarehouse", "FleetOCR", "CZlib"]),
+        .target(name: "FleetImport", dependencies: ["FleetCore", "FleetWarehouse", "FleetOCR", "CZlib", .product(name: "Yams", package: "Yams")]),
         .target(name: "FleetReports", dependencies: ["FleetCore", "FleetWarehouse", "CXlsxWriter"]),
         .target(name: "FleetSample", dependencies: ["FleetCore"]),
         .target(name: "FleetNightly", dependencies: ["FleetCore", "FleetWarehouse", "FleetImport", "FleetReports",

@@ -34,6 +34,14 @@ public struct ImportOptions: Sendable {
     public var settingsFromWarehouse = false
     /// `--sheet NAME`: the sheet read of each `.xlsx` workbook; nil reads the first.
     public var sheet: String?
+    /// `--profile NAME|PATH`: read every file with this mapping profile (docs/FORMATS.md,
+    /// "Mapping profiles"), instead of matching headers against the profiles' signatures.
+    public var profile: String?
+    /// `--profiles DIR`: folders of profiles besides the one beside the warehouse.
+    public var profileFolders: [String] = []
+    /// The profiles files are matched against; nil: loaded by `ImportSession` from the shipped
+    /// ones, `profileFolders` and the `profiles` folder beside the warehouse.
+    public var profiles: ProfileLibrary?
 
     public init(format: String? = nil, asset: String? = nil, dryRun: Bool = false, zone: FleetZone = .utc, currency: String = "USD") {
         self.format = format
@@ -142,6 +150,12 @@ public struct ImportSession {
             throw FleetError.invalidArgument(name: "--format", value: f,
                                              hint: "known formats: \(importers.map { $0.format }.joined(separator: ", ")) (`fleetkit formats` describes them)")
         }
+        // Profiles are read, and a forced one found, before the run begins: a profile with a
+        // mistake stops the import with its line instead of failing file after file.
+        var options = options
+        let library = try profiles(options)
+        options.profiles = library
+        if let name = options.profile { _ = try library.named(name) }
         let runID = options.dryRun ? nil : try begin(command: command)
         var outcomes: [FileOutcome] = []
         let files = ordered(FileWalker.files(under: paths, excluding: warehouse.path), options: options)
@@ -163,6 +177,24 @@ public struct ImportSession {
             progress?(.finished(outcomes[outcomes.count - 1], index: index, of: files.count))
         }
         return try finish(runID, outcomes: outcomes, dryRun: options.dryRun)
+    }
+
+    /// The profiles of `options`, loaded when not given: the shipped ones, `--profiles` folders
+    /// and the `profiles` folder beside the warehouse (`ProfileLibrary.load`).
+    public func profiles(_ options: ImportOptions) throws -> ProfileLibrary {
+        if let p = options.profiles { return p }
+        return try ProfileLibrary.load(folders: options.profileFolders + [ProfileLibrary.folder(besideWarehouse: warehouse.path)])
+    }
+
+    /// The profile that reads a file whose first bytes (a workbook's first rows as CSV) are
+    /// `head`: `--profile`, else the one whose signature its header has; nil when none, or when
+    /// `--format` or a caller's importer chose the format.
+    func profile(for head: Data, url: URL, options: ImportOptions) throws -> Profile? {
+        guard options.format == nil else { return nil }
+        let library = try profiles(options)
+        if let name = options.profile { return try library.named(name) }
+        guard let header = CSVReader.firstRecord(head) else { return nil }
+        return try library.match(header: header, file: url.path)
     }
 
     /// Opens a run in the `import_run` ledger, holding its `RunLock` until `finish`; runs whose
@@ -304,17 +336,30 @@ public struct ImportSession {
                 return outcome
             }
         }
-        let importerType: any Importer.Type
-        if let t = preread?.importer ?? forced {
+        // A mapping profile before detection: a file that matches one was exported for it, and
+        // a profile is never sniffed, so the built-in formats cannot claim it by guessing.
+        var profile: Profile? = nil
+        if preread == nil, forced == nil {
+            do { profile = try self.profile(for: head, url: url, options: options) } catch {
+                outcome.error = String(describing: error)
+                return outcome
+            }
+        }
+        let importerType: (any Importer.Type)?
+        if let profile {
+            importerType = nil
+            outcome.format = profile.formatName
+        } else if let t = preread?.importer ?? forced {
             importerType = t
         } else if let t = Self.importerType(head: head, url: url, options: options, importers: importers) {
             importerType = t
         } else {
             outcome.error = FleetError.unknownFormat(file: url.path,
-                hint: "Pass --format NAME if it is one FleetKit reads; `fleetkit formats` lists them with example files.").description
+                hint: "Pass --format NAME if it is one FleetKit reads, or write a mapping profile for its columns (docs/FORMATS.md, \"Mapping profiles\"); `fleetkit formats` lists the formats with example files.").description
             return outcome
         }
-        outcome.format = importerType.format
+        let formatName = profile?.formatName ?? importerType!.format
+        outcome.format = formatName
         var input = InputFile(url: url, head: head, zone: options.zone, currency: options.currency)
         input.source = opened.descriptorURL
         input.sheet = sheet
@@ -329,29 +374,31 @@ public struct ImportSession {
         load.replaces = options.replaces
         load.actor = options.actor
         load.dryRun = options.dryRun
-        let file = FileLoad.NewFile(path: url.path, format: importerType.format, bytes: bytes, runID: runID,
+        let file = FileLoad.NewFile(path: url.path, format: formatName, bytes: bytes, runID: runID,
                                     sha256: { try digest.value() }, changed: { opened.change() })
         do {
             let result = try load.load(file) { context, sink in
                 if input.asset == nil, options.attributeByFolder {
                     input.asset = try FileWalker.folderUnit(of: url, in: context.db)
                 }
-                if let preread { try preread.reader(input, &sink) } else { try importerType.init().read(input, into: &sink) }
+                if let preread { try preread.reader(input, &sink) } else if let profile { try ProfileImporter(profile: profile).read(input, into: &sink) } else {
+                    try importerType!.init().read(input, into: &sink)
+                }
             }
             switch result {
             case let .unchanged(existing):
                 outcome.status = .unchanged
                 outcome.sourceFileID = existing
             case let .changedWhileRead(change):
-                outcome = FileOutcome(path: url.path, format: importerType.format, status: .failed,
+                outcome = FileOutcome(path: url.path, format: formatName, status: .failed,
                                       error: "\(url.path): \(change); nothing of it was kept. Import it again once it is complete")
                 outcome.changedWhileRead = true
             case let .matchesExceptCurrency(twins):
-                outcome = FileOutcome(path: url.path, format: importerType.format, status: .failed,
+                outcome = FileOutcome(path: url.path, format: formatName, status: .failed,
                                       error: "\(url.path): \(CurrencyTwins.refusal(twins)); nothing of it was kept")
                 outcome.matchesExceptCurrency = twins
             case let .refused(restatements):
-                outcome = FileOutcome(path: url.path, format: importerType.format, status: .failed,
+                outcome = FileOutcome(path: url.path, format: formatName, status: .failed,
                                       error: "\(url.path): \(MonthEnd.refusal(restatements)); nothing of it was kept")
                 outcome.restatements = restatements
             case let .loaded(l):
@@ -369,7 +416,7 @@ public struct ImportSession {
         } catch {
             // A reader names the file it opened: the descriptor's path, which means nothing to a person.
             let message = String(describing: error).replacingOccurrences(of: opened.descriptorURL.path, with: url.path)
-            outcome = FileOutcome(path: url.path, format: importerType.format, status: .failed, error: message)
+            outcome = FileOutcome(path: url.path, format: formatName, status: .failed, error: message)
         }
         return outcome
     }

@@ -92,6 +92,9 @@ public struct NightlyJob {
         // Every import derives with what the warehouse stores, which now is the config's.
         let settings = try warehouse.settings()
         let session = ImportSession(warehouse: warehouse)
+        // The profiles beside the warehouse are read before the run: one with a mistake stops
+        // the job with its line (exit 2) instead of failing, and quarantining, every file.
+        _ = try session.profiles(ImportOptions())
         let runID = try session.begin(command: command)
         let runner = makeRunner(session)
         let today = zone.day(of: Int64(now.timeIntervalSince1970 * 1000))

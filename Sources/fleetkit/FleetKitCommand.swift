@@ -16,7 +16,7 @@ struct FleetKitCommand: ParsableCommand {
         version: "0.1.0",
         groupedSubcommands: [
             CommandGroup(name: "Warehouse", subcommands: [InitCommand.self, StatusCommand.self, VerifyCommand.self, CloseCommand.self, ForgetCommand.self]),
-            CommandGroup(name: "Import", subcommands: [ImportCommand.self, NightlyCommand.self, ImportOneCommand.self, NightlyReportsCommand.self, FormatsCommand.self, RejectsCommand.self, ReviewCommand.self]),
+            CommandGroup(name: "Import", subcommands: [ImportCommand.self, NightlyCommand.self, ImportOneCommand.self, NightlyReportsCommand.self, FormatsCommand.self, ProfileCommand.self, RejectsCommand.self, ReviewCommand.self]),
             CommandGroup(name: "Report", subcommands: [ReportCommand.self]),
             CommandGroup(name: "Sample data", subcommands: [SampleCommand.self]),
         ]
@@ -43,6 +43,8 @@ enum Exit {
 func fail(_ error: Error) -> ExitCode {
     Console.err("error: \(error)")
     if case FleetError.invalidArgument = error { return .validationFailure }
+    // A mapping profile with a mistake is the user's input, like an option's value.
+    if error is ProfileError { return .validationFailure }
     return Exit.couldNotRun
 }
 

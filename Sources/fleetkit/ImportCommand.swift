@@ -16,6 +16,10 @@ struct ImportCommand: ParsableCommand {
     var asset: String?
     @Option(help: "The sheet to read of each .xlsx workbook (its name as Excel shows it); without it, the first sheet.")
     var sheet: String?
+    @Option(help: ArgumentHelp("Read every file with this mapping profile (a name from `fleetkit profile list`, or a path to a .yml file) instead of matching headers to profiles and detecting formats.", valueName: "name|path"))
+    var profile: String?
+    @Option(name: .customLong("profiles"), help: ArgumentHelp("A folder of mapping profiles (*.yml) besides the shipped ones and the profiles folder beside the warehouse; repeatable.", valueName: "dir"))
+    var profileFolders: [String] = []
     @Flag(help: "Read and check everything, report what would happen, and change nothing.")
     var dryRun = false
     @Flag(help: "Create the warehouse if it does not exist yet, with the default settings (`fleetkit init` sets them).")
@@ -33,6 +37,9 @@ struct ImportCommand: ParsableCommand {
     func validate() throws {
         if replaces != nil, paths.count != 1 || FileManager.default.fileExists(atPath: paths[0] + "/.") {
             throw ValidationError("--replaces takes one file to import (the corrected export), not \(paths.count == 1 ? "a folder" : "\(paths.count) paths").")
+        }
+        if format != nil, profile != nil {
+            throw ValidationError("--format and --profile both choose how files are read; pass one of them.")
         }
         if let format, ImporterRegistry.named(format) == nil {
             throw ValidationError("unknown format '\(format)'; known formats: \(ImporterRegistry.all.map { $0.format }.joined(separator: ", ")).")
@@ -55,6 +62,8 @@ struct ImportCommand: ParsableCommand {
             options.allowRestatement = allowRestatement
             options.replaces = replaces
             options.sheet = sheet
+            options.profile = profile
+            options.profileFolders = profileFolders
             options.actor = UserName.current
             options.settingsFromWarehouse = true
             let dryRun = self.dryRun

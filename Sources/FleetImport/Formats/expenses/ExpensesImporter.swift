@@ -90,20 +90,8 @@ public struct ExpensesImporter: Importer {
             let unit = row.text("unit_number")
             let vin = try row.vin("vin")
 
-            let key: String
-            if let id = row.text("expense_id") {
-                key = "id:" + id
-                try row.unique(key, "expense id \(id)")
-            } else if let invoice = row.text("invoice_number") {
-                key = "id:" + (vendor.map { $0.lowercased() + "|" } ?? "") + invoice
-                try row.unique(key, "invoice \(invoice)" + (vendor.map { " of \($0)" } ?? ""))
-            } else {
-                key = ["row:" + Timestamp.iso(at), unit?.uppercased() ?? vin ?? "", category, "\(amount) \(currency)", vendor?.lowercased() ?? ""]
-                    .joined(separator: "|")
-                try RowHints.adding("if they really are two expenses, add an expense_id or invoice_number column so that they can be told apart") {
-                    try row.unique(key, "an expense with the same date, vehicle, category, amount and vendor")
-                }
-            }
+            let key = try Self.uniqueKey(&row, expenseID: row.text("expense_id"), invoice: row.text("invoice_number"), vendor: vendor, at: at,
+                                         unit: unit, vin: vin, category: category, amount: amount, currency: currency)
 
             let assetID = unit != nil || vin != nil ? try sink.asset(AssetRef(vin: vin, unitNumber: unit)) : nil
             try sink.load(Expense(sourceKey: key, assetID: assetID, unitHint: row.text("vehicle_name"), at: at, category: category,
@@ -112,6 +100,29 @@ public struct ExpensesImporter: Importer {
             assumed.count(row)
         }
         assumed.note(into: &sink, base: input.currency)
+    }
+
+    /// The natural key of an expense (see the type's comment), registered in the file's key
+    /// ledger so that a second row with it is a `duplicate_key` reject. Every reader of expense
+    /// rows (this format, mapping profiles) keys them so: one expense read by both is one row.
+    static func uniqueKey(_ row: inout Row, expenseID: String?, invoice: String?, vendor: String?, at: Int64, unit: String?, vin: String?,
+                          category: String, amount: Int64, currency: String) throws -> String {
+        if let id = expenseID {
+            let key = "id:" + id
+            try row.unique(key, "expense id \(id)")
+            return key
+        }
+        if let invoice {
+            let key = "id:" + (vendor.map { $0.lowercased() + "|" } ?? "") + invoice
+            try row.unique(key, "invoice \(invoice)" + (vendor.map { " of \($0)" } ?? ""))
+            return key
+        }
+        let key = ["row:" + Timestamp.iso(at), unit?.uppercased() ?? vin ?? "", category, "\(amount) \(currency)", vendor?.lowercased() ?? ""]
+            .joined(separator: "|")
+        try RowHints.adding("if they really are two expenses, add an expense_id or invoice_number column so that they can be told apart") {
+            try row.unique(key, "an expense with the same date, vehicle, category, amount and vendor")
+        }
+        return key
     }
 
 

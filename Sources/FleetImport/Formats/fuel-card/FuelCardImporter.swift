@@ -124,17 +124,7 @@ public struct FuelCardImporter: Importer {
             }
             let volume = try Self.volume(row)
             let price = try Self.unitPrice(row, volumeUnit: volume?.unit, currency: currency)
-            var needsReview = false
-            if let volume, let price {
-                let computed = price.minorPerLitre * volume.millilitres / 1000
-                if computed != 0, total != 0, (computed < 0) != (total < 0) {
-                    throw RowError(Self.inconsistentAmounts, "the total \(Money(minor: total, currency: currency)) is \(total < 0 ? "a credit" : "a charge") but unit price × volume (\(Self.describe(computed, currency))) is \(computed < 0 ? "a credit" : "a charge"); correct the sign of the total or of the volume")
-                }
-                // What rounding the printed price, volume and total can hide, in minor units.
-                let rounding = price.roundingMinorPerLitre * abs(volume.millilitres) / 1000 + price.minorPerLitre * volume.roundingMl / 1000 + 0.5
-                let tolerance = max(Self.baseTolerance(currency), rounding)
-                needsReview = abs(computed - Double(total)) > tolerance
-            }
+            let needsReview = try Self.needsReview(price: price, volume: volume, total: total, currency: currency)
             let odometer = try row.metres(km: "odometer_km", mi: "odometer_mi", value: "odometer", unit: "odometer_unit")
             let entered = Self.odometerEntered(row)
 
@@ -143,8 +133,7 @@ public struct FuelCardImporter: Importer {
                 throw RowError(.badValue, "'unit_number' holds a card number, not a unit number; correct the vehicle prompt of this transaction")
             }
             let vin = try row.vin("vin")
-            let key = transactionID.map { "card:" + $0 }
-                ?? ["card-row:" + Timestamp.iso(at), last4 ?? "", unit?.uppercased() ?? vin ?? "", "\(total) \(currency)"].joined(separator: "|")
+            let key = Self.sourceKey(transactionID: transactionID, at: at, last4: last4, unit: unit, vin: vin, total: total, currency: currency)
             if let transactionID {
                 try row.unique(key, "transaction \(transactionID)")
             } else {
@@ -178,6 +167,28 @@ public struct FuelCardImporter: Importer {
         sink = masking.base
     }
 
+    /// The natural key of a card transaction (`fuel_purchase.source_key`): `card:<id>`, else the
+    /// row's time, card, vehicle and total. Every reader of card rows (this format, mapping
+    /// profiles) keys them so, so one transaction read by both is one row, never two.
+    static func sourceKey(transactionID: String?, at: Int64, last4: String?, unit: String?, vin: String?, total: Int64, currency: String) -> String {
+        transactionID.map { "card:" + $0 }
+            ?? ["card-row:" + Timestamp.iso(at), last4 ?? "", unit?.uppercased() ?? vin ?? "", "\(total) \(currency)"].joined(separator: "|")
+    }
+
+    /// Whether unit price × volume differs from the total beyond what rounding explains (the
+    /// row loads as charged, flagged); a credit against a charge is a reject (`inconsistent_amounts`).
+    static func needsReview(price: Price?, volume: Volume?, total: Int64, currency: String) throws -> Bool {
+        guard let volume, let price else { return false }
+        let computed = price.minorPerLitre * volume.millilitres / 1000
+        if computed != 0, total != 0, (computed < 0) != (total < 0) {
+            throw RowError(Self.inconsistentAmounts, "the total \(Money(minor: total, currency: currency)) is \(total < 0 ? "a credit" : "a charge") but unit price × volume (\(Self.describe(computed, currency))) is \(computed < 0 ? "a credit" : "a charge"); correct the sign of the total or of the volume")
+        }
+        // What rounding the printed price, volume and total can hide, in minor units.
+        let rounding = price.roundingMinorPerLitre * abs(volume.millilitres) / 1000 + price.minorPerLitre * volume.roundingMl / 1000 + 0.5
+        let tolerance = max(Self.baseTolerance(currency), rounding)
+        return abs(computed - Double(total)) > tolerance
+    }
+
     /// The odometer as the driver keyed it: the filled column's text and its unit (`km`, `mi`, or
     /// what `odometer_unit` says, folded to km or mi when it is one of their spellings).
     static func odometerEntered(_ row: Row) -> (text: String, unit: String?)? {
@@ -199,11 +210,15 @@ public struct FuelCardImporter: Importer {
     /// The last four digits of the card column: full numbers, masked ones (`XXXX-XXXX-XXXX-1234`,
     /// `****1234`) and bare last-4 values all work. Nil when the column is empty.
     static func last4(_ row: Row) throws -> String? {
-        guard let text = row.text("card_number") else { return nil }
+        try row.text("card_number").map { try last4(text: $0, column: "card_number") }
+    }
+
+    /// The last four digits of a card number as written in `column`.
+    static func last4(text: String, column: String) throws -> String {
         let digits = text.filter { $0.isASCII && $0.isNumber }
         let allowed = text.allSatisfy { c in (c.isASCII && c.isNumber) || " -*xX•#.".contains(c) }
         guard allowed, digits.count >= 4 else {
-            throw RowError(.badValue, "'card_number' is '\(maskCardNumbers(text))'; expected a card number or its last 4 digits (masked forms such as XXXXXXXXXXXX1234 are fine)")
+            throw RowError(.badValue, "'\(column)' is '\(maskCardNumbers(text))'; expected a card number or its last 4 digits (masked forms such as XXXXXXXXXXXX1234 are fine)")
         }
         return String(digits.suffix(4))
     }
@@ -304,7 +319,7 @@ public struct FuelCardImporter: Importer {
     }
 
     /// Half a unit of the last digit: the most that rounding to `scale` decimals can hide.
-    private static func half(_ scale: Int) -> Double { 0.5 / pow(10, Double(scale)) }
+    static func half(_ scale: Int) -> Double { 0.5 / pow(10, Double(scale)) }
 
     /// 0.05 in the currency, in minor units (at least one minor unit).
     static func baseTolerance(_ currency: String) -> Double { max(1, 5 * pow(10, Double(Money.minorDigits(currency) - 2))) }

@@ -1,5 +1,5 @@
-/// Refuses YAML anchors (`&name`), aliases (`*name`) and merge keys (`<<`) in the nightly
-/// config, read from the text before any YAML parser sees it.
+/// Refuses YAML anchors (`&name`), aliases (`*name`) and merge keys (`<<`) in YAML that FleetKit
+/// reads (the nightly config, mapping profiles), from the text before any YAML parser sees it.
 ///
 /// Why: an alias repeats a node wherever it is used, so a few nested aliases or merge keys in a
 /// config of under 1 KB expand to gigabytes in the decoder (an 851-byte file took 2.1 GB and
@@ -8,12 +8,12 @@
 /// The scan follows YAML's rule that `&` and `*` begin an anchor or alias only at the start of a
 /// node: after indentation, `- `, `: `, `? `, or a flow `[`, `{`, `,`. Inside quoted scalars and
 /// comments they are text (`vendor: "R&D"`, `# *.csv`), as in the middle of a plain scalar (`R&D`).
-enum YAMLAliasCheck {
+public enum YAMLAliasCheck {
     /// Bounds the whole config: a config is a few hundred bytes; a megabyte is no config.
-    static let maxBytes = 1 << 20
+    public static let maxBytes = 1 << 20
 
     /// The first anchor, alias or merge key: its line and a description; nil when there is none.
-    static func firstProblem(_ text: String) -> (line: Int, what: String)? {
+    public static func firstProblem(_ text: String) -> (line: Int, what: String)? {
         var line = 1
         var quote: UInt8? = nil          // the open quote character, if inside one
         var nodeStart = true             // the next non-space character starts a node

@@ -1,0 +1,71 @@
+import Foundation
+
+/// What a mapping profile loads (docs/FORMATS.md, "Mapping profiles"): the warehouse record its
+/// rows become, and the fields a column may be mapped to, each of one kind. The kind says which
+/// units fit the field (`ProfileUnit`), so a volume in km or a distance in gallons is refused
+/// when the profile is read, not found in a report.
+public enum ProfileTarget: String, Sendable, CaseIterable {
+    case fuelPurchases = "fuel_purchases"
+    case expenses
+    case meterReadings = "meter_readings"
+    case positions
+
+    /// What a field holds, and so which unit (if any) its column takes.
+    public enum Kind: String, Sendable {
+        case text, identifier, vin, currency
+        case date, time, datetime
+        case money, price
+        case distance, volume, duration, speed
+        case latitude, longitude, heading
+    }
+
+    /// Time fields every target shares: a `datetime` column, or `date` with an optional `time`.
+    static let timeFields: [String: Kind] = ["datetime": .datetime, "date": .date, "time": .time]
+    /// Asset fields every target shares. Without either, the file's asset is `--asset` or its folder.
+    static let assetFields: [String: Kind] = ["unit_number": .identifier, "vin": .vin]
+
+    /// The fields of the target and their kinds.
+    public var fields: [String: Kind] {
+        var own: [String: Kind]
+        switch self {
+        case .fuelPurchases:
+            own = ["transaction_id": .identifier, "card_number": .identifier, "vehicle_description": .text,
+                   "merchant": .text, "merchant_city": .text, "merchant_state": .text, "merchant_country": .text,
+                   "fuel_grade": .text, "product_code": .text, "volume": .volume, "unit_price": .price,
+                   "total": .money, "currency": .currency, "odometer": .distance]
+        case .expenses:
+            own = ["expense_id": .identifier, "invoice_number": .identifier, "category": .text, "amount": .money,
+                   "currency": .currency, "vendor": .text, "description": .text, "vehicle_name": .text]
+        case .meterReadings:
+            own = ["odometer": .distance, "engine_hours": .duration, "fuel_used": .volume]
+        case .positions:
+            own = ["latitude": .latitude, "longitude": .longitude, "speed": .speed, "heading": .heading, "altitude": .distance]
+        }
+        return own.merging(Self.timeFields) { a, _ in a }.merging(Self.assetFields) { a, _ in a }
+    }
+
+    /// Fields a profile must map (besides a time: `datetime` or `date`); for meter readings, at
+    /// least one meter instead.
+    public var required: [String] {
+        switch self {
+        case .fuelPurchases: return ["total"]
+        case .expenses: return ["category", "amount"]
+        case .meterReadings: return []
+        case .positions: return ["latitude", "longitude"]
+        }
+    }
+
+    /// The warehouse table the rows go to (for rejects and previews).
+    var table: String {
+        switch self {
+        case .fuelPurchases: return "fuel_purchase"
+        case .expenses: return "expense"
+        case .meterReadings: return "meter_reading"
+        case .positions: return "position"
+        }
+    }
+
+    /// Whether the rows need an asset: a reading or a fix of no vehicle means nothing, while a
+    /// cost of no vehicle is still a cost (shown unassigned).
+    var needsAsset: Bool { self == .meterReadings || self == .positions }
+}
