@@ -1,8 +1,10 @@
 # FleetKit — see README.md. Every target that builds first makes sure the system libraries exist.
 SHELL := /bin/bash
 # chromium prints the DVIR evidence pack (`fleetkit report evidence`); poppler-utils (pdftoppm,
-# pdftotext) is how its tests read the PDF back.
-DEBIAN_PACKAGES := libsqlite3-dev zlib1g-dev libxlsxwriter-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd pkg-config time chromium poppler-utils
+# pdftotext) is how its tests read the PDF back. libpq-dev is the PostgreSQL client FleetKit links;
+# postgresql brings the server its tests start on loopback (scripts/pg-test-cluster.sh), and python3
+# the independent reader those tests compare against.
+DEBIAN_PACKAGES := libsqlite3-dev zlib1g-dev libxlsxwriter-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd pkg-config time chromium poppler-utils libpq-dev postgresql python3
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 SWIFT ?= swift
 FLEETKIT_RELEASE := .build/release/fleetkit
