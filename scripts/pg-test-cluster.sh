@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL 15 cluster on loopback, for tests (docs/OPERATIONS.md "PostgreSQL").
 #
-#   pg-test-cluster.sh start   → prints the cluster's folder, then its URL (postgresql://postgres@127.0.0.1:PORT/postgres)
-#   pg-test-cluster.sh stop DIR → stops the server started in DIR and removes DIR
+#   pg-test-cluster.sh start [OWNER_PID] → prints the cluster's folder, then its URL
+#                                          (postgresql://postgres@127.0.0.1:PORT/postgres)
+#   pg-test-cluster.sh stop DIR           → stops the server started in DIR and removes DIR
+#
+# A test process passes its pid as OWNER_PID and stops its cluster at exit; a process that
+# crashed cannot, so every `start` first stops the clusters whose owner is gone.
 #
 # initdb runs in a fresh temporary folder; the server listens on 127.0.0.1 only, on a free port,
 # with trust authentication for 127.0.0.1/32 and the cluster's own Unix socket (inside DIR) and
@@ -32,7 +36,13 @@ free_port() {
 
 case "${1:-}" in
   start)
+    for old in /tmp/fleetkit-pg-*/owner.pid; do
+      [ -f "$old" ] || continue
+      owner="$(cat "$old" 2>/dev/null || true)"
+      if [ -n "$owner" ] && ! kill -0 "$owner" 2>/dev/null; then "$0" stop "$(dirname "$old")" || true; fi
+    done
     dir="$(mktemp -d /tmp/fleetkit-pg-XXXXXX)"
+    if [ -n "${2:-}" ]; then echo "$2" > "$dir/owner.pid"; fi
     chmod 700 "$dir"
     if [ "$(id -u)" = "0" ]; then chown postgres: "$dir"; fi
     if ! as_owner "$PG_BIN/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C --no-sync >"$dir/initdb.log" 2>&1; then

@@ -12,7 +12,7 @@ public enum PostgresTestCluster {
 
         /// The URL of `database` on this cluster.
         public func url(of database: String) -> String {
-            url.replacingOccurrences(of: "/postgres", with: "/" + database, options: .backwards)
+            String(url[..<url.lastIndex(of: "/")!]) + "/" + database
         }
     }
 
@@ -31,7 +31,7 @@ public enum PostgresTestCluster {
 
     /// Started once per test process.
     public static let shared: Result<Cluster, Failure> = {
-        let result = run("/bin/bash", [repository.appendingPathComponent("scripts/pg-test-cluster.sh").path, "start"])
+        let result = run("/bin/bash", [repository.appendingPathComponent("scripts/pg-test-cluster.sh").path, "start", String(getpid())])
         let lines = result.out.split(separator: "\n").map(String.init)
         guard result.status == 0, lines.count == 2 else { return .failure(.start(result.err + result.out)) }
         let cluster = Cluster(folder: lines[0], url: lines[1])
@@ -65,17 +65,31 @@ public enum PostgresTestCluster {
         return r.out
     }
 
+    /// Runs a program with posix_spawn and waits for it by its own pid, its output through
+    /// files: the cluster script leaves a server running behind it, and Foundation's Process
+    /// was seen never to reap the script then, waiting forever.
     static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, out: String, err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        do { try p.run() } catch { return (-1, "", "\(error)") }
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        let tmp = FileManager.default.temporaryDirectory.path + "/fleetkit-pgrun-" + UUID().uuidString
+        let outPath = tmp + ".out", errPath = tmp + ".err"
+        defer { unlink(outPath); unlink(errPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard rc == 0 else { return (-1, "", "posix_spawn \(executable): \(String(cString: strerror(rc)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            if errno != EINTR { return (-1, "", "waitpid: \(String(cString: strerror(errno)))") }
+        }
+        let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        return (exit, out, err)
     }
 }

@@ -16,10 +16,11 @@ public final class PostgresConnection {
         guard let c = PQconnectdb(url.text) else {
             throw FleetError.warehouse(path: url.masked, reason: "libpq could not allocate a connection", hint: "Retry; the machine may be out of memory.")
         }
+        // From here on deinit finishes the connection, on every path (a throwing init of a
+        // class whose properties are all set still runs deinit).
         conn = c
         guard PQstatus(c) == CONNECTION_OK else {
             let reason = PostgresConnection.message(c)
-            PQfinish(c)
             throw FleetError.warehouse(path: url.masked, reason: "cannot connect: \(reason)",
                                        hint: "Check the server, port, user and database in the URL; a password comes from the URL, PGPASSFILE or PGPASSWORD.")
         }
