@@ -26,6 +26,11 @@ if [ -z "$PG_BIN" ] || [ ! -x "$PG_BIN/initdb" ]; then
   exit 2
 fi
 
+# The server's user may not be allowed into the caller's folder (CI clones under /root):
+# everything runs from /tmp, and the script calls itself by its absolute path.
+self="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+cd /tmp
+
 as_owner() {
   if [ "$(id -u)" = "0" ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
@@ -39,7 +44,7 @@ case "${1:-}" in
     for old in /tmp/fleetkit-pg-*/owner.pid; do
       [ -f "$old" ] || continue
       owner="$(cat "$old" 2>/dev/null || true)"
-      if [ -n "$owner" ] && ! kill -0 "$owner" 2>/dev/null; then "$0" stop "$(dirname "$old")" || true; fi
+      if [ -n "$owner" ] && ! kill -0 "$owner" 2>/dev/null; then "$self" stop "$(dirname "$old")" || true; fi
     done
     dir="$(mktemp -d /tmp/fleetkit-pg-XXXXXX)"
     if [ -n "${2:-}" ]; then echo "$2" > "$dir/owner.pid"; fi
