@@ -23,10 +23,13 @@ let package = Package(
                        providers: [.apt(["libtesseract-dev"])]),
         .systemLibrary(name: "CLeptonica", pkgConfig: "lept",
                        providers: [.apt(["libleptonica-dev"])]),
+        // libpq, PostgreSQL's own client (docs/ARCHITECTURE.md "Engine boundary": chosen over
+        // postgres-nio by build time; Debian: libpq-dev).
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         .target(name: "FleetCore"),
         .target(name: "FleetWarehouse", dependencies: [
-            "FleetCore",
+            "FleetCore", "CLibPQ",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),

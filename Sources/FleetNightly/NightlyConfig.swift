@@ -116,6 +116,8 @@ public struct NightlyConfig: Decodable, Sendable {
         }
         let base = url.deletingLastPathComponent()
         func resolve(_ p: String) -> String { NightlyPaths.canonical(p.hasPrefix("/") ? p : base.appendingPathComponent(p).path) }
+        // A PostgreSQL URL is no path to resolve: refused by name (docs/OPERATIONS.md "PostgreSQL").
+        try Warehouse.refusePostgres(config.warehouse)
         config.warehouse = resolve(config.warehouse)
         config.inbox = resolve(config.inbox)
         config.archive = resolve(config.archive)

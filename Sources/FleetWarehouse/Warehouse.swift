@@ -13,10 +13,21 @@ public final class Warehouse: Sendable {
     /// SQLite busy timeout: how long a writer waits for another writer before giving up.
     public static let defaultBusyTimeout: TimeInterval = 30
 
+    /// Imports and reports run on SQLite only (docs/OPERATIONS.md "PostgreSQL"): a PostgreSQL
+    /// URL where a warehouse file is expected is refused by name, its password masked, and
+    /// pointed to `fleetkit warehouse copy`, never taken for a file name.
+    public static func refusePostgres(_ path: String) throws {
+        guard PostgresURL.isPostgres(path) else { return }
+        throw FleetError.warehouse(path: PostgresURL.mask(path),
+                                   reason: "import, reports and the nightly job do not run on PostgreSQL yet; the warehouse is an SQLite file",
+                                   hint: "Keep --db (or warehouse:) on the SQLite file and publish it to PostgreSQL with `fleetkit warehouse copy --from fleet.sqlite --to \(PostgresURL.mask(path))`.")
+    }
+
     /// Opens (creating if needed) and migrates the warehouse at `path`.
     ///
     /// - throws: `FleetError.warehouse` naming the file, what failed and what to do.
     public init(path: String, busyTimeout: TimeInterval = Warehouse.defaultBusyTimeout, readOnly: Bool = false) throws {
+        try Warehouse.refusePostgres(path)
         self.path = path
         var config = Configuration()
         config.foreignKeysEnabled = true

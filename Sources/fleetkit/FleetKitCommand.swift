@@ -15,7 +15,7 @@ struct FleetKitCommand: ParsableCommand {
             """,
         version: "0.1.0",
         groupedSubcommands: [
-            CommandGroup(name: "Warehouse", subcommands: [InitCommand.self, StatusCommand.self, VerifyCommand.self, CloseCommand.self, ForgetCommand.self]),
+            CommandGroup(name: "Warehouse", subcommands: [InitCommand.self, StatusCommand.self, VerifyCommand.self, CloseCommand.self, ForgetCommand.self, WarehouseCommand.self]),
             CommandGroup(name: "Import", subcommands: [ImportCommand.self, NightlyCommand.self, ImportOneCommand.self, NightlyReportsCommand.self, FormatsCommand.self, ProfileCommand.self, RejectsCommand.self, ReviewCommand.self]),
             CommandGroup(name: "Report", subcommands: [ReportCommand.self]),
             CommandGroup(name: "Sample data", subcommands: [SampleCommand.self]),

@@ -13,6 +13,7 @@ struct WarehouseOptions: ParsableArguments {
     /// `import --create`): a mistyped `--db` must not silently start an empty warehouse that
     /// the next report then totals as zero. `orPass` names the flag that would create it.
     func open(readOnly: Bool = false, create: Bool = false, orPass flag: String? = nil) throws -> Warehouse {
+        try Warehouse.refusePostgres(path)
         if readOnly || !create, !FileManager.default.fileExists(atPath: path) {
             throw FleetError.warehouse(path: path, reason: "there is no warehouse here",
                                        hint: "Create it with `fleetkit init --db \(path)`" + (flag.map { ", pass \($0)" } ?? "") + ", or pass --db with the right path.")

@@ -28,6 +28,19 @@ final class NightlyConfigBoundsTests: XCTestCase {
         }
     }
 
+    /// The nightly job runs on SQLite only: `warehouse: postgresql://…` is refused with the
+    /// password masked and a pointer to `fleetkit warehouse copy`, never resolved as a file name.
+    func testAPostgreSQLWarehouseIsRefusedWithItsPasswordMasked() throws {
+        let yml = root.appendingPathComponent("fleetkit.yml")
+        try "warehouse: postgresql://fleet:hunter2@db.example/fleet\ninbox: inbox\narchive: archive\nquarantine: quarantine\nreports: reports\n"
+            .write(to: yml, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try NightlyConfig.load(yml.path)) { error in
+            let text = "\(error)"
+            XCTAssertFalse(text.contains("hunter2"), text)
+            XCTAssertTrue(text.contains("postgresql://fleet:***@db.example/fleet") && text.contains("warehouse copy"), text)
+        }
+    }
+
     /// `settle_seconds: .inf` trapped the job when a file waited; `gap_seconds: 1e300` trapped
     /// every track import. Both are refused with their limits; the limits themselves load.
     func testSettleSecondsAndTripRulesAreBounded() throws {
