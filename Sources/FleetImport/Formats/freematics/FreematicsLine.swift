@@ -57,7 +57,8 @@ struct FreematicsLine: Equatable {
             pidText = rest[..<comma]
             valueText = rest[rest.index(after: comma)...]
         }
-        guard (1...4).contains(pidText.count), let id = Int(pidText, radix: 16) else { return nil }
+        // Hex digits only: Int(_:radix:) would also take a sign ('-33' is no PID).
+        guard (1...4).contains(pidText.count), pidText.allSatisfy(\.isHexDigit), let id = Int(pidText, radix: 16) else { return nil }
         var value = valueText
         while let last = value.last, last == " " || last == "\t" || last == "\r" { value.removeLast() }
         let values = value.split(omittingEmptySubsequences: false) { $0 == "," || $0 == "/" }
