@@ -109,7 +109,7 @@ final class FreematicsImporterTests: XCTestCase {
         XCTAssertEqual(FreematicsLine.parse(",20=1/-2/98"), FreematicsLine(time: .delta(0), id: 0x20, values: ["1", "-2", "98"]))
         XCTAssertEqual(FreematicsLine.parse("12345,10D,50\r"), FreematicsLine(time: .absolute(12345), id: 0x10D, values: ["50"]))
         XCTAssertEqual(FreematicsLine.parse("12345,20,1,-2,98"), FreematicsLine(time: .absolute(12345), id: 0x20, values: ["1", "-2", "98"]))
-        for bad in ["", "12345", "12345:10D", "x:10D=5", "12345678901:10D=5", "1:XYZ=5", "1:10D=", "1:10D=1/2", "1,10D", "#20,-33=1", "1:+1=5"] {
+        for bad in ["", "12345", "12345:10D", "x:10D=5", "12345678901:10D=5", "1:XYZ=5", "1:10D=", "1:10D=1/2", "1,10D", "#20,-33=1", "1:+1=5", ",1\u{0605}=5"] {
             XCTAssertNil(FreematicsLine.parse(Substring(bad)), bad)
         }
         XCTAssertEqual(FreematicsGPS.date("11026"), CivilDate(year: 2026, month: 10, day: 1)!.daysSinceEpoch)

@@ -32,7 +32,10 @@ struct FreematicsLine: Equatable {
         guard let sep = t.firstIndex(where: { $0 == "," || $0 == ":" }) else { return nil }
         let stamp = t[..<sep]
         let rest = t[t.index(after: sep)...]
-        let keyed = rest.contains("=")
+        // Found as a Character, as it is split below: `contains("=")` searches scalars and finds
+        // an `=` that a prepended mark (U+0605) fused into another character.
+        let eq = rest.firstIndex(of: "=")
+        let keyed = eq != nil
         let time: Time
         if t[sep] == ":" {
             guard keyed, let ms = millis(stamp) else { return nil }
@@ -48,8 +51,7 @@ struct FreematicsLine: Equatable {
             time = keyed ? .delta(ms) : .absolute(ms)
         }
         let pidText: Substring, valueText: Substring
-        if keyed {
-            let eq = rest.firstIndex(of: "=")!
+        if let eq {
             pidText = rest[..<eq]
             valueText = rest[rest.index(after: eq)...]
         } else {
