@@ -37,7 +37,7 @@ stage() {
 # (none needs any now: leak checks were off for iso while it read through FoundationXML).
 # Each harness's dictionary (libFuzzer -dict=): the tokens of its format, so mutations reach
 # what a byte flip rarely does (an encoding name, "\n" after "<?xml", "<!ENTITY", an AT command).
-declare -A DICT=([csv]=csv [values]=values [gpx]=gpx [iso]=xml [samsara]=json [receipt]=receipt [elm]=elm [xlsx]=xml)
+declare -A DICT=([csv]=csv [values]=values [gpx]=gpx [iso]=xml [samsara]=json [receipt]=receipt [elm]=elm [xlsx]=xml [loggers]=loggers)
 run() {
   local name=$1; shift
   local extra_var=FLAGS_$name
@@ -104,6 +104,11 @@ seed receipt Fuzz/seeds/receipt/*
 wanted receipt && run receipt "${core[@]}" $(stage receipt Sources/FleetOCR/Receipt*.swift Sources/FleetOCR/OCRResult.swift Sources/FleetOCR/OCRReadingJudge.swift) Fuzz/ReceiptExtractorFuzz.swift
 
 seed elm Fuzz/seeds/elm/*; wanted elm && run elm "${core[@]}" $(stage elm Sources/FleetImport/Parsers/XML/XMLTypes.swift Sources/FleetImport/Formats/obd-shared/{OBDDecoder,OBDLocalTime,OBDChannels,OBDLayouts,OBDText}.swift Sources/FleetImport/Formats/elm327/{ELMLine,ELMWrapper,ELMAssembler,TextLineReader}.swift Sources/FleetImport/Formats/car-scanner/{CarScannerFileDate,CarScannerClock}.swift Sources/FleetImport/Formats/torque/TorqueZoneTally.swift) Fuzz/ELM327Fuzz.swift  # ELM327 transcripts: line reader, parser, multi-frame assembler, J1979 decoders
+
+# Freematics and python-OBD logs: the line reader, both line parsers, the Freematics device clock
+# and GPS decoders, the pint unit table and the local clock (not the importers: they need the warehouse).
+seed loggers Fuzz/seeds/loggers/*
+wanted loggers && run loggers "${core[@]}" $(stage loggers Sources/FleetImport/Parsers/XML/XMLTypes.swift Sources/FleetImport/Formats/obd-shared/OBDLocalTime.swift Sources/FleetImport/Formats/elm327/TextLineReader.swift Sources/FleetImport/Formats/freematics/{FreematicsLine,FreematicsClock}.swift Sources/FleetImport/Formats/python-obd/PythonOBDLine.swift) Fuzz/LoggerLinesFuzz.swift
 
 # XLSX: the zip directory, the zlib inflate stream, the workbook, sheet and record readers, on the
 # shared XML tokenizer; the CSV record protocol they serve (zlib through Sources/CZlib's module map).

@@ -17,6 +17,8 @@ public enum ImporterRegistry {
         TorqueImporter.self,
         CarScannerImporter.self,
         OBDCSVImporter.self,
+        FreematicsImporter.self,
+        PythonOBDImporter.self,
         ISO15143Importer.self,
         AEMP12Importer.self,
         SamsaraImporter.self,

@@ -129,6 +129,12 @@ enum ConformanceTable {
                 unit: { "\"\($0).000\";\"Engine RPM\";\"\(800 + $0 % 2000)\";\"rpm\";\n" })),
         ConformanceEntry(format: "obd-csv", good: [f("obd/pyobd-ts-epoch-ms.csv"), f("obd/logger-epoch-seconds.csv")], asset: unit,
             large: csv("obd_log.csv", "ts,RPM,SPEED,COOLANT_TEMP,lat,lon", { "\(1_790_812_800_000 + Int64($0) * 1000),\(800 + $0 % 2000),\($0 % 90),\(70 + $0 % 20),41.5,-87.5" })),
+        // Device milliseconds timed by the GPS date and time PIDs: the large file anchors once, then one RPM reading per 100 ms.
+        ConformanceEntry(format: "freematics", good: [f("obd/freematics-restarts.csv"), f("obd/freematics-one-relative.csv")], asset: unit,
+            large: LargeInput(name: "DAT00001.CSV", head: "#FREEMATICS\n1000:10=0\n1000:11=11026\n",
+                unit: { "\(1100 + $0 * 100):10C=\(800 + $0 % 2000)\n" })),
+        ConformanceEntry(format: "python-obd", good: [f("obd/python-obd-values.log"), f("obd/python-obd-logging.log")], asset: unit,
+            large: LargeInput(name: "obd-values.log", head: "", unit: { "\(iso($0)) - RPM: \(800 + $0 % 2000) rpm\n" })),
         ConformanceEntry(format: "iso15143", good: [f("iso15143/ts-hours-page1.xml"), f("iso15143/bosch-fleet-snapshot.json")],
             hostile: [.xmlEntity], large: LargeInput(name: "hours.xml",
                 head: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<CumulativeOperatingHoursMessages xmlns=\"http://standards.iso.org/iso/15143/-3\">\n"

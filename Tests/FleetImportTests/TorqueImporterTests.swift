@@ -98,7 +98,7 @@ final class TorqueImporterTests: XCTestCase {
         let t = try TestWarehouse()
         let o = try t.importFile(fixture("obd/other-pid-dump.txt"), options: t12)
         XCTAssertEqual(o.status, .failed)
-        XCTAssertTrue(o.error?.contains("FleetKit reads OBD-II logs in four layouts: Torque Pro CSV") == true, o.error ?? "")
+        XCTAssertTrue(o.error?.contains("FleetKit reads OBD-II logs in six layouts: Torque Pro CSV") == true, o.error ?? "")
         // `INDEX,ENGINE_RPM (),SPEED ()`: a timeless 1 Hz logger, said as such.
         let indexed = try t.importFile(fixture("obd/other-empty-units.csv"), options: t12)
         XCTAssertEqual(indexed.status, .failed)

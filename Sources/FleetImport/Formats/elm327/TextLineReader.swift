@@ -25,6 +25,9 @@ struct TextLineReader {
     private var skipLF = false
     /// The bytes of the line `nextLine()` returned last (without its line end).
     private(set) var bytes: [UInt8] = []
+    /// Whether the line read last ended with a line end: false only for a last line the file
+    /// stops inside, which in a logger that ends every line is the mark of a cut file.
+    private(set) var lastLineEnded = true
 
     init(url: URL) throws {
         path = url.path
@@ -87,6 +90,7 @@ struct TextLineReader {
             }
         }
         lineNumber += 1
+        lastLineEnded = ended
         if lineNumber == 1, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { bytes.removeFirst(3) }
         return (lineNumber, truncated)
     }
@@ -111,6 +115,7 @@ struct TextLineReader {
             }
             if let end = found, end - start <= Self.maxLine {
                 lineNumber += 1
+                lastLineEnded = true
                 position = end + 1
                 if buffer[end] == 0x0D { skipLF = true }
                 let number = lineNumber

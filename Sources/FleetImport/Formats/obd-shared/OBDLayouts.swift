@@ -9,12 +9,13 @@ import FleetCore
 /// with this message, instead of as an unknown format.
 enum OBDLayouts {
     static let supported = """
-        FleetKit reads OBD-II logs in four layouts: Torque Pro CSV (wide: 'GPS Time', 'Device Time', \
+        FleetKit reads OBD-II logs in six layouts: Torque Pro CSV (wide: 'GPS Time', 'Device Time', \
         'Longitude', 'Latitude', then one 'Name(unit)' column per PID, e.g. 'Engine RPM(rpm)'), Car Scanner CSV \
         (long, ';'-separated: "SECONDS";"PID";"VALUE";"UNITS"), logger CSVs with a clock (a 'timestamp', 'ts' or 'time' \
         column holding epoch seconds or milliseconds or a date-time, and columns named 'rpm', 'speed', 'COOLANT_TEMP', \
-        'lat', 'lon'…), and ELM327 transcripts (AT commands and hex answers); export in one of them, or pass \
-        --format torque|car-scanner|obd-csv|elm327 (docs/FORMATS.md)
+        'lat', 'lon'…), ELM327 transcripts (AT commands and hex answers), Freematics data logs ('#FREEMATICS', \
+        then '12345:10D=50' lines) and python-OBD value output ('2026-10-01 08:00:00 - RPM: 850.0 revolutions_per_minute'); \
+        export in one of them, or pass --format torque|car-scanner|obd-csv|elm327|freematics|python-obd (docs/FORMATS.md)
         """
 
     /// What an OBD-looking file that no importer reads is, and why it cannot be imported: said
