@@ -31,6 +31,7 @@ public enum WarehouseMigrator {
         m.registerMigration("v13-driver-medical") { db in try db.execute(sql: v13DriverMedical) }
         m.registerMigration("v13-run-exit-code") { db in try db.execute(sql: v13RunExitCode) }
         m.registerMigration("v13-twin-keys") { db in try db.execute(sql: v13TwinKeys) }
+        m.registerMigration("v14-check-lists", foreignKeyChecks: .immediate) { db in try rewriteCheckLists(db) }
         return m
     }
 

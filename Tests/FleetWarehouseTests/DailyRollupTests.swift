@@ -135,9 +135,10 @@ final class DailyRollupTests: XCTestCase {
     func testThePerMeterSeeksListEveryMeterTheTableAllows() throws {
         let t = try TestWarehouse()
         let sql = try t.warehouse.pool.read { db in try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'meter_reading'")! }
-        let check = try XCTUnwrap(sql.range(of: #"meter IN \(([^)]*)\)"#, options: .regularExpression))
-        let listed = sql[check].dropFirst("meter IN (".count).dropLast().split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
+        // `CHECK (meter = 'odometer' OR meter = 'engine_hours' OR …)` (v14-check-lists).
+        let check = try XCTUnwrap(sql.range(of: #"CHECK \(meter = [^)]*\)"#, options: .regularExpression))
+        let listed = sql[check].dropFirst("CHECK (".count).dropLast().components(separatedBy: " OR ")
+            .map { $0.replacingOccurrences(of: "meter = ", with: "").trimmingCharacters(in: CharacterSet(charactersIn: "' ")) }
         XCTAssertEqual(listed, DailyRollup.meters)
     }
 
