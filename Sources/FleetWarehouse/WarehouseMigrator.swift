@@ -34,6 +34,7 @@ public enum WarehouseMigrator {
         m.registerMigration("v14-file-keys") { db in try db.execute(sql: v14FileKeys) }
         m.registerMigration("v14-driver-licence") { db in try db.execute(sql: v14DriverLicence) }
         m.registerMigration("v14-hos-logs") { db in try db.execute(sql: v14HOSLogs) }
+        m.registerMigration("v14-check-lists", foreignKeyChecks: .immediate) { db in try rewriteCheckLists(db) }
         return m
     }
 

@@ -129,4 +129,59 @@ final class DailyRollupTests: XCTestCase {
         }
         XCTAssertEqual(try t.rows("SELECT distance_m FROM asset_day").map { $0[0] as Double }, [80_000])
     }
+
+    /// The per-meter seeks list every meter the table allows: a meter added to the CHECK
+    /// constraint but not to `DailyRollup.meters` would be left out of the span's widening.
+    func testThePerMeterSeeksListEveryMeterTheTableAllows() throws {
+        let t = try TestWarehouse()
+        let sql = try t.warehouse.pool.read { db in try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'meter_reading'")! }
+        // `CHECK (meter = 'odometer' OR meter = 'engine_hours' OR …)` (v14-check-lists).
+        let check = try XCTUnwrap(sql.range(of: #"CHECK \(meter = [^)]*\)"#, options: .regularExpression))
+        let listed = sql[check].dropFirst("CHECK (".count).dropLast().components(separatedBy: " OR ")
+            .map { $0.replacingOccurrences(of: "meter = ", with: "").trimmingCharacters(in: CharacterSet(charactersIn: "' ")) }
+        XCTAssertEqual(listed, DailyRollup.meters)
+    }
+
+    /// The previous and next readings around a span, as the recursive CTE over the asset's own
+    /// meters (the formulation the seeks replace) finds them, on assets with two meters, one
+    /// meter and none, at instants before, between, on and after their readings.
+    func testThePerMeterSeeksFindWhatTheMeterListingQueryFinds() throws {
+        let t = try TestWarehouse()
+        var assets: [Int64] = []
+        try file(t, zone: .utc) { sink in
+            let f = sink.sourceFileID
+            let a = try sink.asset(AssetRef(unitNumber: "T-1")), b = try sink.asset(AssetRef(unitNumber: "T-2")), c = try sink.asset(AssetRef(unitNumber: "T-3"))
+            assets = [a, b, c]
+            for (i, at) in [1_000, 5_000, 9_000].enumerated() {
+                try sink.load(MeterReading(assetID: a, meter: "odometer", at: Int64(at), value: Double(i), sourceFileID: f))
+            }
+            for at in [3_000, 7_000] { try sink.load(MeterReading(assetID: a, meter: "engine_hours", at: Int64(at), value: 1, sourceFileID: f)) }
+            try sink.load(MeterReading(assetID: b, meter: "fuel_level", at: 4_000, value: 50, sourceFileID: f))
+        }
+        let listing = """
+            WITH RECURSIVE m(meter) AS (
+                SELECT MIN(meter) FROM meter_reading WHERE asset_id = ?1
+                UNION ALL SELECT (SELECT MIN(meter) FROM meter_reading WHERE asset_id = ?1 AND meter > m.meter) FROM m WHERE m.meter IS NOT NULL)
+            """
+        let previous = listing + " SELECT MIN((SELECT MAX(at) FROM meter_reading WHERE asset_id = ?1 AND meter = m.meter AND at < ?2)) FROM m WHERE meter IS NOT NULL"
+        let next = listing + " SELECT MAX((SELECT MIN(at) FROM meter_reading WHERE asset_id = ?1 AND meter = m.meter AND at > ?2)) FROM m WHERE meter IS NOT NULL"
+        var compared = 0
+        try t.warehouse.pool.read { db in
+            for asset in assets {
+                for at: Int64 in [0, 1_000, 2_000, 3_000, 4_000, 6_000, 7_000, 9_000, 10_000] {
+                    for (new, old) in [(DailyRollup.previousReadingSQL, previous), (DailyRollup.nextReadingSQL, next)] {
+                        XCTAssertEqual(try Int64.fetchOne(db, sql: new, arguments: [asset, at]), try Int64.fetchOne(db, sql: old, arguments: [asset, at]),
+                                       "asset \(asset) at \(at): \(new)")
+                        compared += 1
+                    }
+                }
+            }
+            // By hand: T-1 before 6,000 has odometer 5,000 and engine hours 3,000, the earliest 3,000;
+            // after 4,000 odometer 5,000 and engine hours 7,000, the latest 7,000.
+            XCTAssertEqual(try Int64.fetchOne(db, sql: DailyRollup.previousReadingSQL, arguments: [assets[0], 6_000]), 3_000)
+            XCTAssertEqual(try Int64.fetchOne(db, sql: DailyRollup.nextReadingSQL, arguments: [assets[0], 4_000]), 7_000)
+            XCTAssertNil(try Int64.fetchOne(db, sql: DailyRollup.previousReadingSQL, arguments: [assets[2], 6_000]))
+        }
+        XCTAssertEqual(compared, 54)
+    }
 }

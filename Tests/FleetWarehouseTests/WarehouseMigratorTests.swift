@@ -97,6 +97,36 @@ final class WarehouseMigratorTests: XCTestCase {
         XCTAssertEqual(mode, 0o600)
     }
 
+    /// v14-check-lists: the constraints are `OR` chains (no `IN` list, which SQLite evaluated
+    /// through a temporary b-tree per statement) and still allow exactly the v1 values.
+    func testCheckListsAreORChainsThatAllowTheSameValues() throws {
+        let t = try TestWarehouse()
+        try t.warehouse.pool.write { db in
+            for table in ["meter_reading", "engine_event"] {
+                let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [table])!
+                XCTAssertFalse(sql.contains(" IN ("), table)
+            }
+            let f = try SourceFile.insertedForTest(db)
+            try db.execute(sql: "INSERT INTO asset (id, kind, auto_created) VALUES (1, 'vehicle', 1)")
+            // The six meters and three states of schema v1 (docs/METRICS.md), each accepted once.
+            for (i, meter) in ["odometer", "engine_hours", "idle_hours", "fuel_used", "fuel_level", "def_level"].enumerated() {
+                try db.execute(sql: "INSERT INTO meter_reading (asset_id, meter, at, value, source_file_id) VALUES (1, ?, ?, 1, ?)", arguments: [meter, i, f.id])
+            }
+            for (i, state) in ["on", "off", "idle"].enumerated() {
+                try db.execute(sql: "INSERT INTO engine_event (asset_id, at, state, source_file_id) VALUES (1, ?, ?, ?)", arguments: [i, state, f.id])
+            }
+            // Anything else is refused, case included (BINARY comparison, as the IN list compared).
+            for meter in ["speed", "Odometer", ""] {
+                XCTAssertThrowsError(try db.execute(sql: "INSERT INTO meter_reading (asset_id, meter, at, value, source_file_id) VALUES (1, ?, 99, 1, ?)", arguments: [meter, f.id]), meter)
+            }
+            for state in ["ON", "running"] {
+                XCTAssertThrowsError(try db.execute(sql: "INSERT INTO engine_event (asset_id, at, state, source_file_id) VALUES (1, 99, ?, ?)", arguments: [state, f.id]), state)
+            }
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM meter_reading"), 6)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM engine_event"), 3)
+        }
+    }
+
     func testReopeningIsIdempotent() throws {
         let t = try TestWarehouse()
         let again = try Warehouse(path: t.warehouse.path)
@@ -105,7 +135,7 @@ final class WarehouseMigratorTests: XCTestCase {
                                  "v7-trailer-defect-keys", "v7-idle-period", "v8-trip-reasons", "v9-receipt-review",
                                  "v10-dvir-defect-pending", "v11-asset-name-source", "v12-dvir-audit", "v12-assumed-currency", "v12-reject-rows", "v12-month-end",
                                  "v13-verify-keys", "v13-fuel", "v13-dvir-findings", "v13-driver-medical", "v13-run-exit-code", "v13-twin-keys", "v14-file-keys",
-                                 "v14-driver-licence", "v14-hos-logs"])
+                                 "v14-driver-licence", "v14-hos-logs", "v14-check-lists"])
     }
 
     func testNotADatabaseIsRefusedUntouched() throws {

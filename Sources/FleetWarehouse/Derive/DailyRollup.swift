@@ -41,9 +41,9 @@ public struct DailyRollup: ScratchDeriver {
             // A reading's delta reaches back to the previous reading of the same meter and forward
             // to the next one; the earliest and latest of those over all meters bound the days.
             let (lower, upper) = (span.lowerBound, span.upperBound)
-            // Per meter by index seeks (the asset's meters found by skipping through the primary
-            // key), not `GROUP BY meter` over every earlier reading: that scanned the asset's whole
-            // history once per file, so each weekly page of a year cost more than the last.
+            // Per meter by index seeks (one per meter the table allows), not `GROUP BY meter` over
+            // every earlier reading: that scanned the asset's whole history once per file, so each
+            // weekly page of a year cost more than the last.
             let before = try CachedQuery.int64(db, Self.previousReadingSQL) { $0.bind(asset); $0.bind(lower) }
             let after = try CachedQuery.int64(db, Self.nextReadingSQL) { $0.bind(asset); $0.bind(upper) }
             // A day's GPS path starts from the last position before the day, so a position added
@@ -58,21 +58,25 @@ public struct DailyRollup: ScratchDeriver {
         }
     }
 
-    /// The asset's (?1) distinct meters as `m(meter)`, one index seek each.
-    static let assetMeters = """
-        WITH RECURSIVE m(meter) AS (
-            SELECT MIN(meter) FROM meter_reading WHERE asset_id = ?1
-            UNION ALL SELECT (SELECT MIN(meter) FROM meter_reading WHERE asset_id = ?1 AND meter > m.meter) FROM m WHERE m.meter IS NOT NULL)
+    /// Every value `meter_reading.meter` may hold (the table's CHECK constraint;
+    /// DailyRollupTests compares the two).
+    static let meters = ["odometer", "engine_hours", "idle_hours", "fuel_used", "fuel_level", "def_level"]
 
-        """
+    /// The aggregate `fn` over one scalar subquery per meter (the asset ?1's reading of that
+    /// meter picked by `inner` and `comparison` against ?2), one index seek each. Meters the
+    /// asset has no reading of give NULL, which the aggregate skips. Why not a recursive CTE
+    /// listing the asset's meters: SQLite builds a temporary b-tree for the CTE's queue on
+    /// every run, which cost about twice the seeks themselves, twice per asset and file
+    /// (BENCHMARKS.md, round 4).
+    static func perMeter(_ fn: String, _ inner: String, _ comparison: String) -> String {
+        "SELECT \(fn)(x) FROM (" + meters.map {
+            "SELECT (SELECT \(inner)(at) FROM meter_reading WHERE asset_id = ?1 AND meter = '\($0)' AND at \(comparison) ?2) AS x"
+        }.joined(separator: " UNION ALL ") + ")"
+    }
     /// The earliest of the asset's (?1) per-meter last readings before ?2.
-    static let previousReadingSQL = assetMeters + """
-        SELECT MIN((SELECT MAX(at) FROM meter_reading WHERE asset_id = ?1 AND meter = m.meter AND at < ?2)) FROM m WHERE meter IS NOT NULL
-        """
+    static let previousReadingSQL = perMeter("MIN", "MAX", "<")
     /// The latest of the asset's (?1) per-meter first readings after ?2.
-    static let nextReadingSQL = assetMeters + """
-        SELECT MAX((SELECT MIN(at) FROM meter_reading WHERE asset_id = ?1 AND meter = m.meter AND at > ?2)) FROM m WHERE meter IS NOT NULL
-        """
+    static let nextReadingSQL = perMeter("MAX", "MIN", ">")
 
     static func fullSpan(_ db: Database, _ asset: Int64) throws -> ClosedRange<Int64>? {
         let q = try CachedQuery(db, """
