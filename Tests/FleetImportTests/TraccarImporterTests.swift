@@ -94,6 +94,20 @@ final class TraccarImporterTests: XCTestCase {
         XCTAssertEqual(try t.count("position"), 2)
     }
 
+    /// Engine hours rising 2 h in 30 s of clock time (more than the clock plus 0.1 h) are
+    /// rejected as `meter_too_fast`; the position and the odometer of that row are kept.
+    func testEngineHoursFasterThanTheClockAreRejected() throws {
+        let t = try TestWarehouse()
+        let o = try t.importFile(fixture("traccar/hours-too-fast.json"))
+        XCTAssertEqual(o.rejected, 1, "\(o.notes ?? [])")
+        XCTAssertEqual(try strings(t, "SELECT reason, location FROM reject"), ["meter_too_fast|[1].attributes.hours"])
+        let message = try strings(t, "SELECT message FROM reject").first ?? ""
+        XCTAssertTrue(message.contains("rose 2.00 h in 0.01 h of clock time"), message)
+        XCTAssertEqual(try strings(t, "SELECT meter, value FROM meter_reading ORDER BY meter, at"),
+                       ["engine_hours|3600000.0", "odometer|48250300.0", "odometer|48250330.0"])
+        XCTAssertEqual(try t.count("position"), 2)
+    }
+
     /// A row without `deviceId`, or with 0, belongs to no vehicle: rejected, no asset made.
     func testRowsWithoutADeviceAreRejected() throws {
         let t = try TestWarehouse()

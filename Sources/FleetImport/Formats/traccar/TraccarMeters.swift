@@ -76,6 +76,13 @@ struct TraccarMeters {
                                           "\(what) went down: \(c.raw) \(c.unit) at \(Timestamp.iso(at)) after \(p.raw) \(c.unit) at \(Timestamp.iso(p.at)); the reading is not stored (the position is), check whether the tracker was reset or moved to another vehicle",
                                           raw: row.node.render()))
                     continue
+                } else if c.meter == "engine_hours", c.value - p.value > Double(at - p.at) / 1000 + Self.hoursResolution {
+                    // Engine time cannot run faster than the clock: a device that counts in
+                    // the wrong unit, or one moved from another vehicle, shows here.
+                    try sink.reject(Issue(.meterTooFast, at: c.path,
+                                          "the engine hours rose \(Self.hours(c.value - p.value)) h in \(Self.hours(Double(at - p.at) / 1000)) h of clock time (\(p.raw) \(c.unit) at \(Timestamp.iso(p.at)), then \(c.raw) \(c.unit) at \(Timestamp.iso(at))); engine hours cannot run faster than the clock, so the reading is not stored (the position is)",
+                                          raw: row.node.render()))
+                    continue
                 } else {
                     last[key] = Last(at: at, value: c.value, raw: c.raw)
                 }
@@ -85,6 +92,12 @@ struct TraccarMeters {
             try sink.load(MeterReading(assetID: asset, meter: c.meter, at: at, value: c.value, rawValue: c.raw, rawUnit: c.unit, sourceFileID: sink.sourceFileID))
         }
     }
+
+    /// The slack a rise of engine hours may exceed the clock by: 0.1 h, the resolution devices
+    /// report hours in (as for Motive).
+    static let hoursResolution: Double = 360
+
+    private static func hours(_ seconds: Double) -> String { String(format: "%.2f", seconds / 3600) }
 
     func notes() -> [String] {
         var out: [String] = []
@@ -100,4 +113,6 @@ struct TraccarMeters {
 extension Issue.Reason {
     /// A cumulative counter (odometer, engine hours) lower than the reading before it in time.
     static let meterRollback: Issue.Reason = "meter_rollback"
+    /// Engine hours that rose more than the clock time between two readings.
+    static let meterTooFast: Issue.Reason = "meter_too_fast"
 }
