@@ -102,9 +102,12 @@ final class WarehouseMigratorTests: XCTestCase {
     func testCheckListsAreORChainsThatAllowTheSameValues() throws {
         let t = try TestWarehouse()
         try t.warehouse.pool.write { db in
-            for table in ["meter_reading", "engine_event"] {
+            for table in ["meter_reading", "engine_event", "dtc_event", "fuel_purchase", "expense", "dvir", "asset"] {
                 let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [table])!
-                XCTAssertFalse(sql.contains(" IN ("), table)
+                // A list of two values SQLite compares one by one (the booleans' `IN (0, 1)`); a
+                // longer one costs the temporary b-tree.
+                let lists = sql.components(separatedBy: " IN (").dropFirst().map { $0.prefix { $0 != ")" } }
+                XCTAssertEqual(lists.filter { $0.split(separator: ",").count > 2 }, [], table)
             }
             let f = try SourceFile.insertedForTest(db)
             try db.execute(sql: "INSERT INTO asset (id, kind, auto_created) VALUES (1, 'vehicle', 1)")
@@ -124,6 +127,19 @@ final class WarehouseMigratorTests: XCTestCase {
             }
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM meter_reading"), 6)
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM engine_event"), 3)
+            // The expense categories of schema v1, each accepted; a near miss refused.
+            for (i, category) in ["fuel", "maintenance", "repair", "tires", "parts", "tolls", "insurance", "lease", "registration", "other"].enumerated() {
+                try db.execute(sql: "INSERT INTO expense (source_key, at, category, amount_minor, currency, source_file_id) VALUES (?, 1, ?, 100, 'USD', ?)",
+                               arguments: ["e\(i)", category, f.id])
+            }
+            for category in ["Fuel", "toll", ""] {
+                XCTAssertThrowsError(try db.execute(sql: "INSERT INTO expense (source_key, at, category, amount_minor, currency, source_file_id) VALUES ('x', 1, ?, 100, 'USD', ?)",
+                                                    arguments: [category, f.id]), category)
+            }
+            // A nullable list (cdl_class): NULL passes, as it did with the IN list; a class outside it does not.
+            try db.execute(sql: "INSERT INTO asset (id, kind, auto_created, cdl_class) VALUES (2, 'equipment', 1, NULL), (3, 'trailer', 1, 'B')")
+            XCTAssertThrowsError(try db.execute(sql: "INSERT INTO asset (id, kind, auto_created, cdl_class) VALUES (4, 'vehicle', 1, 'D')"))
+            XCTAssertThrowsError(try db.execute(sql: "INSERT INTO asset (id, kind, auto_created) VALUES (5, 'bus', 1)"))
         }
     }
 
