@@ -102,7 +102,7 @@ final class WarehouseMigratorTests: XCTestCase {
     func testCheckListsAreORChainsThatAllowTheSameValues() throws {
         let t = try TestWarehouse()
         try t.warehouse.pool.write { db in
-            for table in ["meter_reading", "engine_event", "dtc_event", "fuel_purchase", "expense", "dvir", "asset"] {
+            for table in ["meter_reading", "engine_event", "dtc_event", "fuel_purchase", "expense", "dvir", "asset", "hos_log"] {
                 let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [table])!
                 // A list of two values SQLite compares one by one (the booleans' `IN (0, 1)`); a
                 // longer one costs the temporary b-tree.
