@@ -37,7 +37,7 @@ stage() {
 # (none needs any now: leak checks were off for iso while it read through FoundationXML).
 # Each harness's dictionary (libFuzzer -dict=): the tokens of its format, so mutations reach
 # what a byte flip rarely does (an encoding name, "\n" after "<?xml", "<!ENTITY", an AT command).
-declare -A DICT=([csv]=csv [values]=values [gpx]=gpx [iso]=xml [samsara]=json [receipt]=receipt [elm]=elm [xlsx]=xml [loggers]=loggers)
+declare -A DICT=([csv]=csv [values]=values [gpx]=gpx [iso]=xml [samsara]=json [receipt]=receipt [elm]=elm [xlsx]=xml [loggers]=loggers [profiles]=profiles)
 run() {
   local name=$1; shift
   local extra_var=FLAGS_$name
@@ -116,6 +116,26 @@ seed xlsx Fuzz/seeds/xlsx/*
 xlsx_sources=(Sources/FleetImport/Parsers/XLSX/*.swift Sources/FleetImport/Parsers/CSV/RecordSource.swift)
 for t in XMLBytes XMLTranscoder XMLTokenizer XMLTypes XMLByteEncoding XMLPrologGuard XMLDoctypeRule; do xlsx_sources+=("Sources/FleetImport/Parsers/XML/$t.swift"); done
 wanted xlsx && run xlsx -I Sources/CZlib "${core[@]}" $(stage xlsx "${xlsx_sources[@]}") Fuzz/XLSXReaderFuzz.swift
+
+# Mapping profiles: the YAML reader and its checks, the date/time pattern parser, the unit parser
+# (FleetImport/Profiles without ProfileImporter, ProfilePreview, ProfileRecord: they need the warehouse).
+# Yams is its own module here (its types are named `Yams.…`): libyaml's C files are compiled with
+# coverage and ASan, Yams's Swift files into an instrumented static library the harness imports.
+seed profiles Fuzz/seeds/profiles/*
+if wanted profiles; then
+  [ -d .build/checkouts/Yams ] || swift package resolve
+  yams=.build/checkouts/Yams/Sources ylib=$out/yams
+  mkdir -p "$ylib"
+  echo "== profiles: building Yams"
+  for c in "$yams"/CYaml/src/*.c; do
+    clang -c -O1 -fsanitize=fuzzer-no-link,address -DYAML_DECLARE_STATIC -I "$yams/CYaml/include" "$c" -o "$ylib/$(basename "$c" .c).o"
+  done
+  swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name Yams -emit-module -emit-module-path "$ylib/Yams.swiftmodule" \
+    -emit-library -static -o "$ylib/libYams.a" -DSWIFT_PACKAGE -Xcc -DYAML_DECLARE_STATIC -I "$yams/CYaml/include" "$yams"/Yams/*.swift 2> "$out/yams.build.log" \
+    || { cat "$out/yams.build.log"; exit 2; }
+  run profiles -I "$ylib" -I "$yams/CYaml/include" -Xcc -DYAML_DECLARE_STATIC -L "$ylib" -lYams "$ylib"/*.o "${core[@]}" \
+    $(stage profiles Sources/FleetImport/Profiles/{Profile,ProfileDateFormat,ProfileFile,ProfileTarget,ProfileUnit}.swift) Fuzz/ProfileFileFuzz.swift
+fi
 
 echo "== fuzz summary"; cat "$summary"
 exit $status
