@@ -103,6 +103,9 @@ public struct NightlyJob {
         try writeLastRun(RunState(run_id: runID, as_of: today.description, state: "running", started_at: Timestamp.iso(Timestamp.now())))
         var finished = false
         defer {
+            // The run's own error is what the caller gets; if this write fails too (the same full
+            // disk), the file still says `running` without an exit code, which alerting reads as
+            // a night that did not end cleanly.
             if !finished {
                 try? writeLastRun(RunState(run_id: runID, as_of: today.description, state: "stopped", started_at: nil, exit_code: 2,
                                            reason: "the run stopped on an error before its summary; stderr and `fleetkit status` say which"))

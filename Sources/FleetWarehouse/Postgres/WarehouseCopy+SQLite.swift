@@ -82,7 +82,15 @@ extension WarehouseCopy {
             }
             return summary
         } catch {
-            for file in [path, path + "-wal", path + "-shm", path + "-journal"] { try? FileManager.default.removeItem(atPath: file) }
+            // The copy is all or nothing: its partial file goes. One that cannot be removed is
+            // said with the copy's own error, since the next copy refuses an existing target.
+            var left: [String] = []
+            for file in [path, path + "-wal", path + "-shm", path + "-journal"] where FileManager.default.fileExists(atPath: file) {
+                do { try FileManager.default.removeItem(atPath: file) } catch { left.append("\(file) (\(error.localizedDescription))") }
+            }
+            guard left.isEmpty else {
+                throw FleetError.io(path: path, reason: "\(error); the partial copy could not be removed: \(left.joined(separator: ", ")); delete it before copying again")
+            }
             throw error
         }
     }
