@@ -3,11 +3,11 @@ SHELL := /bin/bash
 # chromium prints the DVIR evidence pack (`fleetkit report evidence`); poppler-utils (pdftoppm,
 # pdftotext) is how its tests read the PDF back. The Tesseract language packs are the languages
 # of the receipt countries FleetKit knows (`ReceiptCountry.ocrLanguage`; docs/FORMATS.md, "OCR
-# languages"): deu Germany/Austria, fra France, spa Spain/Colombia/Mexico, msa Malaysia, ita
+# languages"): deu Germany/Austria, fra France/Morocco, spa Spain/Colombia/Mexico, msa Malaysia, ind Indonesia, ita
 # Italy, por Portugal/Brazil, nld Netherlands, lit Lithuania, pol Poland, jpn Japan (1–6 MB each).
 # libpq-dev is the PostgreSQL client FleetKit links; postgresql brings the server its tests start
 # on loopback (scripts/pg-test-cluster.sh), and python3 the independent reader those tests compare against.
-OCR_LANGUAGES := deu fra spa msa ita por nld lit pol jpn
+OCR_LANGUAGES := deu fra spa msa ind ita por nld lit pol jpn
 DEBIAN_PACKAGES := libsqlite3-dev zlib1g-dev libxlsxwriter-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-osd $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) pkg-config time chromium poppler-utils libpq-dev postgresql python3
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 SWIFT ?= swift

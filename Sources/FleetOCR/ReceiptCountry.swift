@@ -4,8 +4,9 @@ import Foundation
 /// of the table `ReceiptLocale` decides from (docs/FORMATS.md, "Locale of a receipt").
 ///
 /// Evidence is matched on folded upper-case text (`ReceiptPatterns.key`) as whole words. A word
-/// counts only among the countries of this table: `JUMLAH` is Malay and Indonesian, and names
-/// Malaysia here because Indonesia has no row.
+/// counts only among the countries of this table, and a word several of them print names them
+/// all: `JUMLAH` is Malay and Indonesian and names Malaysia and Indonesia, which settles the date
+/// order they share and not the currency they do not.
 public struct ReceiptCountry: Sendable, Equatable {
     /// ISO 3166-1 alpha-2.
     public var code: String
@@ -55,7 +56,7 @@ public struct ReceiptCountry: Sendable, Equatable {
                        addressWords: ["MALAYSIA", "SELANGOR", "JOHOR", "KELANTAN", "KEDAH", "PERAK", "PAHANG", "SABAH", "SARAWAK", "MELAKA",
                                       "TERENGGANU", "PERLIS", "NEGERI SEMBILAN", "PULAU PINANG", "KUALA LUMPUR", "PUTRAJAYA", "LABUAN",
                                       "JALAN", "JLN", "TAMAN", "TMN", "MUKIM", "KAMPUNG", "BANDAR", "LORONG", "PERSIARAN", "SEKSYEN"],
-                       languageWords: ["JUMLAH", "TUNAI", "BAKI", "KEMBALI", "CUKAI", "RINGGIT", "TERIMA KASIH", "SILA DATANG LAGI"],
+                       languageWords: ["BAKI", "CUKAI", "RINGGIT", "SILA DATANG LAGI"] + malayWords,
                        legalForms: ["SDN BHD", "SDN. BHD", "BHD"],
                        idPatterns: [#"\bGST\b[^0-9]{0,16}\d{12}\b"#, #"\bSST\b[^0-9]{0,16}[A-Z]\d{2}-\d{4}-\d{8}\b"#,
                                     #"(?<![\d+])0\d{1,2}-\d{3,4} ?\d{4}(?!\d)"#, #"\b[A-Z]{0,2}\d{5,9}-[A-Z]\b"#],
@@ -91,7 +92,7 @@ public struct ReceiptCountry: Sendable, Equatable {
                        zones: ["Europe/Vienna"], ocrLanguage: "deu"),
         ReceiptCountry(code: "FR", currency: "EUR", dayFirst: true, decimalMark: ",", fuelUnit: .litre, distanceUnit: "km", phonePrefix: "+33",
                        addressWords: ["FRANCE", "PARIS", "CEDEX"],
-                       languageWords: ["TTC", "NET A PAYER", "ESPECES", "RENDU", "MONNAIE", "CARBURANT"],
+                       languageWords: frenchWords,
                        legalForms: ["SARL", "SAS"], idPatterns: [#"\bFR ?[0-9A-Z]{2} ?\d{9}\b"#, #"\bSIRET\b"#], zones: ["Europe/Paris"], ocrLanguage: "fra"),
         ReceiptCountry(code: "NL", currency: "EUR", dayFirst: true, decimalMark: ",", fuelUnit: .litre, distanceUnit: "km", phonePrefix: "+31",
                        addressWords: ["NEDERLAND", "AMSTERDAM"], languageWords: ["TOTAAL", "BTW", "TE BETALEN", "WISSELGELD"], legalForms: ["B.V"],
@@ -127,12 +128,31 @@ public struct ReceiptCountry: Sendable, Equatable {
                        zones: ["Europe/Lisbon"], brands: ["GALP"], ocrLanguage: "por"),
         ReceiptCountry(code: "KR", currency: "KRW", dayFirst: false, decimalMark: ".", fuelUnit: .litre, distanceUnit: "km", phonePrefix: "+82",
                        addressWords: ["KOREA", "SEOUL", "서울"], languageWords: ["합계", "부가세", "영수증"], zones: ["Asia/Seoul"], ocrLanguage: "kor"),
+        ReceiptCountry(code: "ID", currency: "IDR", dayFirst: true, decimalMark: ",", printedMinorDigits: 0, fuelUnit: .litre, distanceUnit: "km",
+                       phonePrefix: "+62",
+                       addressWords: ["INDONESIA", "JAKARTA", "SURABAYA", "BANDUNG", "MEDAN", "SEMARANG", "YOGYAKARTA", "DENPASAR", "BALI", "BANTEN",
+                                      "JAWA BARAT", "JAWA TENGAH", "JAWA TIMUR", "SUMATERA", "KALIMANTAN", "SULAWESI", "KECAMATAN", "KELURAHAN", "KABUPATEN"],
+                       languageWords: ["KEMBALIAN", "RUPIAH", "NPWP", "SPBU", "PPN", "PERTALITE", "PERTAMAX", "DEXLITE", "BIOSOLAR"] + malayWords,
+                       legalForms: ["TBK"], idPatterns: [#"\b\d{2}\.\d{3}\.\d{3}\.\d-\d{3}\.\d{3}\b"#],
+                       zones: ["Asia/Jakarta", "Asia/Pontianak", "Asia/Makassar", "Asia/Jayapura"], brands: ["PERTAMINA"], ocrLanguage: "ind"),
+        ReceiptCountry(code: "MA", currency: "MAD", dayFirst: true, decimalMark: ",", fuelUnit: .litre, distanceUnit: "km", phonePrefix: "+212",
+                       addressWords: ["MAROC", "MOROCCO", "CASABLANCA", "RABAT", "MARRAKECH", "TANGER", "FES", "AGADIR", "MEKNES", "OUJDA", "KENITRA", "TETOUAN"],
+                       languageWords: frenchWords, legalForms: ["SARL", "SARL AU"], idPatterns: [#"\bICE\b[^0-9]{0,6}\d{15}\b"#],
+                       zones: ["Africa/Casablanca"], brands: ["AFRIQUIA", "WINXO", "PETROM", "ZIZ"], ocrLanguage: "fra"),
     ]
 
     /// Words of Spanish-language receipts: they name every Spanish-speaking country of the table
     /// (Spain, Colombia, Mexico), which settles what those share (the day first, `spa`) and not
     /// what they do not (the currency, the decimal mark).
     static let spanishWords = ["EFECTIVO", "TOTAL A PAGAR", "GRACIAS POR SU COMPRA", "FACTURA", "FECHA"]
+
+    /// Words of French-language receipts: France's and Morocco's, which share the day first, the
+    /// decimal comma and `fra`, not the currency.
+    static let frenchWords = ["TTC", "NET A PAYER", "ESPECES", "RENDU", "MONNAIE", "CARBURANT"]
+
+    /// Words Malay and Indonesian receipts both print: they name Malaysia and Indonesia, which
+    /// share the day first and not the currency, the decimal mark or the OCR model.
+    static let malayWords = ["JUMLAH", "TUNAI", "KEMBALI", "TERIMA KASIH"]
 
     /// Brands count in this many lines from the top: the merchant's own heading, not a card
     /// scheme or a loyalty programme printed in the footer.

@@ -24,6 +24,10 @@ struct ReceiptCurrency {
                                         "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK",
                                         "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY", "DC"]
 
+    /// Two-letter marks that count in the mixed case they are printed in, not only in capitals:
+    /// the rupiah's `Rp`, the rupee's `Rs` and the dirham's `Dh` (`Rp 150.000`, `Rs. 1,250.00`).
+    static let conventionalCase: Set<String> = ["Rp", "Rs", "Dh"]
+
     struct Decision { var field: ReceiptFields.Field<String>; var source: ReceiptFields.CurrencySource }
 
     /// The currency of the slip: printed marks first (a bare `$` is the dollar of the receipt's
@@ -91,6 +95,8 @@ struct ReceiptCurrency {
         /// The amount touching the mark, as text: after it (`RM 41.95`) or before it (`74,07 EUR`).
         func amount(from k: Int, step: Int) -> String {
             var p = k
+            // `Rs. 150`, `Rp. 150.000`: the abbreviation's dot before the amount.
+            if step > 0, p < c.count, c[p] == ".", p + 1 < c.count, c[p + 1] == " " { p += 1 }
             while p >= 0, p < c.count, c[p] == " " || c[p] == ":" || (step > 0 && c[p] == "=") { p += step }
             var q = p, s = ""
             while q >= 0, q < c.count, d(q) || ((c[q] == "." || c[q] == ",") && d(q + step)) {
@@ -111,7 +117,7 @@ struct ReceiptCurrency {
                 if isWord {
                     guard !letter(k - 1), !letter(k + m.count) else { continue }
                     let raw = c[k..<(k + m.count)]
-                    if m.count <= 2 ? !raw.allSatisfy(\.isUppercase) : raw.allSatisfy(\.isLowercase) { continue }
+                    if m.count <= 2 ? !raw.allSatisfy(\.isUppercase) && !conventionalCase.contains(String(raw)) : raw.allSatisfy(\.isLowercase) { continue }
                 }
                 let after = amount(from: k + m.count, step: 1), before = amount(from: k - 1, step: -1)
                 // `RN` is the OCR slip for `RM` only before an amount; a word otherwise.

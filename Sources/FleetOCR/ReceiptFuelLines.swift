@@ -86,7 +86,7 @@ struct FuelLines {
         func skipSpaces() { while let c = rest.first, c == " " { rest = rest.dropFirst() } }
         skipSpaces()
         let head = String(rest.prefix(3)).uppercased()
-        for mark in ["EUR", "USD", "MYR", "SGD", "GBP", "COP", "RM", "S$", "$", "€", "£"] where head.hasPrefix(mark) {
+        for mark in ["EUR", "USD", "MYR", "SGD", "GBP", "COP", "IDR", "INR", "MAD", "RM", "RP", "RS", "DH", "S$", "$", "€", "£", "₹"] where head.hasPrefix(mark) {
             rest = rest.dropFirst(mark.count)
             break
         }
@@ -107,7 +107,7 @@ struct FuelLines {
     /// What stands between two numbers of one line, once units, currency marks and spaces are
     /// taken out: `X`, `×`, `*` or `@` makes them a price and a volume (`1,560 X 12.820 l`).
     static func operatorBetween(_ between: Substring) -> String {
-        let tokens = ["LITRES", "LITERS", "LITRE", "LITER", "LTRS", "LTR", "GALLONS", "GALONES", "GAL", "EUR", "USD", "RM", "YEN", "S$", "$", "€", "£", "¥"]
+        let tokens = ["LITRES", "LITERS", "LITRE", "LITER", "LTRS", "LTR", "GALLONS", "GALONES", "GAL", "EUR", "USD", "IDR", "INR", "MAD", "RM", "RP", "RS", "DH", "YEN", "S$", "$", "€", "£", "¥", "₹"]
         let c = Array(between.uppercased())
         var out = "", k = 0
         outer: while k < c.count {

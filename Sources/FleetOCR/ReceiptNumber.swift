@@ -84,9 +84,13 @@ struct ReceiptNumber: Equatable {
             return (decimal(after: last), nil)   // `1.234,56`, `1,234.56`, `1 234,56`: the last mark is decimal
         }
         if marks.count > 1 {
-            // `1,234,567` groups thousands; `1.2.3` is not a number.
+            // `1,234,567` groups thousands, and so does India's `1,23,456` (lakhs: the last group
+            // of three, those before it of two); `1.2.3` is not a number.
             let groups = text.split(whereSeparator: { $0 == "." || $0 == "," })
-            guard groups.dropFirst().allSatisfy({ $0.count == 3 }), groups[0].count <= 3 else { return nil }
+            let thousands = groups.dropFirst().allSatisfy({ $0.count == 3 }) && groups[0].count <= 3
+            let lakhs = marks.allSatisfy { $0 == "," } && groups.last?.count == 3 && (1...2).contains(groups[0].count)
+                && groups.dropFirst().dropLast().allSatisfy { $0.count == 2 }
+            guard thousands || lakhs else { return nil }
             return (DecimalNumber(mantissa: all, scale: 0), nil)
         }
         let after = text[text.index(after: last)...].count

@@ -62,18 +62,20 @@ enum ReceiptPatterns {
     static let plausiblePricePerLitre: [String: ClosedRange<Double>] = [
         "USD": 0.3...3.5, "CAD": 0.5...4, "AUD": 0.5...4, "NZD": 0.5...5, "EUR": 0.5...4, "GBP": 0.5...4, "CHF": 0.5...5,
         "MYR": 1...8, "COP": 1000...10000, "SGD": 1...8, "JPY": 60...400, "PLN": 2...15, "SEK": 5...40, "NOK": 5...40, "DKK": 5...40,
-        "MXN": 10...40, "BRL": 3...12, "KRW": 800...3000, "INR": 50...200,
+        "MXN": 10...40, "BRL": 3...12, "KRW": 800...3000, "INR": 50...200, "IDR": 5000...30000, "MAD": 6...25,
     ]
 
     // MARK: - Currency
 
     /// Marks that name a currency, longest first so `S$` is not read as `$`. `RN` is the common
-    /// OCR slip for `RM`.
+    /// OCR slip for `RM`. `Rp` (rupiah), `Rs` (rupee) and `Dh` (dirham) also count in the case
+    /// they are printed in (`ReceiptCurrency.conventionalCase`).
     static let currencyMarks: [(mark: String, code: String)] = [
         ("MX$", "MXN"), ("MXN", "MXN"), ("R$", "BRL"), ("BRL", "BRL"), ("COP", "COP"), ("KRW", "KRW"), ("₩", "KRW"), ("S$", "SGD"), ("SGD", "SGD"), ("US$", "USD"), ("USD", "USD"), ("C$", "CAD"), ("CAD", "CAD"), ("A$", "AUD"), ("AUD", "AUD"),
         ("EUR", "EUR"), ("€", "EUR"), ("GBP", "GBP"), ("£", "GBP"), ("MYR", "MYR"), ("RM", "MYR"), ("RN", "MYR"), ("JPY", "JPY"), ("YEN", "JPY"),
         ("¥", "JPY"), ("円", "JPY"), ("CHF", "CHF"), ("PLN", "PLN"), ("ZL", "PLN"), ("SEK", "SEK"), ("NOK", "NOK"), ("DKK", "DKK"),
-        ("THB", "THB"), ("PHP", "PHP"), ("INR", "INR"), ("₹", "INR"), ("NZD", "NZD"), ("$", "$"),
+        ("THB", "THB"), ("PHP", "PHP"), ("INR", "INR"), ("₹", "INR"), ("RS", "INR"), ("IDR", "IDR"), ("RP", "IDR"), ("MAD", "MAD"),
+        ("DHS", "MAD"), ("DH", "MAD"), ("NZD", "NZD"), ("$", "$"),
     ]
 
     // MARK: - Text repairs

@@ -84,6 +84,37 @@ final class ReceiptLocaleTests: XCTestCase {
         XCTAssertEqual(money("90.300,00", ",", minor: 0), "90300", "zero cents printed on a currency printed without them")
     }
 
+    func testIndianLakhsIndonesianRupiahAndMoroccanDirhams() {
+        func parsed(_ text: String) -> String { ReceiptNumber.parse(text).map { $0.value.description } ?? "-" }
+        XCTAssertEqual(parsed("1,23,456"), "123456", "lakhs")
+        XCTAssertEqual(parsed("12,34,567"), "1234567", "ten lakhs")
+        XCTAssertEqual(parsed("1,00,00,000"), "10000000", "a crore")
+        XCTAssertEqual(parsed("1,23,456.78"), "123456.78")
+        for bad in ["1,2,345", "123,45,678", "1.23.456", "1,23,45"] { XCTAssertEqual(parsed(bad), "-", bad) }
+        // The marks in the case they are printed in; a lower-case word is no currency.
+        XCTAssertEqual(ReceiptCurrency.printed(in: "TOTAL Rp 200.000"), ["IDR"])
+        XCTAssertEqual(ReceiptCurrency.printed(in: "Harga Rp. 10.000"), ["IDR"])
+        XCTAssertEqual(ReceiptCurrency.printed(in: "GRAND TOTAL Rs. 1,54,285"), ["INR"])
+        XCTAssertEqual(ReceiptCurrency.printed(in: "TOTAL TTC 500,00 DH"), ["MAD"])
+        XCTAssertEqual(ReceiptCurrency.printed(in: "rp 200.000"), [])
+        // Words two countries print settle what they share, not the currency.
+        let malay = locale("KEDAI\nJUMLAH 12.50")
+        XCTAssertEqual(malay.dayFirst.value, true)
+        XCTAssertEqual(malay.currency.source, .fleet)
+        let french = locale("STATION\nNET A PAYER 12,50")
+        XCTAssertEqual(french.decimalMark.value, ",")
+        XCTAssertEqual(french.ocrLanguage.value, "fra")
+        XCTAssertEqual(french.currency.source, .fleet)
+        XCTAssertEqual(locale("STATION\nCASABLANCA\nNET A PAYER 12,50").currency.value, "MAD")
+        XCTAssertEqual(locale("STATION\nSPBU 34.401.12\nJUMLAH 12.500").currency.value, "IDR")
+        XCTAssertEqual(locale("STATION\nSPBU 34.401.12").ocrLanguage.value, "ind")
+        // Rupiah without a mark, on a slip Indonesia's words settle: the dot groups thousands.
+        let f = extract("SPBU 34.401.12\nJAKARTA\n12/03/2024 14:22\nPERTALITE\nVolume 20,00 L\nHarga/Liter 10.000\nTOTAL 200.000\nTUNAI 200.000")
+        XCTAssertEqual(f.currency?.value, "IDR")
+        XCTAssertEqual(f.total?.value.description, "200000")
+        XCTAssertEqual(f.date?.value.description, "2024-03-12")
+    }
+
     func testPesosWithDollarSignAndGallons() {
         let f = extract("ESTACION LA 80\nCRA 80 # 34-21 MEDELLIN\nFECHA: 11/01/2025\nGASOLINA CORRIENTE\nGALONES 6.000\nPRECIO/GAL $15.050\nTOTAL $90.300\nEFECTIVO $100.000\nCAMBIO $9.700")
         XCTAssertEqual(f.currency?.value, "COP")
