@@ -406,7 +406,7 @@ final class ReceiptExtractorTests: XCTestCase {
     /// currency, doubtful.
     func testTiedCurrencyCluesAreSettledTheSameWayEveryTime() {
         let marks = "SHOP\n01.02.2025\nTOTAL $45.67 EUR 94,35"
-        let words = "SHOP\n01.02.2025\nSUMME TUNAI 12,50"
+        let words = "SHOP\n01.02.2025\nSUMME BAKI 12,50"
         XCTAssertLessThan(ReceiptExtractor(defaultCurrency: "USD").extract(text: words).currency?.confidence ?? 1, ReceiptFields.currencyDoubt)
         for (text, expected) in [(marks, "USD"), (words, "USD")] {
             var seen = Set<String>()
@@ -426,8 +426,10 @@ final class ReceiptExtractorTests: XCTestCase {
         XCTAssertEqual(currency("SHOP\nJOLIET IL 60435\nTOTAL 12.50\n", fleet: "EUR"), "USD country")
         XCTAssertEqual(currency("SHOP\nTOTAL 12.50\n", fleet: "CAD"), "CAD fleet")
         XCTAssertEqual(currency("SHOP\nFarm 12 rm\nSUMME 12,50\n"), "EUR language", "a lower-case rm is no ringgit")
-        XCTAssertEqual(currency("SHOP\n¥1\nTOTAL TTC 3,60\n"), "EUR language", "a ¥ beside a lone digit is a speck")
-        XCTAssertEqual(currency("SHOP\n¥ 12.50\nTOTAL TTC 12,50\n"), "EUR language", "no yen has cents")
+        XCTAssertEqual(currency("SHOP\n¥1\nSUMME 3,60\n"), "EUR language", "a ¥ beside a lone digit is a speck")
+        XCTAssertEqual(currency("SHOP\n¥ 12.50\nSUMME 12,50\n"), "EUR language", "no yen has cents")
+        XCTAssertEqual(currency("SHOP\nTOTAL TTC 3,60\n"), "USD fleet", "French words are printed in France and Morocco: no currency of their own")
+        XCTAssertEqual(currency("SHOP\nTOTAL TTC 3,60\n", fleet: "EUR"), "EUR fleet")
     }
 
     func testDatesOutsideTheImportWindowOrLabelledAsExpiryAreNotThePurchase() {
