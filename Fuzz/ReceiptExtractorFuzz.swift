@@ -7,7 +7,8 @@
 // run); the card's last four are four digits; confidences stay within 0–1; amounts, volumes,
 // prices and odometers are finite and not negative; a time of day is a real one; a total at or
 // above the review threshold has a second source (`totalCheck`); the currency always has a
-// source; a purchase date lies between 2000 and the import time; the OCR pipeline's receipt judge
+// source; a purchase date lies between 2000 and 2199, and one after the import time is flagged with a
+// note; the OCR pipeline's receipt judge
 // (`ReceiptReadingJudge`) is a strict order and settled exactly when no field is doubtful, and the
 // lines it names for rereading are few, distinct, in range and unsure.
 import Foundation
@@ -51,10 +52,15 @@ private func check(_ f: ReceiptFields) {
     // Nothing sure on one reading: a total at or above the review threshold has a second source.
     if let t = f.total, t.confidence >= ReceiptFields.reviewThreshold { precondition(f.totalCheck != nil, "sure total \(t.value) without a check") }
     precondition(f.currency != nil && f.currencySource != nil, "no currency or no source")
-    // A purchase date is never before 2000 nor after the import time (plus a day).
-    if let d = f.date?.value {
+    // A purchase date is never before 2000 nor after 2199; one after the import time (plus a
+    // day) is kept only below the review threshold, with a note saying the clock judged it.
+    if let d = f.date {
         let latest = CivilDate(daysSinceEpoch: Int(Date().timeIntervalSince1970 / 86_400) + 1)
-        precondition(d.year >= 2000 && d <= latest, "date \(d) outside the window")
+        precondition(d.value.year >= 2000 && d.value <= ReceiptDates.latestPlausible, "date \(d.value) outside 2000–2199")
+        if d.value > latest {
+            precondition(d.confidence < ReceiptFields.reviewThreshold, "date \(d.value) after the clock is sure (\(d.confidence))")
+            precondition(f.notes.contains { $0.contains("after this machine's clock") }, "date \(d.value) after the clock without a note")
+        }
     }
     precondition(!digitRuns(f.maskedText).contains { (12...19).contains($0) }, "a card-shaped run survived masking: \(f.maskedText.debugDescription)")
     precondition(ReceiptPatterns.maskCardNumbers(f.maskedText) == f.maskedText, "masking is not idempotent")
