@@ -129,7 +129,7 @@ final class ELM327ImporterTests: XCTestCase {
         XCTAssertEqual(try OBDRows.samples(t), ["T-12|1772956799620|0D|50.000000", "T-12|1772956800220|0C|1728.000000",
                                                 "T-12|1772956801170|05|84.000000", "T-12|1772957700120|0D|52.000000"])
         let messages = try t.rows("SELECT message FROM reject ORDER BY id").map { $0[0] as String }
-        XCTAssertEqual(messages.count, 3)
+        guard messages.count == 3 else { return XCTFail("three rejects expected: \(messages)") }
         XCTAssertTrue(messages[0].hasPrefix("the answer's time '2026-03-08 02:00:00.220' (2026-03-08 02:00:00.220) does not exist in America/Chicago: the clocks went forward"), messages[0])
         XCTAssertTrue(messages[1].hasPrefix("the answer's time '2026-03-08 02:00:00.220'"), "inherited from the line before: \(messages[1])")
         XCTAssertTrue(messages[2].hasPrefix("the answer's time '02:30:00.500' (2026-03-08 02:30:00.500) does not exist"), messages[2])
