@@ -1,12 +1,12 @@
 // libFuzzer harness: the OBD-II decoding layer (FleetImport/Formats/{obd-shared,elm327,car-scanner,torque} without the warehouse parts)
 // must never crash, hang or loop on any bytes. Each input is read as an ELM327 transcript
-// (line reader → line parser → ISO-TP/ELM multi-frame assembler → J1979 decoders), and each
+// (line reader → line parser, String and byte paths compared, in America/Chicago → ISO-TP/ELM
+// multi-frame assembler → J1979 decoders), and each
 // line also as a Torque/Car Scanner time, header field and number. Not covered here: the
 // importers themselves and OBDRecorder, which need FleetWarehouse (GRDB); their tests cover them.
 // Built by Fuzz/run.sh with FleetCore's sources and the staged OBD files into one module.
 import Foundation
 
-private let utc = TimeZone(identifier: "UTC")!
 private let chicago = TimeZone(identifier: "America/Chicago")!
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -14,7 +14,10 @@ public func fuzzELM327(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(bytes: data, count: size)
     var reader = TextLineReader(data: bytes)
     var assembler = ELMAssembler()
-    var time: Int64? = nil
+    var time = ELMLineTime()
+    // The byte path beside the String path, in a zone with DST changes: both must agree on
+    // every piece and on the time a line leaves (issue 35: local stamps in a skipped hour).
+    var bytePath = ELMByteParser(zone: chicago)
     var lastLine = 0
     var clock = OBDLocalClock(zone: chicago)
     var scanner = CarScannerClock(fileName: "2025-11-20 16-05-09.csv", zone: FleetZone(identifier: "America/Chicago")!)
@@ -42,8 +45,13 @@ public func fuzzELM327(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(line.number > lastLine, "line numbers must increase")
         precondition(line.text.utf8.count <= TextLineReader.maxLine * 3, "a line is capped")
         lastLine = line.number
-        for piece in ELMLineParser.pieces(of: line.text, line: line.number, lastTime: &time, zone: utc) {
+        let pieces = ELMLineParser.pieces(of: line.text, line: line.number, lastTime: &time, zone: chicago)
+        var fast: [ELMPiece] = []
+        Array(line.text.utf8).withUnsafeBufferPointer { bytePath.pieces($0, line: line.number, into: &fast) }
+        precondition(fast == pieces && bytePath.lastTime == time, "byte and String paths disagree")
+        for piece in pieces {
             precondition(piece.line == line.number)
+            precondition(piece.time == nil || piece.skipped == nil, "a time is an instant or skipped, never both")
             check(assembler.feed(piece))
         }
         _ = try? clock.utc(line.text)

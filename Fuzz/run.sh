@@ -103,7 +103,7 @@ wanted samsara && run samsara "${core[@]}" $(stage samsara Sources/FleetImport/P
 seed receipt Fuzz/seeds/receipt/*
 wanted receipt && run receipt "${core[@]}" $(stage receipt Sources/FleetOCR/Receipt*.swift Sources/FleetOCR/OCRResult.swift Sources/FleetOCR/OCRReadingJudge.swift) Fuzz/ReceiptExtractorFuzz.swift
 
-seed elm Fuzz/seeds/elm/*; wanted elm && run elm "${core[@]}" $(stage elm Sources/FleetImport/Parsers/XML/XMLTypes.swift Sources/FleetImport/Formats/obd-shared/{OBDDecoder,OBDLocalTime,OBDChannels,OBDLayouts,OBDText}.swift Sources/FleetImport/Formats/elm327/{ELMLine,ELMWrapper,ELMAssembler,TextLineReader}.swift Sources/FleetImport/Formats/car-scanner/{CarScannerFileDate,CarScannerClock}.swift Sources/FleetImport/Formats/torque/TorqueZoneTally.swift) Fuzz/ELM327Fuzz.swift  # ELM327 transcripts: line reader, parser, multi-frame assembler, J1979 decoders
+seed elm Fuzz/seeds/elm/*; wanted elm && run elm "${core[@]}" $(stage elm Sources/FleetImport/Parsers/XML/XMLTypes.swift Sources/FleetImport/Formats/obd-shared/{OBDDecoder,OBDLocalTime,OBDChannels,OBDLayouts,OBDText}.swift Sources/FleetImport/Formats/elm327/{ELMLine,ELMByteParser,ELMWrapper,ELMAssembler,TextLineReader}.swift Sources/FleetImport/Formats/obd-csv/OBDCSVLayout.swift Sources/FleetImport/Formats/car-scanner/{CarScannerFileDate,CarScannerClock}.swift Sources/FleetImport/Formats/torque/TorqueZoneTally.swift) Fuzz/ELM327Fuzz.swift  # ELM327 transcripts: line reader, parser, multi-frame assembler, J1979 decoders
 
 # Freematics and python-OBD logs: the line reader, both line parsers, the Freematics device clock
 # and GPS decoders, the pint unit table and the local clock (not the importers: they need the warehouse).

@@ -8,7 +8,9 @@ import Foundation
 ///   America/Chicago) names no instant: the row is rejected (`bad_date`) with this reason, or
 ///   a receipt is held for review, and nothing is placed by a guess;
 /// - a time in the hour that repeats when they go back names two instants: the first (the
-///   daylight-saving one) is taken (`Timestamp.utc(fromLocal:in:)`), in every format alike.
+///   daylight-saving one) is taken (`Timestamp.utc(fromLocal:in:)`) where rows need not be in
+///   time order (CSV columns, profiles, receipts); an OBD log, written in time order, lets the
+///   file order decide (`OBDLocalClock.resolve` in FleetImport).
 public enum LocalTime {
     private static let utc = TimeZone(identifier: "UTC")!
 

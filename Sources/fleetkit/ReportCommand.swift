@@ -89,14 +89,14 @@ struct ReportCommand: ParsableCommand {
         if let month {
             let p = month.split(separator: "-")
             guard p.count == 2, let y = Int(p[0]), let m = Int(p[1]), (1...12).contains(m), (1971...2200).contains(y), p[1].count == 2 else {
-                throw ValidationError("--month '\(month)' is not YYYY-MM.")
+                throw ValidationError("--month '\(month)' is not YYYY-MM of the years 1971–2200.")
             }
             return .month(y, m)
         }
         if let quarter {
             let p = quarter.uppercased().split(separator: "-")
             guard p.count == 2, let y = Int(p[0]), p[1].hasPrefix("Q"), let q = Int(p[1].dropFirst()), (1...4).contains(q), (1971...2200).contains(y) else {
-                throw ValidationError("--quarter '\(quarter)' is not YYYY-Qn.")
+                throw ValidationError("--quarter '\(quarter)' is not YYYY-Qn of the years 1971–2200.")
             }
             return .quarter(y, q)
         }

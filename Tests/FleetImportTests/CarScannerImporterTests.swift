@@ -75,6 +75,24 @@ final class CarScannerImporterTests: XCTestCase {
         XCTAssertEqual(try t.count("obd_sample"), 0)
     }
 
+    /// An older log counting from the start time in its name, where that start (02:30:00 on
+    /// 2026-03-08) is in the hour America/Chicago skipped: it names no instant, so no row can
+    /// be placed and the file fails saying so, where the start used to be folded onto 03:30.
+    /// In UTC the same file loads from 02:30:00Z (python3: 1772937000000 + 500 ms).
+    func testAStartTimeInTheSpringForwardGapFailsTheFile() throws {
+        let t = try TestWarehouse()
+        var options = t12
+        options.zone = FleetZone(identifier: "America/Chicago")!
+        let name = "car-scanner-relative 2026-03-08 02-30-00.csv"
+        let o = try t.importFile(fixture("obd/" + name), options: options)
+        XCTAssertEqual(o.status, .failed)
+        XCTAssertTrue(o.error?.contains("'2026-03-08 02:30:00' (2026-03-08 02:30:00) does not exist in America/Chicago") ?? false, o.error ?? "")
+        XCTAssertEqual(try t.count("obd_sample"), 0)
+        let u = try TestWarehouse()
+        XCTAssertEqual(try u.importFile(fixture("obd/" + name), options: t12).status, .imported)
+        XCTAssertEqual(try OBDRows.samples(u).map { $0.split(separator: "|")[1] }, ["1772937000500", "1772937001500"])
+    }
+
     /// Real Car Scanner logs count SECONDS from local midnight (57975.062 = 16:06:15.062, a minute
     /// after the 16-05-09 in the name); the day comes from the name. Expected instants:
     /// python3 zoneinfo, datetime(2026,10,1,tzinfo=America/Chicago).timestamp() + SECONDS.
@@ -108,6 +126,21 @@ final class CarScannerImporterTests: XCTestCase {
         XCTAssertEqual(try OBDRows.rejects(t), ["line 3 bad_date"])
         let message = try XCTUnwrap(try t.rows("SELECT message FROM reject").first?[0] as String?)
         XCTAssertTrue(message.contains("'2026-03-08 02:00:01' (2026-03-08 02:00:01.500) does not exist in America/Chicago"), message)
+    }
+
+    /// SECONDS since midnight on a fall-back night (2026-11-01, America/Chicago): 4500.5 after
+    /// 7140.5 is 01:15:00.5 again, the second pass (CST), by file order as in every OBD log.
+    /// Before, it took the first occurrence, an hour early among the first pass. python3
+    /// zoneinfo (the first candidate not before the previous row): 1793512740500,
+    /// 1793514600500, 1793516340500, 1793517300500 (fold=1), 1793519100500 (fold=1), 1793520600500.
+    func testSecondsInTheRepeatedHourFollowFileOrder() throws {
+        let t = try TestWarehouse()
+        var options = t12
+        options.zone = FleetZone(identifier: "America/Chicago")!
+        let o = try t.importFile(fixture("obd/car-scanner-fall-back 2026-11-01 00-59-00.csv"), options: options)
+        XCTAssertEqual(o.rejected, 0, o.error ?? "")
+        XCTAssertEqual(try OBDRows.samples(t).map { $0.split(separator: "|")[1] },
+                       ["1793512740500", "1793514600500", "1793516340500", "1793517300500", "1793519100500", "1793520600500"])
     }
 
     func testSecondsWrapAtMidnightIntoTheNextDay() throws {

@@ -111,6 +111,53 @@ final class ELM327ImporterTests: XCTestCase {
         XCTAssertEqual(try OBDRows.samples(t), ["T-12|1790899199620|0D|50.000000", "T-12|1790899200220|0C|1726.000000", "T-12|1790899201170|05|83.000000"])
     }
 
+    /// Issue 35 item 4 for ELM327: a local stamp in the hour America/Chicago skipped on
+    /// 2026-03-08 was placed with the offset from before the change, so 02:00:00.220 became
+    /// 08:00:00.220Z, the instant of the real 03:00:00.220 answer. Now every answer whose time
+    /// (a full stamp, a time of day alone, or one inherited from either) names no instant is a
+    /// `bad_date` reject saying so; the rest load. Expected instants: python3 zoneinfo,
+    /// datetime(2026,3,8,1,59,59,620000,tzinfo=ZoneInfo("America/Chicago")).timestamp() =
+    /// 1772956799.62, (3,0,0,220000) = 1772956800.22, (3,0,1,170000) = 1772956801.17; a stamp
+    /// with its own offset (02:15:00.120-06:00) is 1772957700.12 whatever the zone says.
+    func testLocalStampsInTheSpringForwardGapAreRejectedNotFolded() throws {
+        let t = try TestWarehouse()
+        var options = t12
+        options.zone = FleetZone(identifier: "America/Chicago")!
+        let o = try t.importFile(fixture("obd/elm-spring-forward-gap.log"), options: options)
+        XCTAssertEqual(o.status, .imported, o.error ?? "")
+        XCTAssertEqual(try OBDRows.rejects(t), ["line 6 bad_date", "line 8 bad_date", "line 10 bad_date"])
+        XCTAssertEqual(try OBDRows.samples(t), ["T-12|1772956799620|0D|50.000000", "T-12|1772956800220|0C|1728.000000",
+                                                "T-12|1772956801170|05|84.000000", "T-12|1772957700120|0D|52.000000"])
+        let messages = try t.rows("SELECT message FROM reject ORDER BY id").map { $0[0] as String }
+        guard messages.count == 3 else { return XCTFail("three rejects expected: \(messages)") }
+        XCTAssertTrue(messages[0].hasPrefix("the answer's time '2026-03-08 02:00:00.220' (2026-03-08 02:00:00.220) does not exist in America/Chicago: the clocks went forward"), messages[0])
+        XCTAssertTrue(messages[1].hasPrefix("the answer's time '2026-03-08 02:00:00.220'"), "inherited from the line before: \(messages[1])")
+        XCTAssertTrue(messages[2].hasPrefix("the answer's time '02:30:00.500' (2026-03-08 02:30:00.500) does not exist"), messages[2])
+        // The same transcript in UTC has no gap: every answer loads.
+        let u = try TestWarehouse()
+        XCTAssertEqual(try u.importFile(fixture("obd/elm-spring-forward-gap.log"), options: t12).rejected, 0)
+        XCTAssertEqual(try OBDRows.samples(u).count, 7)
+    }
+
+    /// The repeated hour of a fall-back night (2026-11-01, America/Chicago): local stamps take
+    /// the OBD logs' file-order rule, as Torque's Device Time does. 01:15 after 01:59 is the
+    /// second pass (CST), and so is the time of day 01:45 after it; before, both took the first
+    /// occurrence and were placed an hour early, among the earlier answers. Expected: python3
+    /// zoneinfo, 00:59:00.1 → 1793512740100, 01:30:00.1 fold=0 → 1793514600100, 01:59:00.1
+    /// fold=0 → 1793516340100, 01:15:00.1 fold=1 → 1793517300100, 01:45:00.1 fold=1 →
+    /// 1793519100100, 02:10:00.1 → 1793520600100.
+    func testLocalStampsInTheRepeatedHourFollowFileOrder() throws {
+        let t = try TestWarehouse()
+        var options = t12
+        options.zone = FleetZone(identifier: "America/Chicago")!
+        let o = try t.importFile(fixture("obd/elm-fall-back.log"), options: options)
+        XCTAssertEqual(o.rejected, 0, o.error ?? "")
+        XCTAssertEqual(try OBDRows.samples(t), [
+            "T-12|1793512740100|0D|10.000000", "T-12|1793514600100|0D|20.000000", "T-12|1793516340100|0D|30.000000",
+            "T-12|1793517300100|0D|40.000000", "T-12|1793519100100|0D|50.000000", "T-12|1793520600100|0D|60.000000",
+        ])
+    }
+
     func testErrorsBecomeRejectsOrNotesNeverCrashes() throws {
         let t = try TestWarehouse()
         let o = try t.importFile(fixture("obd/elm-errors.log"), options: t12)

@@ -38,7 +38,7 @@ final class OBDBytePathPerfTests: XCTestCase {
         XCTAssertGreaterThan(lines.count, 150)
         for zone in [TimeZone(identifier: "UTC")!, TimeZone(identifier: "America/Chicago")!] {
             // Threaded through all lines, as in a file: the time a line inherits must agree too.
-            var slowTime: Int64? = 1_790_841_600_000
+            var slowTime = ELMLineTime(instant: 1_790_841_600_000)
             var fast = ELMByteParser(zone: zone)
             fast.lastTime = slowTime
             for (n, line) in lines.enumerated() {
@@ -52,10 +52,11 @@ final class OBDBytePathPerfTests: XCTestCase {
     }
 
     /// Lines glued from transcript fragments by a seeded generator: byte and String parsers agree
-    /// on every one, pieces and inherited time alike.
+    /// on every one, pieces and inherited time alike, also on Berlin's DST nights (02:30 on
+    /// 2026-03-29 was skipped, on 2026-10-25 it came twice).
     func testBytePiecesEqualStringPiecesOnGeneratedLines() {
         let fragments = ["41", "0C", "0d", " ", "  ", "7E8", "7e9", "1", "A", "\\r", "\\n", "\\", ">", "SEARCHING...", "NO DATA", "OK",
-                         "2026-10-01T08:00:0", "2026-10-01 08:59:5", "1Z", "9z", "9.25Z", "0+02:00", "0-0530", "3", "08:00:01", "23:59:59.9",
+                         "2026-10-01T08:00:0", "2026-10-01 08:59:5", "2026-03-29 02:30:0", "2026-10-25 02:30:0", "02:59:59", "02:00:0", "1Z", "9z", "9.25Z", "0+02:00", "0-0530", "3", "08:00:01", "23:59:59.9",
                          ":", "49 02", "0:", "1:", "AT", "at", "\t", "<<", "RX:", "Tx:", "SEND:", "°", "18 DA F1 10", "48 6B 10", "014",
                          "BUS INIT", "12.6V", "#", "//", "[", "]", "|", "-", ".", ",", "?", "DATA ERROR", "ELM327 v1.5", "\u{FEFF}"]
         var seed: UInt64 = 0x2545F4914F6CDD1D
@@ -64,7 +65,7 @@ final class OBDBytePathPerfTests: XCTestCase {
             return Int((seed >> 33) % UInt64(n))
         }
         let zone = TimeZone(identifier: "Europe/Berlin")!
-        var slowTime: Int64? = nil
+        var slowTime = ELMLineTime()
         var fast = ELMByteParser(zone: zone)
         var mismatches = 0
         for n in 0..<6000 {
@@ -79,7 +80,7 @@ final class OBDBytePathPerfTests: XCTestCase {
             }
         }
         XCTAssertEqual(mismatches, 0)
-        XCTAssertNotNil(slowTime, "some generated lines carry a time")
+        XCTAssertNotNil(slowTime.instant, "some generated lines carry a time")
     }
 
     func testTheVINPassLeavesOutOnlySingleLineAnswersThatAreNoVIN() throws {

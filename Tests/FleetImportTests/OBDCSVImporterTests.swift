@@ -78,6 +78,24 @@ final class OBDCSVImporterTests: XCTestCase {
         XCTAssertEqual(try t.rows("SELECT DISTINCT at FROM obd_sample ORDER BY at").map { $0[0] as Int64 }, [1_772_956_740_000, 1_772_957_400_000, 1_772_958_600_000])
     }
 
+    /// The repeated hour of a fall-back night (2026-11-01, America/Chicago): a logger writes in
+    /// time order, so 01:15 after 01:59 is the second pass (CST), as in every OBD log. Before,
+    /// each took the first occurrence and 01:15/01:45 were placed an hour early, among the first
+    /// pass. python3 zoneinfo: 00:59 → 1793512740000, 01:30 fold=0 → 1793514600000, 01:59 fold=0
+    /// → 1793516340000, 01:15 fold=1 → 1793517300000, 01:45 fold=1 → 1793519100000, 02:10 →
+    /// 1793520600000.
+    func testDateTimesInTheRepeatedHourFollowFileOrder() throws {
+        let t = try TestWarehouse()
+        var options = t12
+        options.zone = FleetZone(identifier: "America/Chicago")!
+        let o = try t.importFile(fixture("obd/logger-fall-back.csv"), options: options)
+        XCTAssertEqual(o.rejected, 0, o.error ?? "")
+        XCTAssertEqual(try t.rows("SELECT at || '|' || value FROM obd_sample WHERE pid = 12 ORDER BY at").map { $0[0] as String }, [
+            "1793512740000|700.0", "1793514600000|710.0", "1793516340000|720.0",
+            "1793517300000|730.0", "1793519100000|740.0", "1793520600000|750.0",
+        ])
+    }
+
     /// A row whose time is not a time, empty or before 1971, or whose value is not a number, is
     /// a reject with its line; the others load.
     func testBadRowsAreRejectedWithTheirLine() throws {

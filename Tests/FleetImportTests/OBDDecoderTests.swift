@@ -86,7 +86,7 @@ final class OBDDecoderTests: XCTestCase {
     }
 
     func testLineParserHandlesEveryTranscriptQuirk() {
-        var time: Int64? = nil
+        var time = ELMLineTime()
         let utc = TimeZone(identifier: "UTC")!
         func kinds(_ line: String) -> [ELMPiece.Kind] { ELMLineParser.pieces(of: line, line: 1, lastTime: &time, zone: utc).map(\.kind) }
         XCTAssertEqual(kinds(">ATZ"), [.at("ATZ")])
@@ -109,13 +109,13 @@ final class OBDDecoderTests: XCTestCase {
         // Literal backslash-r, echo and prompt on one line.
         XCTAssertEqual(kinds(#"010D\r41 0D 32\r\r>"#), [.request([0x01, 0x0D]), .frame(header: nil, bytes: [0x41, 0x0D, 0x32])])
         XCTAssertEqual(kinds("Connecting..."), [.unknown])
-        XCTAssertNil(time)
+        XCTAssertEqual(time, ELMLineTime())
         // A time at the start of a line is taken, then inherited.
         XCTAssertEqual(kinds("[2026-10-01 08:00:03.500] 41 0D 32"), [.frame(header: nil, bytes: [0x41, 0x0D, 0x32])])
-        XCTAssertEqual(time, 1_790_841_603_500)
+        XCTAssertEqual(time.instant, 1_790_841_603_500)
         XCTAssertEqual(ELMLineParser.pieces(of: "41 0D 33", line: 2, lastTime: &time, zone: utc).first?.time, 1_790_841_603_500)
         XCTAssertEqual(kinds("2026-10-01T10:00:00+02:00 RX: 41 0D 32").count, 1)
-        XCTAssertEqual(time, 1_790_841_600_000)
+        XCTAssertEqual(time.instant, 1_790_841_600_000)
     }
 
     func testISOTPReassemblyWithTwoECUsInterleaved() {

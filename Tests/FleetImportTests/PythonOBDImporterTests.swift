@@ -28,6 +28,22 @@ final class PythonOBDImporterTests: XCTestCase {
         XCTAssertEqual(try t.rows("SELECT value FROM meter_reading WHERE meter = 'fuel_level'").map { $0[0] as Double }.map { ($0 * 1e6).rounded() / 1e6 }, [47.058824])
     }
 
+    /// Both DST nights of 2026 in America/Chicago, by the rule of every OBD log: 02:30 on
+    /// 2026-03-08 was skipped (a `bad_date` reject saying so), and 01:15 after 01:59 on
+    /// 2026-11-01 is the second pass (file order). python3 zoneinfo: 01:59 CST → 1772956740000,
+    /// 03:10 CDT → 1772957400000, 01:30 fold=0 → 1793514600000, 01:59 fold=0 → 1793516340000,
+    /// 01:15 fold=1 → 1793517300000, 02:10 → 1793520600000.
+    func testTheSkippedHourIsRejectedAndTheRepeatedHourFollowsFileOrder() throws {
+        let t = try TestWarehouse()
+        var options = t12
+        options.zone = FleetZone(identifier: "America/Chicago")!
+        let o = try t.importFile(fixture("obd/python-obd-dst.log"), options: options)
+        XCTAssertEqual(o.format, "python-obd")
+        XCTAssertEqual(try OBDRows.rejects(t), ["line 4 bad_date"])
+        XCTAssertEqual(try OBDRows.samples(t).filter { $0.contains("|0C|") }.map { $0.split(separator: "|")[1] },
+                       ["1772956740000", "1772957400000", "1793514600000", "1793516340000", "1793517300000", "1793520600000"])
+    }
+
     func testLoggingOutputWithAbbreviatedUnits() throws {
         let t = try TestWarehouse()
         let o = try t.importFile(fixture("obd/python-obd-logging.log"), options: t12)

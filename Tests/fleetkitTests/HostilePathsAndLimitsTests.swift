@@ -54,6 +54,23 @@ final class HostilePathsAndLimitsTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("named pipe"), r.stderr)
     }
 
+    /// Issue 35 item 11: `--from 9999-12-01 --to 9999-12-31` crashed two reports (the next
+    /// month's start overflowed). A period outside the years the warehouse can hold (1971–2200,
+    /// as `--month` and `--quarter`) is a usage error, exit 64, naming the bound; never a signal.
+    func testReportPeriodsBeyondTheYearsTheWarehouseHoldsAreUsageErrors() throws {
+        let db = root.appendingPathComponent("fleet.sqlite").path
+        XCTAssertEqual(try run(["init", "--db", db]).status, 0)
+        for period in [["--from", "9999-12-01", "--to", "9999-12-31"], ["--from", "1970-12-01", "--to", "1970-12-31"],
+                       ["--month", "9999-12"], ["--quarter", "9999-Q4"]] {
+            for report in ["cost", "summary"] {
+                let r = try run(["report", report, "--db", db, "--out", root.path] + period, seconds: 30)
+                XCTAssertEqual(r.reason, .exit, "\(report) \(period): \(r.stderr)")
+                XCTAssertEqual(r.status, 64, "\(report) \(period): \(r.stderr)")
+                XCTAssertTrue(r.stderr.contains("1971") && r.stderr.contains("2200"), r.stderr)
+            }
+        }
+    }
+
     /// Issue 35 item 5: the per-run lock followed a planted symbolic link and truncated its target.
     func testASymlinkPlantedAsTheNextRunLockIsNeverWrittenThrough() throws {
         let db = root.appendingPathComponent("fleet.sqlite").path

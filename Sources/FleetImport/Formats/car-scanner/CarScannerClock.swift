@@ -9,8 +9,10 @@ import FleetCore
 /// whose first value is far below the start time in the name (`0.512` in `… 08-00-00.csv`),
 /// seconds since that start. Which one is decided once, on the first row, and said in a note.
 /// A recording that runs past midnight wraps `SECONDS` back to 0: a drop of more than 12 h is
-/// the next day. In the repeated hour of a fall-back night the first occurrence is taken
-/// (`Timestamp.utc`), because `SECONDS` carries no offset.
+/// the next day. `SECONDS` carries no offset, so in the repeated hour of a fall-back night the
+/// file order decides, as for every OBD log (`OBDLocalClock.resolve`): a time of day that would
+/// fall before the previous row is the second occurrence. Taking the first every time put the
+/// second pass onto the instants of the first, merged with its readings.
 struct CarScannerClock {
     enum Mode: Equatable { case unix, sinceMidnight(CivilDate), sinceStart(Int64) }
 
@@ -26,6 +28,8 @@ struct CarScannerClock {
     private(set) var mode: Mode?
     private var dayShift = 0
     private var last: Double?
+    /// The instants of earlier rows, for the file-order rule.
+    private var local: OBDLocalClock
 
     /// The fleet zone's name as the user gave it (Foundation on Linux calls UTC "GMT").
     let zoneName: String
@@ -33,6 +37,7 @@ struct CarScannerClock {
     init(fileName: String, zone: FleetZone) {
         self.fileName = fileName
         self.zone = zone.timeZone
+        local = OBDLocalClock(zone: zone.timeZone)
         zoneName = zone.identifier
         nameDate = CarScannerFileDate(name: fileName)
     }
@@ -62,7 +67,7 @@ struct CarScannerClock {
                 let text = "\(CivilDate(daysSinceEpoch: day.daysSinceEpoch + dayShift)) \(Self.clockText(secs))"
                 throw RowError(.badDate, "SECONDS \(Self.trimmed(secs)), the local time " + LocalTime.skippedReason(text, local: local, zone: zone))
             }
-            return Timestamp.utc(fromLocal: local, in: zone)
+            return try self.local.resolve(local: local, offset: nil)
         }
     }
 
@@ -81,7 +86,17 @@ struct CarScannerClock {
     private func decide(_ first: Double) throws -> Mode {
         if let date = nameDate.date {
             if let start = nameDate.startSecond, first + 600 < Double(start) {
-                return .sinceStart(Timestamp.utc(fromLocal: Int64(date.daysSinceEpoch) * 86_400_000 + Int64(start) * 1000, in: zone))
+                let local = Int64(date.daysSinceEpoch) * 86_400_000 + Int64(start) * 1000
+                // A start the clocks skipped names no instant (`LocalTime`), so no row can be
+                // placed: the file fails, never shifted onto the next hour. In the repeated hour
+                // the first occurrence is taken: one start time has no file order to follow.
+                guard Timestamp.exists(local: local, in: zone) else {
+                    throw Undated(
+                        reason: "SECONDS (\(Self.trimmed(first))) counts from the start time in the file name '\(fileName)', and "
+                            + LocalTime.skippedReason("\(date) \(Self.clockText(Double(start)))", local: local, zone: zone),
+                        hint: "Rename the file with the recording's real local start time in \(zoneName) (Car Scanner's name, 'YYYY-MM-DD HH-MM-SS.csv'), and import it again; nothing of this file was imported.")
+                }
+                return .sinceStart(Timestamp.utc(fromLocal: local, in: zone))
             }
             return .sinceMidnight(date)
         }

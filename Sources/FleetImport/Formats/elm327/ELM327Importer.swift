@@ -44,7 +44,7 @@ public struct ELM327Importer: Importer {
         if Self.looksBinary(head) { return .no }
         let text = String(decoding: head.prefix(16 * 1024), as: UTF8.self)
         var adapter = 0, answers = 0, unknown = 0, requests = 0
-        var time: Int64? = nil
+        var time = ELMLineTime()
         for (n, line) in text.split(whereSeparator: { $0.isNewline }).prefix(200).enumerated() {
             for piece in ELMLineParser.pieces(of: String(line), line: n + 1, lastTime: &time, zone: TimeZone(identifier: "UTC")!) {
                 switch piece.kind {
@@ -81,7 +81,7 @@ public struct ELM327Importer: Importer {
         if vin.count > 1 {
             for v in vin { sink.note("different VINs in the transcript (the file was attributed by the first)", example: v) }
         }
-        var pass = Pass(recorder: OBDRecorder(asset: asset, file: sink.sourceFileID))
+        var pass = Pass(recorder: OBDRecorder(asset: asset, file: sink.sourceFileID), zone: input.zone.timeZone)
         _ = try scan(input) { event in try pass.handle(event, into: &sink) }
         try pass.flush(into: &sink)
         try pass.recorder.finish(into: &sink)
@@ -197,7 +197,13 @@ private struct Pass {
     private var codesSeen: Set<String> = []
     private var vinParts = VINParts()
 
-    init(recorder: OBDRecorder) { self.recorder = recorder }
+    /// The zone local times were read in, named when one names no instant.
+    let zone: TimeZone
+
+    init(recorder: OBDRecorder, zone: TimeZone) {
+        self.recorder = recorder
+        self.zone = zone
+    }
 
     mutating func handle<S: RecordSink>(_ event: ELMEvent, into sink: inout S) throws {
         switch event {
@@ -224,6 +230,12 @@ private struct Pass {
                 // timeless debug log that only served to read the VIN.
                 if service == 0x41, let values = try? OBDDecoder.mode01(m.payload.dropFirst()), !values.isEmpty,
                    values.allSatisfy({ if case .bitmap = $0 { return true } else { return false } }) { return }
+                // A local time the clocks skipped names no instant (LocalTime): rejected with
+                // the reason, never folded onto the next hour with the real answers there.
+                if let skipped = m.skipped {
+                    try sink.reject(Issue(.badDate, at: location, "the answer's time " + LocalTime.skippedReason(skipped.text, local: skipped.local, zone: zone), raw: m.raw))
+                    return
+                }
                 try sink.reject(Issue(.missingTime, at: location, "the answer has no time: neither its line nor any line before it starts with one, so it cannot be placed on the timeline", raw: m.raw))
                 return
             }

@@ -6,6 +6,8 @@ struct ELMMessage: Equatable {
     /// The line of its first frame.
     var line: Int
     var time: Int64?
+    /// The line's time when it names no instant (`ELMSkippedTime`); `time` is then nil.
+    var skipped: ELMSkippedTime? = nil
     /// The answering ECU (`7E8`, `18DAF110`, KWP source `10`), nil when headers were off.
     var ecu: String?
     var payload: [UInt8]
@@ -38,6 +40,7 @@ struct ELMAssembler {
     private struct Pending {
         var line: Int
         var time: Int64?
+        var skipped: ELMSkippedTime?
         var ecu: String?
         var expected: Int?
         var data: [UInt8]
@@ -61,15 +64,15 @@ struct ELMAssembler {
             return [.problem(line: piece.line, reason: .unrecognisedLine, message: "not an AT command, OBD request, adapter status or hex frame", raw: piece.text)]
         case let .byteCount(n):
             let out = flushNumbered()
-            numbered = Pending(line: piece.line, time: piece.time, ecu: nil, expected: n, data: [], nextIndex: 0, raw: [piece.text])
+            numbered = Pending(line: piece.line, time: piece.time, skipped: piece.skipped, ecu: nil, expected: n, data: [], nextIndex: 0, raw: [piece.text])
             return out
         case let .indexed(index, bytes):
             return indexed(index, bytes, piece)
         case let .frame(header, bytes):
             switch header {
             case let .can(ecu)?: return canFrame(ecu, bytes, piece)
-            case let .kwp(ecu)?: return [.message(ELMMessage(line: piece.line, time: piece.time, ecu: ecu, payload: bytes, raw: piece.text))]
-            case nil: return [.message(ELMMessage(line: piece.line, time: piece.time, ecu: nil, payload: bytes, raw: piece.text))]
+            case let .kwp(ecu)?: return [.message(ELMMessage(line: piece.line, time: piece.time, skipped: piece.skipped, ecu: ecu, payload: bytes, raw: piece.text))]
+            case nil: return [.message(ELMMessage(line: piece.line, time: piece.time, skipped: piece.skipped, ecu: nil, payload: bytes, raw: piece.text))]
             }
         }
     }
@@ -82,8 +85,8 @@ struct ELMAssembler {
             if numbered == nil, isoTP.isEmpty { out.append(.boundary); return }
         case let .frame(header, bytes):
             switch header {
-            case nil: out.append(.message(ELMMessage(line: piece.line, time: piece.time, ecu: nil, payload: bytes, raw: piece.text))); return
-            case let .kwp(ecu)?: out.append(.message(ELMMessage(line: piece.line, time: piece.time, ecu: ecu, payload: bytes, raw: piece.text))); return
+            case nil: out.append(.message(ELMMessage(line: piece.line, time: piece.time, skipped: piece.skipped, ecu: nil, payload: bytes, raw: piece.text))); return
+            case let .kwp(ecu)?: out.append(.message(ELMMessage(line: piece.line, time: piece.time, skipped: piece.skipped, ecu: ecu, payload: bytes, raw: piece.text))); return
             case .can?: break
             }
         default: break
@@ -96,7 +99,7 @@ struct ELMAssembler {
 
     private mutating func indexed(_ index: Int, _ bytes: [UInt8], _ piece: ELMPiece) -> [ELMEvent] {
         if numbered == nil, index == 0 {
-            numbered = Pending(line: piece.line, time: piece.time, ecu: nil, expected: nil, data: [], nextIndex: 0, raw: [])
+            numbered = Pending(line: piece.line, time: piece.time, skipped: piece.skipped, ecu: nil, expected: nil, data: [], nextIndex: 0, raw: [])
         }
         guard var p = numbered, index == p.nextIndex else {
             let what = numbered == nil ? "without the byte-count line and frame 0 before it" : "out of order (frame \(numbered!.nextIndex) was expected)"
@@ -109,7 +112,7 @@ struct ELMAssembler {
         p.nextIndex = (index + 1) & 0xF
         if let n = p.expected, p.data.count >= n {
             numbered = nil
-            return [.message(ELMMessage(line: p.line, time: p.time, ecu: nil, payload: Array(p.data.prefix(n)), raw: p.raw.joined(separator: "\n")))]
+            return [.message(ELMMessage(line: p.line, time: p.time, skipped: p.skipped, ecu: nil, payload: Array(p.data.prefix(n)), raw: p.raw.joined(separator: "\n")))]
         }
         numbered = p
         return []
@@ -125,7 +128,7 @@ struct ELMAssembler {
             guard n > 0, bytes.count - 1 >= n else {
                 return [.problem(line: piece.line, reason: .incompleteMessage, message: "an ISO-TP single frame announcing \(n) byte(s) but carrying \(bytes.count - 1)", raw: piece.text)]
             }
-            return [.message(ELMMessage(line: piece.line, time: piece.time, ecu: ecu, payload: Array(bytes[1...n]), raw: piece.text))]
+            return [.message(ELMMessage(line: piece.line, time: piece.time, skipped: piece.skipped, ecu: ecu, payload: Array(bytes[1...n]), raw: piece.text))]
         case 1:
             guard bytes.count >= 2 else {
                 return [.problem(line: piece.line, reason: .incompleteMessage, message: "an ISO-TP first frame without its length", raw: piece.text)]
@@ -133,7 +136,7 @@ struct ELMAssembler {
             var out: [ELMEvent] = []
             if let old = isoTP.removeValue(forKey: ecu) { out.append(incomplete(old)) }
             let total = Int(pci & 0x0F) << 8 | Int(bytes[1])
-            isoTP[ecu] = Pending(line: piece.line, time: piece.time, ecu: ecu, expected: total, data: Array(bytes[2...]), nextIndex: 1, raw: [piece.text])
+            isoTP[ecu] = Pending(line: piece.line, time: piece.time, skipped: piece.skipped, ecu: ecu, expected: total, data: Array(bytes[2...]), nextIndex: 1, raw: [piece.text])
             return out
         case 2:
             let seq = Int(pci & 0x0F)
@@ -149,7 +152,7 @@ struct ELMAssembler {
             p.nextIndex = (seq + 1) & 0xF
             if let n = p.expected, p.data.count >= n {
                 isoTP[ecu] = nil
-                return [.message(ELMMessage(line: p.line, time: p.time, ecu: ecu, payload: Array(p.data.prefix(n)), raw: p.raw.joined(separator: "\n")))]
+                return [.message(ELMMessage(line: p.line, time: p.time, skipped: p.skipped, ecu: ecu, payload: Array(p.data.prefix(n)), raw: p.raw.joined(separator: "\n")))]
             }
             isoTP[ecu] = p
             return []
@@ -173,7 +176,7 @@ struct ELMAssembler {
         guard let p = numbered else { return [] }
         numbered = nil
         if p.expected == nil, !p.data.isEmpty {
-            return [.message(ELMMessage(line: p.line, time: p.time, ecu: nil, payload: p.data, raw: p.raw.joined(separator: "\n")))]
+            return [.message(ELMMessage(line: p.line, time: p.time, skipped: p.skipped, ecu: nil, payload: p.data, raw: p.raw.joined(separator: "\n")))]
         }
         return [incomplete(p)]
     }

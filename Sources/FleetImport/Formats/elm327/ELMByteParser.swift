@@ -16,9 +16,9 @@ import FleetCore
 struct ELMByteParser {
     let zone: TimeZone
     /// The time inherited from earlier lines (`pieces(of:lastTime:)`'s `lastTime`).
-    var lastTime: Int64?
+    var lastTime = ELMLineTime()
     private var stamp: [UInt8] = []
-    private var stampValue: Int64?
+    private var stampValue: ELMLineTime?
     /// For a `…Z` stamp that parsed: its first 17 bytes (`2026-10-01T08:00:`) and the instant of
     /// that minute's second 0, so that the next seconds of the minute need no full parse.
     private var minutePrefix: [UInt8] = []
@@ -45,8 +45,10 @@ struct ELMByteParser {
         var p = 0
         if let after = leadingTime(line) {
             p = after
-        } else if let (clock, after) = Self.leadingClock(line) {
-            if let last = lastTime { lastTime = ELMLineParser.time(ofClock: clock, after: last, zone: zone) }
+        } else if let (clock, text, after) = Self.leadingClock(line) {
+            lastTime = ELMLineParser.time(ofClock: clock, text: String(decoding: UnsafeBufferPointer(rebasing: line[text]), as: UTF8.self), after: lastTime, zone: zone)
+            // The next stamp is resolved after this time, not after the one the cache followed.
+            stamp.removeAll(keepingCapacity: true)
             p = after
         }
         let time = lastTime
@@ -88,7 +90,7 @@ struct ELMByteParser {
     }
 
     /// One piece between separators: trimmed, direction marker stripped, classified.
-    private mutating func segment(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int, _ number: Int, _ time: Int64?, _ out: inout [ELMPiece]) {
+    private mutating func segment(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int, _ number: Int, _ time: ELMLineTime, _ out: inout [ELMPiece]) {
         var (s, e) = Self.trim(line, from, to)
         // Every marker starts with `<`, `-`, `T`, `R` or `S`; a piece that starts with a hex digit (nearly all) has none.
         if s < e, !ELMLineParser.isHexDigit(line[s]) {
@@ -105,7 +107,7 @@ struct ELMByteParser {
         let shape = HexShape(piece)
         if vinOnly, let shape, shape.isAnswerWithoutVIN(piece) { skippedAnswers += 1; return }
         let text = String(decoding: piece, as: UTF8.self)
-        out.append(ELMPiece(kind: shape.map { Self.hexKind(piece, $0) } ?? ELMLineParser.classify(text), line: number, time: time, text: text))
+        out.append(ELMPiece(kind: shape.map { Self.hexKind(piece, $0) } ?? ELMLineParser.classify(text), line: number, time: time.instant, text: text, skipped: time.skipped))
     }
 
     /// `stripDirection`'s markers, in its order.
@@ -240,6 +242,8 @@ struct ELMByteParser {
     }
 
     /// `ELMLineParser.leadingTime` on bytes: sets `lastTime` and returns where the rest starts.
+    /// A local time's value can depend on the latest instant (`ELMLineParser.resolve`, the
+    /// repeated hour), but a repeat of the same text, following its own value, resolves the same.
     private mutating func leadingTime(_ line: UnsafeBufferPointer<UInt8>) -> Int? {
         let (t, bracketed) = Self.timeStart(line)
         let count = min(40, line.count - t)
@@ -265,20 +269,19 @@ struct ELMByteParser {
             stamp.append(contentsOf: text)
             if !minutePrefix.isEmpty, text.count > 17, Self.same(minutePrefix, UnsafeBufferPointer(rebasing: text[0..<17])), let within = Self.secondsZ(text) {
                 let ms = minuteBase + within
-                stampValue = Timestamp.plausible.contains(ms) ? ms : nil
+                stampValue = Timestamp.plausible.contains(ms) ? ELMLineTime(instant: ms) : nil
             } else {
-                let ms = Timestamp.parse(String(decoding: text, as: UTF8.self), zone: zone)
-                stampValue = ms.flatMap { Timestamp.plausible.contains($0) ? $0 : nil }
+                stampValue = ELMLineParser.stampTime(String(decoding: text, as: UTF8.self), zone: zone, after: lastTime)
                 minutePrefix.removeAll(keepingCapacity: true)
                 // Not hour 24: Timestamp.parse takes 24:00:00 only, never another second of it.
-                if let ms, let within = Self.secondsZ(text), !(text[11] == 0x32 && text[12] == 0x34) {
+                if let ms = stampValue?.instant, let within = Self.secondsZ(text), !(text[11] == 0x32 && text[12] == 0x34) {
                     minutePrefix.append(contentsOf: text[0..<17])
                     minuteBase = ms - within
                 }
             }
         }
-        guard let ms = stampValue else { return nil }
-        lastTime = ms
+        guard let time = stampValue else { return nil }
+        lastTime = time
         var after = t + end
         if bracketed, after < line.count, line[after] == 0x5D { after += 1 }
         return Self.skipTimeSeparators(line, after)
@@ -313,8 +316,9 @@ struct ELMByteParser {
         return sec * 1000 + millis
     }
 
-    /// `ELMLineParser.leadingClock` on bytes: milliseconds since midnight and where the rest starts.
-    static func leadingClock(_ line: UnsafeBufferPointer<UInt8>) -> (Int64, Int)? {
+    /// `ELMLineParser.leadingClock` on bytes: milliseconds since midnight, where the time is
+    /// written and where the rest starts.
+    static func leadingClock(_ line: UnsafeBufferPointer<UInt8>) -> (Int64, Range<Int>, Int)? {
         let (t, bracketed) = Self.timeStart(line)
         let count = min(16, line.count - t)
         func u(_ i: Int) -> UInt8 { line[t + i] }
@@ -334,7 +338,7 @@ struct ELMByteParser {
         }
         var after = t + end
         if bracketed, after < line.count, line[after] == 0x5D { after += 1 }
-        return (Int64((h * 3600 + m * 60 + min(sec, 59)) * 1000 + millis), skipTimeSeparators(line, after))
+        return (Int64((h * 3600 + m * 60 + min(sec, 59)) * 1000 + millis), t..<(t + end), skipTimeSeparators(line, after))
     }
 
     /// Spaces, tabs, `|`, `-` and `:` after a time.

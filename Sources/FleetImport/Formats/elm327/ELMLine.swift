@@ -30,6 +30,33 @@ struct ELMPiece: Equatable {
     /// The time written on the line, or the latest one before it.
     var time: Int64?
     var text: String
+    /// That time when it names no instant (`time` is then nil): its answers are rejected with
+    /// the reason, never placed.
+    var skipped: ELMSkippedTime? = nil
+}
+
+/// A time written on a transcript line that names no instant: a local time (no offset) in the
+/// hour the clocks skipped when they went forward, 02:00–02:59 on 2026-03-08 in
+/// America/Chicago (`LocalTime`). Folded onto the next hour, its answers were merged with the
+/// real ones there; they are rejected with the reason instead.
+struct ELMSkippedTime: Equatable {
+    /// The time as written on the line (`2026-03-08 02:30:00`, `02:30:01.250`).
+    var text: String
+    /// Its wall-clock value, as local epoch milliseconds.
+    var local: Int64
+}
+
+/// The time a line takes: the latest time written on it or before it, as an instant, or as
+/// what it said when it names none. Lines after a skipped time inherit it, and are rejected
+/// with it, until the next time that names an instant.
+struct ELMLineTime: Equatable {
+    var instant: Int64?
+    var skipped: ELMSkippedTime?
+
+    init(instant: Int64? = nil, skipped: ELMSkippedTime? = nil) {
+        self.instant = instant
+        self.skipped = skipped
+    }
 }
 
 /// Status words the adapter answers with instead of data.
@@ -78,15 +105,15 @@ enum ELMHeader: Equatable {
 /// Splits and classifies transcript lines. Pure: text in, pieces out.
 enum ELMLineParser {
     /// The pieces of one physical line. `lastTime` is the time inherited from earlier lines.
-    static func pieces(of raw: String, line: Int, lastTime: inout Int64?, zone: TimeZone) -> [ELMPiece] {
+    static func pieces(of raw: String, line: Int, lastTime: inout ELMLineTime, zone: TimeZone) -> [ELMPiece] {
         var rest = Substring(raw)
-        if let (time, after) = leadingTime(rest, zone: zone) {
+        if let (time, after) = leadingTime(rest, zone: zone, after: lastTime) {
             lastTime = time
             rest = after
-        } else if let (clock, after) = leadingClock(rest) {
+        } else if let (clock, text, after) = leadingClock(rest) {
             // A time of day alone (`08:00:01.250`): on the local day of the latest full time,
             // the next day when the clock went back by more than 12 h (midnight passed).
-            if let last = lastTime { lastTime = time(ofClock: clock, after: last, zone: zone) }
+            lastTime = time(ofClock: clock, text: String(text), after: lastTime, zone: zone)
             rest = after
         }
         return pieces(afterTime: rest, line: line, time: lastTime)
@@ -94,12 +121,12 @@ enum ELMLineParser {
 
     /// The pieces of what follows a line's time: the traffic inside a debug-log wrapper
     /// (`ELMWrapper`), or the line itself.
-    static func pieces(afterTime text: Substring, line: Int, time: Int64?) -> [ELMPiece] {
+    static func pieces(afterTime text: Substring, line: Int, time: ELMLineTime) -> [ELMPiece] {
         var rest = text
         if let inner = ELMWrapper.payload(rest) {
             rest = inner
         } else if ELMWrapper.isLogText(rest) {
-            return [ELMPiece(kind: .status(.logText), line: line, time: time, text: String(rest))]
+            return [ELMPiece(kind: .status(.logText), line: line, time: time.instant, text: String(rest), skipped: time.skipped)]
         }
         var out: [ELMPiece] = []
         // Literal "\r" and "\n" written by logging libraries, real CRs, and prompts all separate pieces.
@@ -108,20 +135,56 @@ enum ELMLineParser {
             var text = segment.trimmingCharacters(in: .whitespaces)
             text = stripDirection(text)
             if text.isEmpty || text.hasPrefix("#") || text.hasPrefix("//") { continue }
-            out.append(ELMPiece(kind: classify(text), line: line, time: time, text: text))
+            out.append(ELMPiece(kind: classify(text), line: line, time: time.instant, text: text, skipped: time.skipped))
         }
         return out
     }
 
-    /// A time of day on the local day of `last`, the next day when the clock went back by more
-    /// than 12 h (midnight passed).
-    static func time(ofClock clock: Int64, after last: Int64, zone: TimeZone) -> Int64 {
-        let offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(last) / 1000))) * 1000
-        let lastLocal = last + offset
+    /// A time of day (`text` as written) on the local day of the latest time, the next day when
+    /// the clock went back by more than 12 h (midnight passed); `last` unchanged when there is
+    /// no earlier time to take the day from.
+    static func time(ofClock clock: Int64, text: @autoclosure () -> String, after last: ELMLineTime, zone: TimeZone) -> ELMLineTime {
+        let lastLocal: Int64
+        if let instant = last.instant {
+            lastLocal = instant + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant) / 1000))) * 1000
+        } else if let skipped = last.skipped {
+            lastLocal = skipped.local
+        } else {
+            return last
+        }
         var local = (lastLocal - ((lastLocal % 86_400_000) + 86_400_000) % 86_400_000) + clock
         if local < lastLocal - 43_200_000 { local += 86_400_000 }
-        return Timestamp.utc(fromLocal: local, in: zone)
+        return resolve(local: local, text: text(), after: last, zone: zone)
     }
+
+    /// A wall-clock time without an offset, in `zone`, by the rule every OBD log follows
+    /// (`OBDLocalClock.resolve`, docs/FORMATS.md "Local times and daylight saving"): in the hour
+    /// the clocks skipped it names no instant and is kept as skipped, never folded onto the next
+    /// hour; in the hour that repeats when they go back, file order decides against the latest
+    /// instant (a transcript is written in time order), else the first occurrence.
+    static func resolve(local: Int64, text: @autoclosure () -> String, after last: ELMLineTime, zone: TimeZone) -> ELMLineTime {
+        var clock = OBDLocalClock(zone: zone)
+        clock.last = last.instant
+        // Without an offset `resolve` throws only `Problem.skipped`.
+        guard let instant = try? clock.resolve(local: local, offset: nil) else {
+            return ELMLineTime(skipped: ELMSkippedTime(text: text(), local: local))
+        }
+        return ELMLineTime(instant: instant)
+    }
+
+    /// What a line's leading time text says: its instant when it names an offset (`Z`,
+    /// `+02:00`), else its wall-clock time in `zone` (`resolve`); nil when it is no time of the
+    /// years 1971–2200.
+    static func stampTime(_ stamp: String, zone: TimeZone, after last: ELMLineTime) -> ELMLineTime? {
+        if let ms = Timestamp.parse(stamp, zone: nil) {
+            return Timestamp.plausible.contains(ms) ? ELMLineTime(instant: ms) : nil
+        }
+        guard let local = Timestamp.parse(stamp, zone: utc) else { return nil }
+        let time = resolve(local: local, text: stamp, after: last, zone: zone)
+        return Timestamp.plausible.contains(time.instant ?? local) ? time : nil
+    }
+
+    private static let utc = TimeZone(identifier: "UTC")!
 
     /// Loggers mark direction with `>>`/`<<` (the `>` are already separators), `TX:`/`RX:` or
     /// `SEND:`/`RECV:`; none of them is part of the data.
@@ -213,8 +276,8 @@ enum ELMLineParser {
     }
 
     /// A time of day at the start of a line, `HH:MM:SS` with optional fraction, optionally in
-    /// `[ ]`: milliseconds since midnight and the rest of the line.
-    static func leadingClock(_ text: Substring) -> (Int64, Substring)? {
+    /// `[ ]`: milliseconds since midnight, the time as written and the rest of the line.
+    static func leadingClock(_ text: Substring) -> (Int64, Substring, Substring)? {
         var t = text.drop { $0 == " " || $0 == "\u{FEFF}" }
         var bracketed = false
         if t.hasPrefix("[") { t = t.dropFirst(); bracketed = true }
@@ -237,13 +300,13 @@ enum ELMLineParser {
         var after = t.dropFirst(end)
         if bracketed, after.hasPrefix("]") { after = after.dropFirst() }
         after = after.drop { $0 == " " || $0 == "\t" || $0 == "|" || $0 == "-" || $0 == ":" }
-        return (Int64((h * 3600 + m * 60 + min(sec, 59)) * 1000 + millis), after)
+        return (Int64((h * 3600 + m * 60 + min(sec, 59)) * 1000 + millis), Substring(String(decoding: u[0..<end], as: UTF8.self)), after)
     }
 
     /// A time at the start of a line: `2026-10-01T08:00:00.250Z`, `2026-10-01 08:00:00`, with an
     /// optional offset, optionally in `[ ]`, followed by spaces, `-`, `|` or `:`. A time without an
-    /// offset is in the fleet time zone.
-    static func leadingTime(_ text: Substring, zone: TimeZone) -> (Int64, Substring)? {
+    /// offset is in the fleet time zone (`stampTime`).
+    static func leadingTime(_ text: Substring, zone: TimeZone, after last: ELMLineTime) -> (ELMLineTime, Substring)? {
         var t = text.drop { $0 == " " || $0 == "\u{FEFF}" }
         var bracketed = false
         if t.hasPrefix("[") { t = t.dropFirst(); bracketed = true }
@@ -262,10 +325,10 @@ enum ELMLineParser {
             end = z
         }
         let stamp = String(decoding: u[0..<end], as: UTF8.self)
-        guard let ms = Timestamp.parse(stamp, zone: zone), Timestamp.plausible.contains(ms) else { return nil }
+        guard let time = stampTime(stamp, zone: zone, after: last) else { return nil }
         var after = t.dropFirst(stamp.count)
         if bracketed, after.hasPrefix("]") { after = after.dropFirst() }
         after = after.drop { $0 == " " || $0 == "\t" || $0 == "|" || $0 == "-" || $0 == ":" }
-        return (ms, after)
+        return (time, after)
     }
 }

@@ -9,7 +9,10 @@ import FleetCore
 /// overlap, so the reading is exact there; the plausible years (1971–2200) are checked after.
 /// A fraction is allowed (`1711293780.825` s). A date-time is ISO 8601 (`T` or a space, any
 /// fraction, `Z` or an offset); without a zone it is read in the fleet zone and counted, so the
-/// import can say how many times were assumed local.
+/// import can say how many times were assumed local. A logger writes rows in time order, so in
+/// the repeated hour of a fall-back night the file order decides, as for every OBD log
+/// (`OBDLocalClock.resolve`); taking the first occurrence every time put the second pass onto
+/// the instants of the first. Rows must be read in file order.
 struct OBDCSVClock {
     enum Reading: String, CaseIterable {
         case seconds = "epoch seconds", milliseconds = "epoch milliseconds", microseconds = "epoch microseconds", nanoseconds = "epoch nanoseconds"
@@ -19,15 +22,25 @@ struct OBDCSVClock {
     let zone: TimeZone
     /// How many values were read each way, for the import's note.
     private(set) var tally: [Reading: Int] = [:]
+    /// The instant of the previous row, for the file-order rule.
+    private var local: OBDLocalClock
+    private static let utc = TimeZone(identifier: "UTC")!
 
-    init(zone: TimeZone) { self.zone = zone }
+    init(zone: TimeZone) {
+        self.zone = zone
+        local = OBDLocalClock(zone: zone)
+    }
 
     /// UTC epoch ms of a time cell, nil when it is neither an epoch nor a date-time.
     mutating func read(_ text: String) -> Int64? {
         let t = OBDText.trimmed(text)
-        if let (ms, how) = Self.epoch(t) { tally[how, default: 0] += 1; return ms }
-        if let at = Timestamp.parse(t, zone: nil) { tally[.zoned, default: 0] += 1; return at }
-        if let at = Timestamp.parse(t, zone: zone) { tally[.local, default: 0] += 1; return at }
+        if let (ms, how) = Self.epoch(t) { tally[how, default: 0] += 1; local.last = ms; return ms }
+        if let at = Timestamp.parse(t, zone: nil) { tally[.zoned, default: 0] += 1; local.last = at; return at }
+        // A skipped local time throws here; the importer has rejected it with the reason before.
+        if let wall = Timestamp.parse(t, zone: Self.utc), let at = try? local.resolve(local: wall, offset: nil) {
+            tally[.local, default: 0] += 1
+            return at
+        }
         return nil
     }
 

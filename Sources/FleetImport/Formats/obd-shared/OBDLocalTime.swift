@@ -14,7 +14,9 @@ import FleetCore
 /// that reason, never folded onto the next hour.
 struct OBDLocalClock {
     let zone: TimeZone
-    private var last: Int64?
+    /// The instant of the previous row, which the file-order rule compares with. A reader that
+    /// keeps its own latest time (ELM327's, where a line inherits it) sets it before `resolve`.
+    var last: Int64?
     /// The date and zone texts of the previous `quickParse`, and what they meant: a log repeats
     /// them on every row.
     private var dateText: [UInt8] = [], dateDays: Int64 = 0
