@@ -84,6 +84,7 @@ final class ProfileFileTests: XCTestCase {
         assertRefused("skip-unknown-key", line: 4, ["unknown key 'footer' in skip"], fix: "preamble: and rows:")
         assertRefused("native-no-vehicle", line: 3, ["maintenance_records need the vehicle", "unit_number or vin"], fix: "constants: {unit_number: UNIT}")
         assertRefused("native-missing-required", line: 3, ["dvirs need a column mapped to safety_status"], fix: "safety_status column")
+        assertRefused("plate-with-unit", line: 5, ["field license_plate takes no unit, but column 'Plate' gives 'km'"], fix: "remove the unit")
         assertRefused("native-tank-no-unit", line: 5, ["column 'Tank' (tank_capacity, a volume) has no unit"], fix: "L, mL, gal")
     }
 
