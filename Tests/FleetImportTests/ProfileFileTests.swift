@@ -103,6 +103,12 @@ final class ProfileFileTests: XCTestCase {
         XCTAssertFalse(p.skips(["Printer cartridge"]), "'Printed *' needs the space")
     }
 
+    func testANativeTargetsMoneyUnitBecomesItsCurrency() throws {
+        let p = try ProfileFile.parse("name: m\ntarget: maintenance_records\ncolumns:\n  Unit: unit_number\n  Job: service_type\n  Done: performed_at\n  Total: {field: cost, unit: EUR}\n", path: "m.yml")
+        XCTAssertEqual(p.constants.map(\.header), ["constant:currency"])
+        XCTAssertEqual(p.constants.map(\.value), ["EUR"], "the maintenance format reads the currency from its column, not from the cost's unit")
+    }
+
     func testGlobIsLinearAndWhole() {
         XCTAssertTrue(Profile.glob("a*b*c", matches: "aXXbYYc"))
         XCTAssertFalse(Profile.glob("a*b*c", matches: "aXXbYY"))

@@ -166,6 +166,12 @@ public enum ProfileFile {
         if let node = values["constants"] {
             columns += try constants(node, line: lines["constants"]!, target: target, mapped: columns, fail: fail)
         }
+        // A native format reads the currency from its `currency` column: a money column's unit
+        // (the whole file's currency) becomes that column's constant, so it is not lost.
+        if target.readsNatively, !columns.contains(where: { $0.field == "currency" }),
+           let money = columns.first(where: { $0.kind == .money }), case let .currency(code?) = money.unit {
+            columns.append(Profile.Column(header: "constant:currency", field: "currency", kind: .currency, unit: nil, line: money.line, constant: code))
+        }
         let mapped = Set(columns.map(\.field))
         if target.readsNatively {
             if let missing = target.required.first(where: { !mapped.contains($0) }) {
@@ -196,7 +202,7 @@ public enum ProfileFile {
         if timeFormat != nil, !mapped.contains("time") {
             throw fail(lines["time_format"]!, "time_format is given but no column is mapped to time", "remove time_format, or map the clock column to time")
         }
-        if let money = columns.first(where: { $0.kind == .money }), case .currency(.some) = money.unit, mapped.contains("currency") {
+        if let money = columns.first(where: { $0.kind == .money }), case .currency(.some) = money.unit, columns.contains(where: { $0.field == "currency" && $0.constant == nil }) {
             throw fail(money.line, "the amount's currency is both its unit and a currency column", "keep one: the unit for a file of one currency, the column for a file of many")
         }
 
