@@ -11,7 +11,7 @@ import Foundation
 
 private let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 private let kinds: [ProfileTarget.Kind] = [.text, .identifier, .vin, .currency, .date, .time, .datetime, .money, .price,
-                                           .distance, .volume, .duration, .speed, .latitude, .longitude, .heading]
+                                           .distance, .volume, .duration, .speed, .latitude, .longitude, .heading, .number]
 
 /// The text a pattern writes for `p`, two digits for every one-or-two-digit field.
 private func render(_ f: ProfileDateFormat, _ p: ProfileDateFormat.Parts) -> String {
@@ -60,7 +60,14 @@ public func fuzzProfileFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let mapped = profile.columns.map(\.field)
         precondition(!profile.name.isEmpty && profile.name.count <= 64)
         precondition(!profile.columns.isEmpty && Set(mapped).count == mapped.count)
-        precondition(mapped.contains("datetime") || mapped.contains("date"))
+        if profile.target.readsNatively {
+            let keys = ProfileNativeRows.assetKeys(of: profile.target)
+            precondition(keys.isEmpty || !Set(mapped).isDisjoint(with: keys))
+        } else {
+            precondition(mapped.contains("datetime") || mapped.contains("date"))
+        }
+        for c in profile.columns where c.constant != nil { precondition([.text, .identifier, .vin, .currency].contains(c.kind)) }
+        precondition((0...1000).contains(profile.preamble) && profile.skipRows.allSatisfy { $0.contains { $0 != "*" && !$0.isWhitespace } })
         precondition(profile.target.required.allSatisfy(mapped.contains))
         for c in profile.columns {
             precondition(fields[c.field] == c.kind)

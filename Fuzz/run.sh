@@ -134,7 +134,7 @@ if wanted profiles; then
     -emit-library -static -o "$ylib/libYams.a" -DSWIFT_PACKAGE -Xcc -DYAML_DECLARE_STATIC -I "$yams/CYaml/include" "$yams"/Yams/*.swift 2> "$out/yams.build.log" \
     || { cat "$out/yams.build.log"; exit 2; }
   run profiles -I "$ylib" -I "$yams/CYaml/include" -Xcc -DYAML_DECLARE_STATIC -L "$ylib" -lYams "$ylib"/*.o "${core[@]}" \
-    $(stage profiles Sources/FleetImport/Profiles/{Profile,ProfileDateFormat,ProfileFile,ProfileTarget,ProfileUnit}.swift) Fuzz/ProfileFileFuzz.swift
+    $(stage profiles Sources/FleetImport/Profiles/{Profile,ProfileDateFormat,ProfileFile,ProfileNativeRows,ProfileTarget,ProfileUnit}.swift) Fuzz/ProfileFileFuzz.swift
 fi
 
 echo "== fuzz summary"; cat "$summary"

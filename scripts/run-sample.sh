@@ -74,8 +74,30 @@ echo "-- fleetkit rejects"
 "$bin" rejects --db "$demo/fleet.sqlite"
 
 echo
-echo "== fleetkit status"
-"$bin" status --db "$run/fleet.sqlite"
+echo "== spreadsheets through mapping profiles: finance's vehicle register and a parking statement (.xlsx)"
+# Layouts FleetKit has no format for, read with the profiles in scripts/spreadsheets/profiles,
+# which the job finds in the profiles folder beside the warehouse. The register gives each
+# vehicle its plate; the parking statement names vehicles only by plate (typed as people type
+# them), with title rows above its header and a totals row below its data.
+mkdir -p "$run/profiles" "$run/inbox/spreadsheets"
+cp scripts/spreadsheets/profiles/*.yml "$run/profiles/"
+cp scripts/spreadsheets/*.xlsx "$run/inbox/spreadsheets/"
+"$bin" profile list --db "$run/fleet.sqlite"
+"$bin" profile test joliet-parking-statement scripts/spreadsheets/parking-2026-10.xlsx --db "$run/fleet.sqlite" --rows 3
+"$bin" nightly --config "$run/fleetkit.yml" --as-of 2026-11-01
+python3 - "$run/fleet.sqlite" scripts/spreadsheets/parking-2026-10.xlsx <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+rows = db.execute("""SELECT a.unit_number, a.license_plate, COUNT(*), SUM(e.amount_minor) FROM expense e
+                     JOIN source_file f ON f.id = e.source_file_id LEFT JOIN asset a ON a.id = e.asset_id
+                     WHERE f.format = 'profile:joliet-parking-statement@1' GROUP BY a.id ORDER BY a.unit_number""").fetchall()
+assert rows and all(u for u, _, _, _ in rows), f"a parking row found no vehicle by its plate: {rows}"
+for unit, plate, n, minor in rows:
+    print(f"parking {unit} (plate {plate}): {n} fee{'s' if n != 1 else ''}, ${minor / 100:.2f}")
+total = sum(r[3] for r in rows)
+print(f"parking total ${total / 100:.2f} in {sum(r[2] for r in rows)} fees; the statement's totals row is skipped, not counted")
+assert total == 7575, f"the statement's totals row says $75.75; the warehouse holds {total}"
+PY
 
 echo
 echo "== fleetkit verify: the warehouse audits itself (a figure that contradicts its rows exits 1 with a list)"

@@ -149,11 +149,18 @@ public struct CSVReader {
     /// The first record of `head` decoded (BOM / UTF-16 handled), for content sniffing by
     /// importers; nil if none, or if `head` ends inside a quoted field of that record.
     public static func firstRecord(_ head: Data) -> [String]? {
+        record(head, skipping: 0)
+    }
+
+    /// The fields of the record after the first `skipping` (a report's preamble lines above its
+    /// header), or nil when the head does not reach it.
+    public static func record(_ head: Data, skipping: Int) -> [String]? {
         guard let (encoding, bom) = try? detectEncoding(head) else { return nil }
         // A head cut at an odd offset is normal for a prefix, not a truncated file.
         let even = encoding != .utf8 && (head.count - bom) % 2 != 0 ? head.dropLast() : head
-        guard var reader = try? CSVReader(data: even), let record = try? reader.next() else { return nil }
-        return record.fields
+        guard var reader = try? CSVReader(data: even) else { return nil }
+        for _ in 0..<skipping { guard (try? reader.next()) != nil else { return nil } }
+        return (try? reader.next())?.fields
     }
 }
 

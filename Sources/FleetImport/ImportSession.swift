@@ -193,8 +193,7 @@ public struct ImportSession {
         guard options.format == nil else { return nil }
         let library = try profiles(options)
         if let name = options.profile { return try library.named(name) }
-        guard let header = CSVReader.firstRecord(head) else { return nil }
-        return try library.match(header: header, file: url.path)
+        return try library.match(head: head, file: url.path)
     }
 
     /// Opens a run in the `import_run` ledger, holding its `RunLock` until `finish`; runs whose

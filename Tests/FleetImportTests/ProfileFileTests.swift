@@ -75,6 +75,46 @@ final class ProfileFileTests: XCTestCase {
         assertRefused("signature-not-list", line: 6, ["'signature' must be a list"], fix: "signature: [")
         assertRefused("time-format-date", line: 3, ["not a time of day"], fix: "HH:mm")
         assertRefused("anchor", line: 2, ["an anchor"], fix: "no YAML anchors")
+        assertRefused("constant-unknown-field", line: 5, ["unknown field 'vendro'", "expenses"], fix: "did you mean 'vendor'?")
+        assertRefused("constant-measure", line: 7, ["field engine_hours (a duration) cannot be a constant"], fix: "map it from a column")
+        assertRefused("constant-and-column", line: 4, ["field currency is both a constant and mapped from column 'Cur' (line 9)"], fix: "keep one")
+        assertRefused("constant-bad-currency", line: 4, ["constant currency 'Euro' is not an ISO 4217 code"], fix: "USD or EUR")
+        assertRefused("skip-bad-preamble", line: 4, ["preamble 'two' is not a number of records"], fix: "preamble: 3")
+        assertRefused("skip-every-row", line: 4, ["skip pattern '*' would match every cell"], fix: "\"Total*\"")
+        assertRefused("skip-unknown-key", line: 4, ["unknown key 'footer' in skip"], fix: "preamble: and rows:")
+        assertRefused("native-no-vehicle", line: 3, ["maintenance_records need the vehicle", "unit_number or vin"], fix: "constants: {unit_number: UNIT}")
+        assertRefused("native-missing-required", line: 3, ["dvirs need a column mapped to safety_status"], fix: "safety_status column")
+        assertRefused("plate-with-unit", line: 5, ["field license_plate takes no unit, but column 'Plate' gives 'km'"], fix: "remove the unit")
+        assertRefused("native-tank-no-unit", line: 5, ["column 'Tank' (tank_capacity, a volume) has no unit"], fix: "L, mL, gal")
+    }
+
+    func testConstantsAndSkipRulesAreReadAsWritten() throws {
+        let p = try ProfileFile.load(fixture("profiles/shop-maintenance.yml").path)
+        XCTAssertEqual(p.target, .maintenanceRecords)
+        XCTAssertEqual(p.preamble, 2)
+        XCTAssertEqual(p.skipRows, ["Total*", "Printed *"])
+        XCTAssertEqual(p.constants.map(\.header), ["constant:vendor", "constant:currency"])
+        XCTAssertEqual(p.constants.map(\.value), ["Main Street Garage", "USD"])
+        XCTAssertFalse(p.signature.contains { $0.hasPrefix("constant:") }, "a constant is no header the file must have")
+        XCTAssertTrue(p.skips(["Total", "", "1,359.05"]))
+        XCTAssertTrue(p.skips(["", "total:"]), "case aside, any cell")
+        XCTAssertTrue(p.skips(["Printed 11/01/2026 08:00"]))
+        XCTAssertFalse(p.skips(["WO-9", "Subtotal"]), "a pattern matches the whole cell: 'Subtotal' does not start with Total")
+        XCTAssertFalse(p.skips(["Printer cartridge"]), "'Printed *' needs the space")
+    }
+
+    func testANativeTargetsMoneyUnitBecomesItsCurrency() throws {
+        let p = try ProfileFile.parse("name: m\ntarget: maintenance_records\ncolumns:\n  Unit: unit_number\n  Job: service_type\n  Done: performed_at\n  Total: {field: cost, unit: EUR}\n", path: "m.yml")
+        XCTAssertEqual(p.constants.map(\.header), ["constant:currency"])
+        XCTAssertEqual(p.constants.map(\.value), ["EUR"], "the maintenance format reads the currency from its column, not from the cost's unit")
+    }
+
+    func testGlobIsLinearAndWhole() {
+        XCTAssertTrue(Profile.glob("a*b*c", matches: "aXXbYYc"))
+        XCTAssertFalse(Profile.glob("a*b*c", matches: "aXXbYY"))
+        XCTAssertTrue(Profile.glob("*total*", matches: "Grand TOTAL (USD)"))
+        let long = String(repeating: "a", count: 10_000)
+        XCTAssertFalse(Profile.glob(String(repeating: "a*", count: 50) + "b", matches: long), "no backtracking blow-up on a long cell")
     }
 
     func testPatternsReadOneDateOnly() throws {

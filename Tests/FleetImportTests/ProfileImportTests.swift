@@ -129,6 +129,23 @@ final class ProfileImportTests: XCTestCase {
         XCTAssertEqual(r["vin"] as String?, "1FTFW1ET9DFC10312")
     }
 
+    /// The header and the example values of Loadsmart's published template (01/13/2020, 14:49 UTC,
+    /// unit 112, CO, 304.95); the second row's time is no time of day.
+    func testLoadsmartsFuelTemplateIsReadWithTheShippedProfile() throws {
+        let o = try t.importFile(fixture("profiles/loadsmart-fuel-template.csv"))
+        XCTAssertEqual(o.format, "profile:loadsmart-fuel-template@1", o.error ?? "")
+        XCTAssertEqual([o.loaded, o.rejected], [1, 1])
+        let r = try t.rows("SELECT at, volume_ml, total_minor, currency, currency_assumed, merchant_state, product_code, (SELECT unit_number FROM asset WHERE id = asset_id) AS unit FROM fuel_purchase")[0]
+        XCTAssertEqual(r["at"] as Int64?, 1_578_926_940_000, "2020-01-13T14:49Z: the template's time is UTC")
+        XCTAssertNil(r["volume_ml"] as Double?, "Quantity has no published unit and is not mapped")
+        XCTAssertEqual(r["total_minor"] as Int64?, 30_495)
+        XCTAssertEqual(r["currency_assumed"] as Int64?, 1, "no currency is published: the warehouse's, marked assumed")
+        XCTAssertEqual(r["merchant_state"] as String?, "CO")
+        XCTAssertEqual(r["product_code"] as String?, "ULSD")
+        XCTAssertEqual(r["unit"] as String?, "112")
+        XCTAssertEqual(try t.rows("SELECT reason FROM reject").first?["reason"] as String?, "bad_date", "'25:05'")
+    }
+
     func testTwoMatchingProfilesAreAnErrorNamingBoth() throws {
         let dir = try folder(["us-card"])
         let copy = try String(contentsOf: fixture("profiles/us-card.yml"), encoding: .utf8).replacingOccurrences(of: "name: us-card", with: "name: us-card-copy")

@@ -14,6 +14,9 @@ public struct Profile: Sendable {
         public var unit: ProfileUnit?
         /// The profile line that maps it, for a file that lacks the column.
         public var line: Int
+        /// A value every row has (`constants:`): the column is not in the file but added to each
+        /// row under `header` (`constant:<field>`), so it is read as a file's cell would be.
+        public var constant: String? = nil
     }
 
     public var name: String
@@ -31,6 +34,11 @@ public struct Profile: Sendable {
     public var groupingMark: Character?
     public var encoding: Encoding
     public var citation: String?
+    /// Records before the header row (a report's title and filter lines), not read.
+    public var preamble: Int = 0
+    /// Patterns (`*` any text, case aside) of a cell that makes its row no data: a totals or
+    /// footer row. Such rows are skipped and counted in a note, never rejected or loaded.
+    public var skipRows: [String] = []
     /// The file it was read from, or `shipped:<name>` for the profiles FleetKit ships.
     public var path: String
     /// Line numbers of the top-level keys, for problems found against a file.
@@ -45,6 +53,37 @@ public struct Profile: Sendable {
 
     public func column(for field: String) -> Column? { columns.first { $0.field == field } }
 
+    /// The constants as (header, value) cells each row gains.
+    public var constants: [(header: String, value: String)] { columns.compactMap { c in c.constant.map { (c.header, $0) } } }
+
+    /// Whether a row is a footer, totals or other non-data row by `skipRows`.
+    public func skips(_ fields: [String]) -> Bool {
+        !skipRows.isEmpty && fields.contains { cell in
+            let t = cell.trimmingCharacters(in: .whitespaces)
+            return !t.isEmpty && skipRows.contains { Self.glob($0, matches: t) }
+        }
+    }
+
+    /// `*` matches any run of characters; the rest compares case-insensitively. Linear in the
+    /// text for each pattern (a table of positions, no backtracking), and cells are cut to 200
+    /// characters: no cell makes it slow.
+    static func glob(_ pattern: String, matches text: String) -> Bool {
+        let p = Array(pattern.lowercased()), t = Array(text.lowercased().prefix(200))
+        var row = [Bool](repeating: false, count: t.count + 1)
+        row[0] = true
+        for c in p {
+            var next = [Bool](repeating: false, count: t.count + 1)
+            if c == "*" {
+                var any = false
+                for j in 0...t.count { any = any || row[j]; next[j] = any }
+            } else {
+                for j in 0..<t.count where row[j] && t[j] == c { next[j + 1] = true }
+            }
+            row = next
+        }
+        return row[t.count]
+    }
+
     /// Whether a header (as a file's first record) has every signature column, compared as
     /// `CSVHeader` compares names (case, spaces, `-` and `_` aside).
     public func matches(header fields: [String]) -> Bool {
@@ -55,7 +94,7 @@ public struct Profile: Sendable {
     /// The first mapped column the header lacks, as a problem at the profile line that maps it.
     public func missingColumn(in fields: [String]) -> ProfileError? {
         let present = Set(fields.map(CSVHeader.normalise))
-        guard let c = columns.first(where: { !present.contains(CSVHeader.normalise($0.header)) }) else { return nil }
+        guard let c = columns.first(where: { $0.constant == nil && !present.contains(CSVHeader.normalise($0.header)) }) else { return nil }
         let shown = fields.prefix(12).map { "'\(QuotedText.cut($0, limit: 40))'" }.joined(separator: ", ") + (fields.count > 12 ? ", …" : "")
         return ProfileError(path: path, line: c.line,
                             problem: ProfileProblem("column '\(c.header)' (mapped to \(c.field)) is not in the file's header (\(shown))",

@@ -13,7 +13,7 @@ import FleetCore
 public enum ProfileFile {
     /// The top-level keys, in the order docs/FORMATS.md lists them.
     public static let keys = ["name", "version", "target", "citation", "comment", "encoding", "decimal", "grouping",
-                              "date_format", "time_format", "zone", "signature", "columns"]
+                              "date_format", "time_format", "zone", "skip", "signature", "constants", "columns"]
     /// A profile is a page of YAML; 64 KiB is far more than any needs.
     static let maxBytes = 64 * 1024
 
@@ -163,8 +163,25 @@ public enum ProfileFile {
             columns.append(Profile.Column(header: header, field: field, kind: kind, unit: unit, line: line))
         }
         let columnsLine = lines["columns"]!
+        if let node = values["constants"] {
+            columns += try constants(node, line: lines["constants"]!, target: target, mapped: columns, fail: fail)
+        }
+        // A native format reads the currency from its `currency` column: a money column's unit
+        // (the whole file's currency) becomes that column's constant, so it is not lost.
+        if target.readsNatively, !columns.contains(where: { $0.field == "currency" }),
+           let money = columns.first(where: { $0.kind == .money }), case let .currency(code?) = money.unit {
+            columns.append(Profile.Column(header: "constant:currency", field: "currency", kind: .currency, unit: nil, line: money.line, constant: code))
+        }
         let mapped = Set(columns.map(\.field))
-        if !mapped.contains("datetime") && !mapped.contains("date") {
+        if target.readsNatively {
+            if let missing = target.required.first(where: { !mapped.contains($0) }) {
+                throw fail(columnsLine, "\(target.rawValue) need a column mapped to \(missing)", "map the file's \(missing) column (docs/FORMATS.md lists the fields of each target)")
+            }
+            let keys = ProfileNativeRows.assetKeys(of: target)
+            if !keys.isEmpty, mapped.isDisjoint(with: keys) {
+                throw fail(columnsLine, "\(target.rawValue) need the vehicle: no column is mapped to \(keys.joined(separator: " or "))", "map the file's unit number or VIN column, or give constants: {unit_number: UNIT} for a file of one vehicle")
+            }
+        } else if !mapped.contains("datetime") && !mapped.contains("date") {
             throw fail(columnsLine, "no column is mapped to datetime or date", "map the column with the time of each row to datetime (or date, and time if the clock is apart)")
         }
         if mapped.contains("datetime"), mapped.contains("date") || mapped.contains("time") {
@@ -185,11 +202,16 @@ public enum ProfileFile {
         if timeFormat != nil, !mapped.contains("time") {
             throw fail(lines["time_format"]!, "time_format is given but no column is mapped to time", "remove time_format, or map the clock column to time")
         }
-        if let money = columns.first(where: { $0.kind == .money }), case .currency(.some) = money.unit, mapped.contains("currency") {
+        if let money = columns.first(where: { $0.kind == .money }), case .currency(.some) = money.unit, columns.contains(where: { $0.field == "currency" && $0.constant == nil }) {
             throw fail(money.line, "the amount's currency is both its unit and a currency column", "keep one: the unit for a file of one currency, the column for a file of many")
         }
 
-        var signature = columns.map(\.header)
+        var preamble = 0, skipRows: [String] = []
+        if let node = values["skip"] {
+            (preamble, skipRows) = try skip(node, line: lines["skip"]!, fail: fail)
+        }
+
+        var signature = columns.filter { $0.constant == nil }.map(\.header)
         if let node = values["signature"] {
             guard let items = node.sequence?.map({ $0.scalar?.string }), !items.isEmpty, items.allSatisfy({ $0 != nil }) else {
                 throw fail(lines["signature"]!, "'signature' must be a list of header texts", "write signature: [\"Header A\", \"Header B\"], the columns that tell this layout from others")
@@ -198,7 +220,72 @@ public enum ProfileFile {
         }
         return Profile(name: name, version: version, target: target, columns: columns, signature: signature, dateFormat: dateFormat,
                        timeFormat: timeFormat, zone: zone, decimalMark: decimal, groupingMark: grouping, encoding: encoding,
-                       citation: citation, path: path, lines: lines)
+                       citation: citation, preamble: preamble, skipRows: skipRows, path: path, lines: lines)
+    }
+
+    /// `constants:` — field: value pairs every row gets, for what a file states once or not at
+    /// all (its currency, its vendor, the one vehicle it is about). Only fields that hold text,
+    /// identifiers or a currency: a measured value or a time is never the same for every row.
+    static func constants(_ node: Node, line: Int, target: ProfileTarget, mapped: [Profile.Column],
+                          fail: (Int, String, String) -> ProfileError) throws -> [Profile.Column] {
+        guard let map = node.mapping else { throw fail(line, "'constants' must map fields to values", "write constants: {currency: EUR, vendor: Main Street Garage}") }
+        let fields = target.fields
+        var out: [Profile.Column] = []
+        for (k, v) in map {
+            let l = k.mark?.line ?? line
+            let field = k.string ?? "?"
+            guard let kind = fields[field] else {
+                throw fail(l, "unknown field '\(QuotedText.cut(field, limit: 60))' for target \(target.rawValue)",
+                           (suggest(field, among: Array(fields.keys)).map { "did you mean '\($0)'? " } ?? "") + "the fields of \(target.rawValue) are \(fields.keys.sorted().joined(separator: ", "))")
+            }
+            guard [.text, .identifier, .vin, .currency].contains(kind) else {
+                throw fail(l, "field \(field) (a \(kind.rawValue)) cannot be a constant", "map it from a column; constants hold text, identifiers and currencies, the same for every row")
+            }
+            guard let value = v.scalar?.string, !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw fail(l, "constant \(field) has no value", "write \(field): VALUE on one line")
+            }
+            if kind == .currency, !Money.isCurrencyCode(value.uppercased()) {
+                throw fail(l, "constant currency '\(QuotedText.cut(value, limit: 20))' is not an ISO 4217 code", "write a code such as USD or EUR")
+            }
+            if let other = mapped.first(where: { $0.field == field }) {
+                throw fail(l, "field \(field) is both a constant and mapped from column '\(other.header)' (line \(other.line))", "keep one: the column when rows differ, the constant when they cannot")
+            }
+            if kind == .currency, let money = mapped.first(where: { $0.kind == .money }), case .currency(.some) = money.unit {
+                throw fail(l, "the amount's currency is both its unit (line \(money.line)) and a constant", "keep one")
+            }
+            out.append(Profile.Column(header: "constant:" + field, field: field, kind: kind, unit: nil, line: l, constant: value))
+        }
+        return out
+    }
+
+    /// `skip:` — `preamble: N` records before the header, and `rows: [patterns]`: a row with a
+    /// cell that matches one (`*` any text) is a totals or footer row, skipped with a note.
+    static func skip(_ node: Node, line: Int, fail: (Int, String, String) -> ProfileError) throws -> (Int, [String]) {
+        guard let map = node.mapping else { throw fail(line, "'skip' must be a mapping", "write skip: {preamble: 3, rows: [\"Total*\"]}") }
+        var preamble = 0, rows: [String] = []
+        for (k, v) in map {
+            let l = k.mark?.line ?? line
+            switch k.string {
+            case "preamble":
+                guard let n = v.scalar.flatMap({ Int($0.string) }), (0...1000).contains(n) else {
+                    throw fail(l, "preamble '\(QuotedText.cut(v.scalar?.string ?? "?", limit: 20))' is not a number of records from 0 to 1000", "count the records above the header row: preamble: 3")
+                }
+                preamble = n
+            case "rows":
+                guard let items = v.sequence?.map({ $0.scalar?.string }), !items.isEmpty, items.allSatisfy({ $0 != nil }) else {
+                    throw fail(l, "'rows' must be a list of cell patterns", "write rows: [\"Total*\", \"Report generated*\"]")
+                }
+                for p in items.compactMap({ $0 }) {
+                    guard p.contains(where: { $0 != "*" && !$0.isWhitespace }), p.count <= 100 else {
+                        throw fail(l, "skip pattern '\(QuotedText.cut(p, limit: 40))' would match every cell", "give the text the row's cell starts with, e.g. \"Total*\"")
+                    }
+                    rows.append(p)
+                }
+            default:
+                throw fail(l, "unknown key '\(QuotedText.cut(k.string ?? "?", limit: 40))' in skip", "skip takes preamble: and rows:")
+            }
+        }
+        return (preamble, rows)
     }
 
     /// The line a YAML syntax error names, 1 when it names none.

@@ -4,7 +4,8 @@ import FleetWarehouse
 
 /// Reads a file with a mapping profile: the same row loop as every CSV format (`CSVRows`:
 /// rejects with reason, location — `line 14` or `Sheet1!C14` — and raw text; duplicate keys;
-/// `.xlsx` sheets), each row turned into its target's records (`ProfileRecord`) and sent
+/// `.xlsx` sheets), each row turned into its target's records (`ProfileRecord`), or for a target a
+/// native format reads, put in that format's columns and read by it (`ProfileNativeRows`); sent
 /// through the sink, inside the file's one transaction (`FileLoad`, called by `ImportSession`).
 /// Not in `ImporterRegistry`: a profile is chosen by its signature or `--profile`, never sniffed.
 public struct ProfileImporter: Sendable {
@@ -33,15 +34,27 @@ public struct ProfileImporter: Sendable {
 
     /// The row loop over `input`; `body` gets each row's records.
     private func rows(_ input: InputFile) throws -> CSVRows {
-        let columns = Dictionary(uniqueKeysWithValues: profile.columns.map { ($0.header, [String]()) })
-        let rows = try CSVRows(input, format: profile.formatName, columns: columns, required: [])
-        let present = profile.columns.filter { rows.header.index($0.header) != nil }.map(\.header)
+        let native = profile.target.readsNatively
+        let columns = native ? ProfileNativeRows.columns(profile) : Dictionary(uniqueKeysWithValues: profile.columns.map { ($0.header, [String]()) })
+        var rows = try CSVRows(input, format: profile.formatName, columns: columns, preamble: profile.preamble, constants: profile.constants)
+        let present = profile.columns.filter { c in rows.header.index(native ? ProfileNativeRows.column(for: c).name : c.header) != nil }.map(\.header)
         try check(input, header: present + (rows.header.unknown))
+        if !profile.skipRows.isEmpty { rows.skipRow = { [profile] in profile.skips($0) } }
         return rows
     }
 
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
-        if profile.target == .fuelPurchases {
+        if profile.target.readsNatively {
+            var rows = try rows(input)
+            rows.convention = .point
+            rows.rewrite = ProfileNativeRows.rewriter(profile, header: rows.header, values: ProfileValues(profile: profile, zone: input.zone, workbook: input.sheet != nil))
+            switch profile.target {
+            case .maintenanceRecords: try MaintenanceImporter.load(&rows, into: &sink)
+            case .assets: try AssetsImporter.load(&rows, into: &sink)
+            case .drivers: try DriversImporter.load(&rows, into: &sink)
+            default: try DVIRImporter.load(&rows, into: &sink)
+            }
+        } else if profile.target == .fuelPurchases {
             var masking = FuelCardImporter.MaskingSink(base: sink)
             try load(input, into: &masking)
             sink = masking.base

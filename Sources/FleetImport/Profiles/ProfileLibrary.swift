@@ -55,7 +55,17 @@ public struct ProfileLibrary: Sendable {
     /// The one profile whose signature the header has; nil when none does. Two or more is an
     /// error naming them: choosing one would be a guess.
     public func match(header fields: [String], file: String) throws -> Profile? {
-        let found = profiles.filter { $0.matches(header: fields) }
+        try match(file: file) { _ in fields }
+    }
+
+    /// As `match(header:file:)`, reading each profile's header row from the file's first bytes:
+    /// a profile with a preamble finds its header below it.
+    public func match(head: Data, file: String) throws -> Profile? {
+        try match(file: file) { CSVReader.record(head, skipping: $0.preamble) }
+    }
+
+    private func match(file: String, header: (Profile) -> [String]?) throws -> Profile? {
+        let found = profiles.filter { p in header(p).map { p.matches(header: $0) } ?? false }
         guard found.count > 1 else { return found.first }
         throw FleetError.unreadable(file: file, location: "line 1",
                                     reason: "the header matches \(found.count) profiles: " + found.map { "\($0.name) (\($0.path))" }.joined(separator: " and "),

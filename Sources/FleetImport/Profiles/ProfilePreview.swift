@@ -5,7 +5,8 @@ import FleetWarehouse
 /// The first rows of a file as a profile would store them (`fleetkit profile test`): each row's
 /// records with their stored values (SI units, UTC, minor currency units, natural keys), or the
 /// reject it would be. Nothing is written; rows are read exactly as an import reads them
-/// (`ProfileRecord`), so what the preview shows is what the warehouse would hold.
+/// (`ProfileRecord`), so what the preview shows is what the warehouse would hold. For a target a
+/// native format reads (`ProfileNativeRows`), a row is shown as that format's columns, reshaped.
 public enum ProfilePreview {
     /// One row: where it is, and either its stored fields or the reject's reason and message.
     public struct Row: Sendable {
@@ -29,18 +30,38 @@ public enum ProfilePreview {
         }
         let importer = ProfileImporter(profile: profile)
         var reader = try RecordSources.open(input)
+        for _ in 0..<profile.preamble where try reader.next() == nil { throw FleetError.emptyFile(file: path) }
         guard let first = try reader.next() else { throw FleetError.emptyFile(file: path) }
         try importer.check(input, header: first.fields)
-        let header = CSVHeader(first.fields, aliases: Dictionary(uniqueKeysWithValues: profile.columns.map { ($0.header, [String]()) }))
+        let native = profile.target.readsNatively
+        let constants = profile.constants
+        let header = CSVHeader(first.fields + constants.map(\.header),
+                               aliases: native ? ProfileNativeRows.columns(profile) : Dictionary(uniqueKeysWithValues: profile.columns.map { ($0.header, [String]()) }))
         let convention = DecimalNumber.Convention.forDelimiter(reader.delimiter)
         let values = ProfileValues(profile: profile, zone: zone, workbook: input.sheet != nil)
+        let rewrite = ProfileNativeRows.rewriter(profile, header: header, values: values)
         let seen = KeyLedger(), choices = ChoiceMemo()
         var out: [Row] = []
-        while out.count < limit, let record = try reader.next() {
+        while out.count < limit, var record = try reader.next() {
             if record.fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
             let location = reader.location(line: record.line, column: nil)
-            var row = FleetImport.Row(record: record, header: header, convention: convention, zone: zone, currency: currency, seenKeys: seen, choices: choices)
+            if profile.skips(record.fields) {
+                out.append(Row(location: location, table: profile.target.table, fields: [], reject: "skipped: a row the profile's skip rows name"))
+                continue
+            }
+            if !constants.isEmpty { record.fields += Array(repeating: "", count: max(0, first.fields.count - record.fields.count)) + constants.map(\.value) }
             do {
+                if native {
+                    // The row as the native format will read it: each field's cell, reshaped.
+                    try rewrite(&record)
+                    let fields = profile.columns.compactMap { c -> (name: String, value: String)? in
+                        let name = ProfileNativeRows.column(for: c).name
+                        return header.value(name, in: record).map { (name, $0) }
+                    }
+                    out.append(Row(location: location, table: profile.target.table, fields: fields, reject: nil))
+                    continue
+                }
+                var row = FleetImport.Row(record: record, header: header, convention: convention, zone: zone, currency: currency, seenKeys: seen, choices: choices)
                 let r = try ProfileRecord.of(&row, values: values, fileAsset: nil, base: currency)
                 out.append(Row(location: location, table: profile.target.table, fields: describe(r), reject: nil))
             } catch let e as RowError {
@@ -52,7 +73,7 @@ public enum ProfilePreview {
 
     /// The stored values of a row's records, named as the warehouse's columns are.
     static func describe(_ record: ProfileRecord) -> [(name: String, value: String)] {
-        func asset(_ a: AssetRef?) -> String { a.map { $0.unitNumber ?? $0.vin ?? "?" } ?? "(unassigned)" }
+        func asset(_ a: AssetRef?) -> String { a.map { $0.unitNumber ?? $0.vin ?? $0.identifiers.first.map { "plate " + $0.value } ?? "?" } ?? "(unassigned)" }
         func money(_ minor: Int64?, _ c: String) -> String { minor.map { "\($0) (\(Money(minor: $0, currency: c)))" } ?? "" }
         func number(_ d: Double?) -> String { d.map { String(format: "%.6f", $0).replacingOccurrences(of: #"\.?0+$"#, with: "", options: .regularExpression) } ?? "" }
         switch record {

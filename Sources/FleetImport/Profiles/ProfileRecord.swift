@@ -27,10 +27,16 @@ enum ProfileRecord {
             if let problem = VIN.problem(n) { throw RowError(.badVIN, "'\(c.header)' is '\(QuotedText.cut(t))': \(problem); fix it or leave the cell empty") }
             vin = n
         } else { vin = nil }
-        let named = unit != nil || vin != nil ? AssetRef(vin: vin, unitNumber: unit) : nil
+        // A plate names the asset master data gave it (`AssetsImporter.plateIdentifier`).
+        let plate = v.text(row, "license_plate").map(AssetsImporter.plateKey).flatMap { $0.isEmpty ? nil : $0 }
+        let named = unit != nil || vin != nil || plate != nil
+            ? AssetRef(identifiers: plate.map { [AssetsImporter.plateIdentifier($0)] } ?? [], vin: vin, unitNumber: unit) : nil
+        // A row that names its vehicle only by plate keeps the plate in its natural key, so
+        // two vehicles' rows of the same time and amount stay two rows.
+        let keyUnit = unit ?? (vin == nil ? plate.map { "plate:" + $0 } : nil)
         switch p.target {
         case .fuelPurchases:
-            return try fuel(&row, v, at: at, unit: unit, vin: vin, asset: named ?? fileAsset, base: base)
+            return try fuel(&row, v, at: at, unit: unit, keyUnit: keyUnit, vin: vin, asset: named ?? fileAsset, base: base)
         case .expenses:
             let categoryColumn = p.column(for: "category")!.header
             let category = try RowHints.adding("use 'other' for a cost outside these categories") { try row.choice(categoryColumn, ExpensesImporter.categories) }
@@ -43,7 +49,7 @@ enum ProfileRecord {
             }
             let vendor = v.text(row, "vendor")
             let key = try ExpensesImporter.uniqueKey(&row, expenseID: v.text(row, "expense_id"), invoice: v.text(row, "invoice_number"), vendor: vendor,
-                                                     at: at, unit: unit, vin: vin, category: category, amount: amount, currency: currency)
+                                                     at: at, unit: keyUnit, vin: vin, category: category, amount: amount, currency: currency)
             return .expense(Expense(sourceKey: key, unitHint: v.text(row, "vehicle_name"), at: at, category: category, amountMinor: amount,
                                     currency: currency, currencyAssumed: assumed, vendor: vendor, description: v.text(row, "description"), sourceFileID: 0),
                             named ?? fileAsset)
@@ -59,28 +65,31 @@ enum ProfileRecord {
                 let names = p.columns.filter { ["odometer", "engine_hours", "fuel_used"].contains($0.field) }.map { "'\($0.header)'" }.joined(separator: ", ")
                 throw RowError(.missingField, "\(names) \(names.contains(",") ? "are" : "is") empty; a meter row needs a reading")
             }
-            try row.unique("meter|\(asset.unitNumber ?? asset.vin ?? "")|\(at)", "a reading of the same vehicle at the same time")
+            try row.unique("meter|\(asset.unitNumber ?? asset.vin ?? asset.identifiers.first.map { "plate:" + $0.value } ?? "")|\(at)", "a reading of the same vehicle at the same time")
             return .meters(readings, asset)
         case .positions:
             let asset = try needAsset(named ?? fileAsset, p)
             guard let lat = try v.measure(row, "latitude", min: -90, max: 90)?.si, let lon = try v.measure(row, "longitude", min: -180, max: 180)?.si else {
                 throw RowError(.missingField, "'\(p.column(for: "latitude")!.header)' or '\(p.column(for: "longitude")!.header)' is empty; a fix needs both")
             }
-            try row.unique("position|\(asset.unitNumber ?? asset.vin ?? "")|\(at)", "a fix of the same vehicle at the same time")
+            try row.unique("position|\(asset.unitNumber ?? asset.vin ?? asset.identifiers.first.map { "plate:" + $0.value } ?? "")|\(at)", "a fix of the same vehicle at the same time")
             return .position(Position(assetID: 0, at: at, lat: lat, lon: lon, speedMps: try v.measure(row, "speed", min: 0, max: 150)?.si,
                                       headingDeg: try v.measure(row, "heading", min: 0, max: 360)?.si,
                                       altM: try v.measure(row, "altitude", min: -500, max: 10_000)?.si, sourceFileID: 0), asset)
+        case .maintenanceRecords, .assets, .drivers, .dvirs:
+            // Their rows are read by the native format (`ProfileNativeRows`), never here.
+            throw RowError(.badValue, "\(p.target.rawValue) rows are read by the \(p.target.table) format, not as profile records")
         }
     }
 
     private static func needAsset(_ asset: AssetRef?, _ p: Profile) throws -> AssetRef {
         guard let asset else {
-            throw RowError(.unknownAsset, "the row names no vehicle; map a unit_number or vin column in the profile, or import the file with --asset UNIT (or from the asset's folder)")
+            throw RowError(.unknownAsset, "the row names no vehicle; map a unit_number, vin or license_plate column in the profile, or import the file with --asset UNIT (or from the asset's folder)")
         }
         return asset
     }
 
-    private static func fuel(_ row: inout Row, _ v: ProfileValues, at: Int64, unit: String?, vin: String?, asset: AssetRef?, base: String) throws -> ProfileRecord {
+    private static func fuel(_ row: inout Row, _ v: ProfileValues, at: Int64, unit: String?, keyUnit: String?, vin: String?, asset: AssetRef?, base: String) throws -> ProfileRecord {
         let p = v.profile
         if let unit, FuelCardImporter.maskCardNumbers(unit) != unit {
             throw RowError(.badValue, "'\(p.column(for: "unit_number")!.header)' holds a card number, not a unit number; correct the vehicle prompt of this transaction")
@@ -107,7 +116,7 @@ enum ProfileRecord {
         let needsReview = try FuelCardImporter.needsReview(price: price, volume: volume, total: total, currency: currency)
         let odometer = try v.measure(row, "odometer", min: 0)
         let transactionID = v.text(row, "transaction_id")
-        let key = FuelCardImporter.sourceKey(transactionID: transactionID, at: at, last4: last4, unit: unit, vin: vin, total: total, currency: currency)
+        let key = FuelCardImporter.sourceKey(transactionID: transactionID, at: at, last4: last4, unit: keyUnit, vin: vin, total: total, currency: currency)
         if let transactionID {
             try row.unique(key, "transaction \(transactionID)")
         } else {

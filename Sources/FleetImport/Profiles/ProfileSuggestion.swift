@@ -65,7 +65,22 @@ public enum ProfileSuggestion {
             "heading": ["heading", "course", "bearing", "direction"],
             "altitude": ["altitude", "alt", "elevation", "altitude_m", "alt_ft"],
         ],
+        .maintenanceRecords: native(.maintenanceRecords, MaintenanceImporter.columns),
+        .assets: native(.assets, AssetsImporter.columns),
+        .drivers: native(.drivers, DriversImporter.columns),
+        .dvirs: native(.dvirs, DVIRImporter.columns),
     ]
+
+    /// A native format's spellings for the fields of a target it reads: each field's column and
+    /// its aliases, and for a measured field those of its unit-named columns (`odometer_km`).
+    static func native(_ target: ProfileTarget, _ columns: [String: [String]]) -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        for field in ProfileNativeRows.fields(of: target).keys {
+            let related = columns.keys.filter { $0.hasPrefix(field + "_") && ["km", "mi", "l", "gal"].contains(String($0.dropFirst(field.count + 1))) }
+            out[field] = [field] + (columns[field] ?? []) + related.sorted().flatMap { [$0] + (columns[$0] ?? []) }
+        }
+        return out
+    }
 
     /// Words in a header that name a unit, by the kind they fit (checked in order: `mph` before `m`).
     static let unitWords: [(word: String, unit: String, kind: ProfileTarget.Kind)] = [

@@ -9,20 +9,34 @@ public enum ProfileTarget: String, Sendable, CaseIterable {
     case expenses
     case meterReadings = "meter_readings"
     case positions
+    case maintenanceRecords = "maintenance_records"
+    case assets
+    case drivers
+    case dvirs
 
     /// What a field holds, and so which unit (if any) its column takes.
     public enum Kind: String, Sendable {
         case text, identifier, vin, currency
         case date, time, datetime
         case money, price
+        /// A plain number with no unit (a model year, hours per week).
+        case number
         case distance, volume, duration, speed
         case latitude, longitude, heading
     }
 
     /// Time fields every target shares: a `datetime` column, or `date` with an optional `time`.
     static let timeFields: [String: Kind] = ["datetime": .datetime, "date": .date, "time": .time]
-    /// Asset fields every target shares. Without either, the file's asset is `--asset` or its folder.
-    static let assetFields: [String: Kind] = ["unit_number": .identifier, "vin": .vin]
+    /// Asset fields every target of `ProfileRecord` shares. Without one, the file's asset is
+    /// `--asset` or its folder. A licence plate names the asset that master data gave that plate
+    /// (`AssetsImporter` links it as an identifier), in either import order.
+    static let assetFields: [String: Kind] = ["unit_number": .identifier, "vin": .vin, "license_plate": .identifier]
+
+    /// Whether the target's rows are read by its native format (`MaintenanceImporter`,
+    /// `AssetsImporter`, `DriversImporter`, `DVIRImporter`) after the profile has put each mapped
+    /// cell in that format's column and shape (`ProfileNativeRows`): one set of row rules and
+    /// natural keys, so a record read either way is one row.
+    public var readsNatively: Bool { [.maintenanceRecords, .assets, .drivers, .dvirs].contains(self) }
 
     /// The fields of the target and their kinds.
     public var fields: [String: Kind] {
@@ -40,6 +54,8 @@ public enum ProfileTarget: String, Sendable, CaseIterable {
             own = ["odometer": .distance, "engine_hours": .duration, "fuel_used": .volume]
         case .positions:
             own = ["latitude": .latitude, "longitude": .longitude, "speed": .speed, "heading": .heading, "altitude": .distance]
+        case .maintenanceRecords, .assets, .drivers, .dvirs:
+            return ProfileNativeRows.fields(of: self)
         }
         return own.merging(Self.timeFields) { a, _ in a }.merging(Self.assetFields) { a, _ in a }
     }
@@ -52,6 +68,10 @@ public enum ProfileTarget: String, Sendable, CaseIterable {
         case .expenses: return ["category", "amount"]
         case .meterReadings: return []
         case .positions: return ["latitude", "longitude"]
+        case .maintenanceRecords: return ["service_type", "performed_at"]
+        case .assets: return ["unit_number"]
+        case .drivers: return ["employee_id"]
+        case .dvirs: return ["dvir_id", "type", "signed_at", "safety_status"]
         }
     }
 
@@ -62,6 +82,10 @@ public enum ProfileTarget: String, Sendable, CaseIterable {
         case .expenses: return "expense"
         case .meterReadings: return "meter_reading"
         case .positions: return "position"
+        case .maintenanceRecords: return "maintenance_record"
+        case .assets: return "asset"
+        case .drivers: return "driver"
+        case .dvirs: return "dvir"
         }
     }
 

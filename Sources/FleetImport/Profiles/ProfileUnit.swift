@@ -25,7 +25,7 @@ public enum ProfileUnit: Sendable, Equatable {
         case .money: return "an ISO 4217 currency code such as USD or EUR"
         case .price: return "a volume unit (gal, L), optionally after a currency: USD/gal, EUR/L"
         case .latitude, .longitude, .heading: return "deg"
-        case .text, .identifier, .vin, .currency, .date, .time, .datetime: return ""
+        case .text, .identifier, .vin, .currency, .date, .time, .datetime, .number: return ""
         }
     }
 
@@ -74,7 +74,7 @@ public enum ProfileUnit: Sendable, Equatable {
             return .price(currency: currency, perUnit: volume, millilitres: ml)
         case .latitude, .longitude, .heading:
             return ["deg", "degree", "degrees", "°"].contains(l) ? .degrees : nil
-        case .text, .identifier, .vin, .currency, .date, .time, .datetime:
+        case .text, .identifier, .vin, .currency, .date, .time, .datetime, .number:
             return nil
         }
     }

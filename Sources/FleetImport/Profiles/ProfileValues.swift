@@ -49,9 +49,14 @@ struct ProfileValues {
 
     func decimal(_ row: Row, _ field: String) throws -> DecimalNumber? {
         guard let c = column(field), let v = row.text(c.header) else { return nil }
-        let (t, convention) = try numeric(v, column: c.header)
+        return try decimal(text: v, column: c.header)
+    }
+
+    /// A cell's number after the profile's marks; `column` is the file's header, for the reject.
+    func decimal(text v: String, column: String) throws -> DecimalNumber {
+        let (t, convention) = try numeric(v, column: column)
         do { return try DecimalNumber.parse(t, convention: convention) } catch {
-            throw RowError(.badNumber, "'\(c.header)': \(error.description)")
+            throw RowError(.badNumber, "'\(column)': \(error.description)")
         }
     }
 
@@ -89,23 +94,10 @@ struct ProfileValues {
     func instant(_ row: Row) throws -> Int64? {
         if let c = column("datetime") {
             guard let v = row.text(c.header) else { return nil }
-            if let f = profile.dateFormat {
-                if let p = f.parse(v) { return try utc(p, text: v, column: c.header) }
-                if let ms = try workbookDate(v, column: c.header) { return ms }
-                throw badPattern(v, column: c.header, pattern: f.pattern)
-            }
-            return try iso(v, column: c.header)
+            return try instant(text: v, column: c.header)
         }
         guard let dc = column("date"), let dv = row.text(dc.header) else { return nil }
-        var parts: ProfileDateFormat.Parts
-        if let f = profile.dateFormat, let p = f.parse(dv) {
-            parts = p
-        } else if (profile.dateFormat == nil || workbook), let d = CivilDate(String(dv.prefix(10))),
-                  dv.count == 10 || dv.dropFirst(10).allSatisfy({ "T 0:.".contains($0) }) {
-            parts = ProfileDateFormat.Parts(year: d.year, month: d.month, day: d.day)
-        } else {
-            throw badPattern(dv, column: dc.header, pattern: profile.dateFormat?.pattern ?? "YYYY-MM-DD")
-        }
+        var parts = try dateParts(dv, column: dc.header)
         if let tc = column("time"), let tv = row.text(tc.header) {
             if let f = profile.timeFormat {
                 guard let p = f.parse(tv) ?? (workbook ? Self.clock(tv) : nil) else { throw badPattern(tv, column: tc.header, pattern: f.pattern) }
@@ -118,6 +110,34 @@ struct ProfileValues {
             }
         }
         return try utc(parts, text: dv, column: dc.header)
+    }
+
+    /// A date-time cell read with the profile's `date_format` (ISO 8601 without one), in its zone.
+    func instant(text v: String, column: String) throws -> Int64 {
+        if let f = profile.dateFormat {
+            if let p = f.parse(v) { return try utc(p, text: v, column: column) }
+            if let ms = try workbookDate(v, column: column) { return ms }
+            throw badPattern(v, column: column, pattern: f.pattern)
+        }
+        return try iso(v, column: column)
+    }
+
+    /// A calendar-day cell (an expiry, an in-service date): the date part of `date_format`.
+    func day(text v: String, column: String) throws -> CivilDate {
+        let p = try dateParts(v, column: column)
+        guard let d = CivilDate(year: p.year, month: p.month, day: p.day) else {
+            throw RowError(.badDate, "'\(column)' is '\(QuotedText.cut(v))', not a date that exists")
+        }
+        return d
+    }
+
+    private func dateParts(_ dv: String, column: String) throws -> ProfileDateFormat.Parts {
+        if let f = profile.dateFormat, let p = f.parse(dv) { return p }
+        if (profile.dateFormat == nil || workbook), let d = CivilDate(String(dv.prefix(10))),
+           dv.count == 10 || dv.dropFirst(10).allSatisfy({ "T 0:.".contains($0) }) {
+            return ProfileDateFormat.Parts(year: d.year, month: d.month, day: d.day)
+        }
+        throw badPattern(dv, column: column, pattern: profile.dateFormat?.pattern ?? "YYYY-MM-DD")
     }
 
     static func clock(_ v: String) -> ProfileDateFormat.Parts? {

@@ -7,6 +7,8 @@ import FleetWarehouse
 /// The unit number is the asset's name in reports. VIN and PIN link it to telematics data;
 /// vendor id columns (`samsara_id`, `deere_principal_id`, `deere_equipment_id`, and the ISO
 /// feed's `vendor_serial` and `telematics_id`, MyGeotab's `geotab_id`) link it to a vendor's own ids, merging any asset that telematics created before master data arrived.
+/// The licence plate is linked the same way (`registration`/`license_plate`), for files that
+/// name a vehicle only by its plate.
 public struct AssetsImporter: Importer {
     public static let format = "assets"
     public static let summary = "Master data: vehicles, machines and trailers with VIN/PIN, group, cost centre and vendor ids (CSV)"
@@ -71,6 +73,11 @@ public struct AssetsImporter: Importer {
 
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
         var rows = try CSVRows(input, format: Self.format, columns: Self.columns, required: Self.required)
+        try Self.load(&rows, into: &sink)
+    }
+
+    /// The rows of `assets.csv`, or of a file a profile put in its columns (`ProfileNativeRows`).
+    static func load(_ rows: inout CSVRows, into sink: inout some RecordSink) throws {
         try rows.forEach(into: &sink) { row, sink in
             let unit = try row.required("unit_number")
             try row.unique("unit:" + unit.uppercased(), "unit \(unit)")
@@ -86,6 +93,9 @@ public struct AssetsImporter: Importer {
             if let id = row.text("geotab_id") { identifiers.append(.init(source: "geotab", type: "device_id", value: id)) }
             if let id = row.text("traccar_id") { identifiers.append(.init(source: "traccar", type: "device_id", value: id)) }
             if let id = row.text("motive_id") { identifiers.append(.init(source: "motive", type: "vehicle_id", value: id)) }
+            // The plate as an identifier, so that a profiled file naming vehicles only by plate
+            // (a toll or card statement) finds this asset, imported before or after it.
+            if let plate = row.text("license_plate").map(Self.plateKey), !plate.isEmpty { identifiers.append(Self.plateIdentifier(plate)) }
             let vin = try row.vin("vin")
             let pin = row.text("pin").map(PIN.normalise)
             let kind = try row.choice("kind", Self.kinds) ?? (pin != nil && vin == nil ? "equipment" : "vehicle")
@@ -112,6 +122,16 @@ public struct AssetsImporter: Importer {
 }
 
 extension AssetsImporter {
+    /// A licence plate as the key it is matched on: letters and digits only, upper case
+    /// (`abc-123`, `ABC 123` and `ABC123` are one plate).
+    static func plateKey(_ text: String) -> String {
+        String(text.uppercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
+    }
+
+    static func plateIdentifier(_ key: String) -> AssetRef.Identifier {
+        AssetRef.Identifier(source: "registration", type: "license_plate", value: key)
+    }
+
     /// The fuel tank's capacity in millilitres from `tank_capacity_l` (litres) or
     /// `tank_capacity_gal` (US gallons); both filled must agree within 0.5 %. Above 0 and at most
     /// 20 000 L (a mining hauler's tank is about 5 000 L): anything else is a typo.

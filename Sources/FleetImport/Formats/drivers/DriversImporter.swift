@@ -59,6 +59,11 @@ public struct DriversImporter: Importer {
 
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
         var rows = try CSVRows(input, format: Self.format, columns: Self.columns, required: Self.required)
+        try Self.load(&rows, into: &sink)
+    }
+
+    /// The rows of `drivers.csv`, or of a file a profile put in its columns (`ProfileNativeRows`).
+    static func load(_ rows: inout CSVRows, into sink: inout some RecordSink) throws {
         try rows.forEach(into: &sink) { row, sink in
             guard let employeeID = row.text("employee_id") else {
                 throw RowError(.missingField, "'employee_id' is empty; every driver needs the employee id that assignments and other files name them by")

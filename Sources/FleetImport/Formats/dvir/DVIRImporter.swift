@@ -124,6 +124,12 @@ public struct DVIRImporter: Importer {
 
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
         var rows = try CSVRows(input, format: Self.format, columns: Self.columns, required: Self.required)
+        try Self.load(&rows, into: &sink)
+    }
+
+    /// The rows of `dvir.csv`, or of a file a profile put in its columns (`ProfileNativeRows`).
+    static func load(_ rows: inout CSVRows, into sink: inout some RecordSink) throws {
+        let input = rows.input
         guard rows.header.index("unit_number") != nil || rows.header.index("vin") != nil else {
             throw FleetError.unreadable(file: input.path, location: "line 1", reason: "the dvir header names no vehicle column (unit_number or vin)",
                                         hint: "A DVIR must identify the vehicle (49 CFR 396.11); add a unit_number or vin column. A vehicle name is not an identifier.")

@@ -51,6 +51,12 @@ public struct MaintenanceImporter: Importer {
 
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
         var rows = try CSVRows(input, format: Self.format, columns: Self.columns, required: Self.required)
+        try Self.load(&rows, into: &sink)
+    }
+
+    /// The rows of `maintenance.csv`, or of a file a profile put in its columns (`ProfileNativeRows`).
+    static func load(_ rows: inout CSVRows, into sink: inout some RecordSink) throws {
+        let input = rows.input
         var assumed = AssumedCurrency()
         rows.salvage = { row in
             guard row.text("cost") != nil else { return nil }

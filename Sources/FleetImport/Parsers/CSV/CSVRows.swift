@@ -9,7 +9,8 @@ struct CSVRows {
     let format: String
     let header: CSVHeader
     /// How a lone `1,234` reads in this file: comma-delimited files group thousands with ','.
-    let convention: DecimalNumber.Convention
+    /// Settable for rows a profile has rewritten into plain '.' decimals (`ProfileNativeRows`).
+    var convention: DecimalNumber.Convention
     private var reader: any RecordSource
     private var headerCount: Int
     private var headerLine = 1
@@ -22,25 +23,41 @@ struct CSVRows {
     /// What a money format can still read of a row it rejects (`RejectedRow`): kept with the
     /// reject so a later load of the same key resolves it.
     var salvage: ((Row) -> RejectedRow?)?
+    /// A profile's cells every row gains after the file's own (`Profile.constants`).
+    private var constants: [String] = []
+    /// A profile's footer and totals rows (`Profile.skips`): skipped and counted in one note.
+    var skipRow: (([String]) -> Bool)?
+    /// Puts a row's cells in the shape its format reads (`ProfileNativeRows.rewriter`) before
+    /// the row is made; a `RowError` it throws rejects the row with its raw text.
+    var rewrite: ((inout CSVRecord) throws -> Void)?
 
     /// - throws: `FleetError.unreadable` when the header lacks a required column.
     init(_ input: InputFile, format: String, columns: [String: [String]], required: [String]) throws {
         try self.init(input, format: format, required: required) { _ in columns }
     }
 
+    /// The row loop of a file read with a profile: `preamble` records above the header are not
+    /// read, and each `constants` cell is added to every row under its header.
+    init(_ input: InputFile, format: String, columns: [String: [String]], preamble: Int, constants: [(header: String, value: String)]) throws {
+        try self.init(input, format: format, required: [], preamble: preamble, extraHeader: constants.map(\.header)) { _ in columns }
+        self.constants = constants.map(\.value)
+    }
+
     /// A format whose column names carry data (`units_per_USD`) derives its column table from the
     /// header it is given, so the file is opened and its header read once.
-    init(_ input: InputFile, format: String, required: [String], columnsFor: ([String]) throws -> [String: [String]]) throws {
+    init(_ input: InputFile, format: String, required: [String], preamble: Int = 0, extraHeader: [String] = [],
+         columnsFor: ([String]) throws -> [String: [String]]) throws {
         self.input = input
         var columns: [String: [String]] = [:]
         var headerProblems: [(column: Int, message: String)] = []
         self.format = format
         do {
             reader = try RecordSources.open(input)
+            for _ in 0..<preamble where try reader.next() == nil { throw FleetError.emptyFile(file: input.path) }
             guard let first = try reader.next() else { throw FleetError.emptyFile(file: input.path) }
             headerProblems = reader.cellProblems
             columns = try columnsFor(first.fields)
-            header = CSVHeader(first.fields, aliases: columns)
+            header = CSVHeader(first.fields + extraHeader, aliases: columns)
             headerCount = first.fields.count
             headerLine = first.line
             headerNames = first.fields
@@ -100,7 +117,21 @@ struct CSVRows {
                 continue
             }
             if record.fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
-            var row = Row(record: record, header: header, convention: convention, zone: input.zone, currency: input.currency, seenKeys: seenKeys, choices: choices)
+            if let skipRow, skipRow(record.fields) {
+                sink.note("rows skipped by the profile's skip rows (not data: totals, footers)", example: "\(location): \(QuotedText.cut(record.raw, limit: 60))")
+                continue
+            }
+            var shaped = record
+            if !constants.isEmpty {
+                shaped.fields += Array(repeating: "", count: max(0, headerCount - shaped.fields.count)) + constants
+            }
+            if let rewrite {
+                do { try rewrite(&shaped) } catch let e as RowError {
+                    try sink.reject(e.issue(at: reader.location(line: record.line, column: column(named: e.message)), raw: record.raw))
+                    continue
+                }
+            }
+            var row = Row(record: shaped, header: header, convention: convention, zone: input.zone, currency: input.currency, seenKeys: seenKeys, choices: choices)
             do {
                 try sink.atomically { sink in try body(&row, &sink) }
             } catch let e as RowError {
@@ -115,7 +146,11 @@ struct CSVRows {
         let pieces = message.split(separator: "'", omittingEmptySubsequences: false)
         var k = 1
         while k < pieces.count {
-            if let i = header.index(String(pieces[k])) { return i }
+            // A constant's cell (past the file's own) is no place in the file to point at.
+            if let i = header.index(String(pieces[k])), i < headerCount { return i }
+            // A profile's row errors name the file's own header text, which is an alias here.
+            let name = CSVHeader.normalise(String(pieces[k]))
+            if let i = headerNames.firstIndex(where: { CSVHeader.normalise($0) == name }) { return i }
             k += 2
         }
         return nil
