@@ -149,6 +149,59 @@ final class TraccarImporterTests: XCTestCase {
         XCTAssertEqual(try t.count("trip", where: "source = 'traccar'"), 1)
     }
 
+    /// A stop report (`/api/reports/stops`) in both documented spellings: StopReportItem's
+    /// `positionId`, `latitude`, `longitude` (row 0) and openapi.yaml `ReportStops`' `lat`, `lon`
+    /// with a Traccar 4.x offset (row 1). Stops carry `duration`, which made them zero-distance
+    /// trips: neither row is a trip now, both are counted, and the trips report beside them is
+    /// unchanged. A stop that ends before it starts is a reject at its `endTime`.
+    func testStopRowsAreCountedAndNeverStoredAsTrips() throws {
+        let t = try TestWarehouse()
+        let o = try t.importFile(fixture("traccar/stops-11.json"))
+        XCTAssertEqual(o.format, "traccar", o.error ?? "")
+        XCTAssertEqual(o.rejected, 0, "\(o.notes ?? [])")
+        XCTAssertEqual(try t.count("trip"), 0)
+        XCTAssertEqual(try t.count("position"), 0)
+        let notes = o.notes ?? []
+        XCTAssertTrue(notes.contains { $0.hasPrefix("stop report rows read, not stored") && $0.hasSuffix(": 2") }, "\(notes)")
+        XCTAssertTrue(notes.contains { $0.hasPrefix("records read: Stop 2") }, "\(notes)")
+        XCTAssertFalse(notes.contains { $0.contains("unknown key") }, "every member of both spellings is known: \(notes)")
+
+        XCTAssertEqual(try t.importFile(fixture("traccar/trips-11.json")).rejected, 1)
+        XCTAssertEqual(try t.count("trip", where: "source = 'traccar'"), 1)
+
+        let bad = try TestWarehouse()
+        let b = try bad.importFile(fixture("traccar/stop-ends-before-start.json"))
+        XCTAssertEqual(b.format, "traccar", b.error ?? "")
+        XCTAssertEqual(b.rejected, 1)
+        XCTAssertEqual(try strings(bad, "SELECT reason, location FROM reject"), ["bad_value|[0].endTime"])
+        XCTAssertEqual(try bad.count("trip"), 0)
+    }
+
+    /// An events report (`/api/reports/events`, openapi.yaml `Event`): two ignition events and an
+    /// overspeed are counted, not stored (no engine_event from events: the positions give ignition,
+    /// and older servers stamp eventTime with their own clock). A missing or zoneless eventTime is a
+    /// reject; a member written twice fails the file naming it, as in every JSON format.
+    func testEventRowsAreCheckedAndCountedNotStored() throws {
+        let t = try TestWarehouse()
+        let o = try t.importFile(fixture("traccar/events-11.json"))
+        XCTAssertEqual(o.format, "traccar", o.error ?? "")
+        XCTAssertEqual(o.rejected, 0, "\(o.notes ?? [])")
+        XCTAssertEqual(try t.count("engine_event"), 0)
+        let notes = o.notes ?? []
+        XCTAssertTrue(notes.contains { $0.hasPrefix("ignitionOn/ignitionOff event rows read, not stored") && $0.hasSuffix(": 2") }, "\(notes)")
+        XCTAssertTrue(notes.contains { $0.hasPrefix("event report rows of other types read, not stored") && $0.hasSuffix(": 1") }, "\(notes)")
+
+        let bad = try TestWarehouse()
+        XCTAssertEqual(try bad.importFile(fixture("traccar/event-without-time.json")).rejected, 2)
+        XCTAssertEqual(try strings(bad, "SELECT reason, location FROM reject ORDER BY location"), ["missing_field|[0].eventTime", "bad_date|[1].eventTime"])
+
+        let dup = try TestWarehouse()
+        let d = try dup.importFile(fixture("traccar/event-duplicate-member.json"))
+        XCTAssertEqual(d.status, .failed)
+        XCTAssertTrue(d.error?.contains(#"the member "deviceId" twice"#) == true, d.error ?? "")
+        XCTAssertEqual(try dup.count("asset"), 0)
+    }
+
     /// The assets CSV's `traccar_id` claims device 11 in either import order: one asset, T-12,
     /// holding the route's positions and meters.
     func testMasterDataClaimsADeviceByItsTraccarID() throws {
@@ -164,7 +217,7 @@ final class TraccarImporterTests: XCTestCase {
 
     /// Each fixture is detected as Traccar from its bytes, and no other format's sniffer claims it.
     func testDetectionFromContent() throws {
-        for name in ["route-11.json", "devices.json", "positions-traccar4-offset.json", "latitude-out-of-range.json", "trips-11.json", "summary-11.json"] {
+        for name in ["route-11.json", "devices.json", "positions-traccar4-offset.json", "latitude-out-of-range.json", "trips-11.json", "summary-11.json", "stops-11.json", "events-11.json", "stop-ends-before-start.json", "event-without-time.json"] {
             let head = try Data(contentsOf: fixture("traccar/\(name)"))
             XCTAssertEqual(ImporterRegistry.detect(head, filename: "input.json")?.format, "traccar", name)
         }

@@ -3,14 +3,16 @@ import FleetCore
 import FleetWarehouse
 
 /// Traccar server API responses as a script saves them: the JSON list that `/api/positions`,
-/// `/api/reports/route`, `/api/devices`, `/api/reports/trips` and `/api/reports/summary` return
-/// (Traccar's openapi.yaml, schemas `Position`, `Device`, `ReportTrips`, `ReportSummary`). One
+/// `/api/reports/route`, `/api/devices`, `/api/reports/trips`, `/api/reports/summary`,
+/// `/api/reports/stops` and `/api/reports/events` return (Traccar's openapi.yaml, schemas
+/// `Position`, `Device`, `ReportTrips`, `ReportSummary`, `ReportStops`, `Event`). One
 /// file may hold any mix of them.
 ///
 /// Rows carry no type name: each is recognised by its members (`TraccarEntity.classify`).
 /// Read: `Device` (identity and the name hint), `Position` (GPS fixes in SI: speed is in knots,
 /// stored as m/s; the `odometer` and `hours` attributes as meters; `ignition` as engine events),
-/// trip report rows (vendor trips). A summary report row is counted, not stored.
+/// trip report rows (vendor trips). Summary, stop and event report rows are checked and counted,
+/// not stored (`TraccarStops`, `TraccarEvents` say why).
 /// docs/FORMATS.md lists every member read and where it goes.
 ///
 /// Streaming: the list is read one row at a time (`JSONPullParser`); each row is loaded in its
@@ -18,13 +20,14 @@ import FleetWarehouse
 /// not well formed, truncated included, fails the whole file.
 public struct TraccarImporter: Importer {
     public static let format = "traccar"
-    public static let summary = "Traccar server API responses (JSON lists of /api/positions, /api/reports/route, /api/devices, /api/reports/trips, /api/reports/summary): positions (knots to m/s), odometer and hours meters, ignition, devices, trips"
+    public static let summary = "Traccar server API responses (JSON lists of /api/positions, /api/reports/route, /api/devices, /api/reports/trips, /api/reports/summary, /api/reports/stops, /api/reports/events): positions (knots to m/s), odometer and hours meters, ignition, devices, trips; summary, stop and event rows counted"
     public static let example = "traccar/route-2026-10-01.json"
 
     /// Member names of Traccar's `Position`, `Device` and report rows that no other format FleetKit
     /// reads uses together, in the first 64 KiB.
     static let markers = ["\"fixTime\"", "\"deviceTime\"", "\"serverTime\"", "\"outdated\"", "\"uniqueId\"", "\"positionId\"",
-                          "\"startPositionId\"", "\"endPositionId\"", "\"startOdometer\"", "\"endOdometer\"", "\"spentFuel\"", "\"startHours\""]
+                          "\"startPositionId\"", "\"endPositionId\"", "\"startOdometer\"", "\"endOdometer\"", "\"spentFuel\"", "\"startHours\"",
+                          "\"eventTime\"", "\"maintenanceId\"", "\"geofenceId\""]
 
     public init() {}
 

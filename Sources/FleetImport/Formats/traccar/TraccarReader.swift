@@ -69,9 +69,11 @@ final class TraccarReader<S: RecordSink> {
                 case .position: try self.position(f, &s)
                 case .trip: try self.trip(f, &s)
                 case .summary: try self.summary(f)
+                case .stop: try self.stop(f)
+                case .event: try self.event(f)
                 case .unknown:
                     let keys = node.members.prefix(12).map(\.key).joined(separator: ", ")
-                    throw JSONRowError(.unknownShape, "not a Traccar row FleetKit reads (members: \(keys)); positions, devices and trip report rows are read, see docs/FORMATS.md", at: path)
+                    throw JSONRowError(.unknownShape, "not a Traccar row FleetKit reads (members: \(keys)); positions, devices, trip, stop, summary and event report rows are read, see docs/FORMATS.md", at: path)
                 }
             }
         } catch let e as JSONRowError {
