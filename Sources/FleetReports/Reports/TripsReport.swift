@@ -95,7 +95,7 @@ public struct TripsReport: Report {
         let sources = try ReportSource.fetch(db, union: [
             "SELECT DISTINCT source_file_id FROM trip WHERE start_at >= ?1 AND start_at < ?2 AND source_file_id IS NOT NULL",
             "SELECT DISTINCT source_file_id FROM position WHERE at >= ?1 AND at < ?2",
-        ], arguments: [request.start, request.end])
+        ], arguments: [.instant(request.start), .instant(request.end)])
         var quality = DataQuality()
         quality.add("Trips cut off by the end of the data (may continue in a later file)", open, open == 0 ? "none" : "their distance and duration are partial")
         try TripCoverage.fetch(db, request).add(to: &quality, request)
