@@ -46,6 +46,9 @@ public struct PostgresDialect: SQLDialect {
         return out
     }
 
+    /// Exact: EXTRACT gives a numeric (PostgreSQL 14 and later), so milliseconds stay whole.
+    public func epochMilliseconds(_ expression: String) -> String { "(EXTRACT(EPOCH FROM \(expression)) * 1000)" }
+
     /// NULLs first and text by bytes, as SQLite sorts (`COLLATE "C"` compares UTF-8 bytes).
     public func ascending(_ expression: String, text: Bool) -> String {
         text ? "(\(expression)) COLLATE \"C\" NULLS FIRST" : "\(expression) NULLS FIRST"

@@ -13,6 +13,10 @@ public protocol SQLDialect: Sendable {
     /// database's collation (en_US sorts "T-10" and "T10" apart from bytes), so a report's row
     /// order would otherwise depend on how the server was initialised.
     func ascending(_ expression: String, text: Bool) -> String
+
+    /// A time column (or expression) as epoch milliseconds, for arithmetic on times: SQLite
+    /// stores them so; PostgreSQL's `timestamptz` minus another is an interval, not a number.
+    func epochMilliseconds(_ expression: String) -> String
 }
 
 extension SQLDialect {

@@ -5,4 +5,6 @@ public struct SQLiteDialect: SQLDialect {
     public func statement(_ sql: String) -> String { sql }
     /// SQLite's ascending order already puts NULLs first and compares text by bytes (BINARY).
     public func ascending(_ expression: String, text: Bool) -> String { expression }
+    /// Times are stored as epoch milliseconds already.
+    public func epochMilliseconds(_ expression: String) -> String { expression }
 }

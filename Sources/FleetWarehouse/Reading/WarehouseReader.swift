@@ -16,6 +16,8 @@ public protocol WarehouseReader {
     /// The engine's differences, in one place per engine.
     var dialect: any SQLDialect { get }
     /// Runs `sql` and hands each row to `body` as it comes, without holding the result.
+    /// `body` must not query the same reader (PostgreSQL's single-row mode holds the connection
+    /// until the result ends); an error it throws ends the walk and is rethrown.
     func forEach(_ sql: String, _ arguments: [WarehouseArgument], _ body: (WarehouseRow) throws -> Void) throws
     /// Whether the warehouse has the table (an older warehouse may lack a later one).
     func tableExists(_ name: String) throws -> Bool
