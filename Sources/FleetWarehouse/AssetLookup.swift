@@ -65,13 +65,17 @@ public struct AssetLookup {
     // MARK: Unit numbers (`--assets`)
 
     /// Every unit number in the warehouse, sorted: what `--assets` may name.
-    public func unitNumbers() throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT unit_number FROM asset WHERE unit_number IS NOT NULL ORDER BY unit_number")
+    public func unitNumbers() throws -> [String] { try Self.unitNumbers(SQLiteReader(db)) }
+
+    /// Every unit number, in byte order, on either engine.
+    public static func unitNumbers(_ reader: any WarehouseReader) throws -> [String] {
+        try reader.column("SELECT unit_number FROM asset WHERE unit_number IS NOT NULL ORDER BY \(reader.dialect.ascending("unit_number", text: true))")
     }
 
     /// SQL restricting `<alias>.unit_number` to `units` (all assets when nil or empty), with its arguments.
     public static func unitFilter(_ units: [String]?, alias: String = "a") -> (sql: String, arguments: [String]) {
-        guard let units, !units.isEmpty else { return ("1", []) }
+        // `1 = 1`, not `1`: PostgreSQL's WHERE takes a truth value, not a number.
+        guard let units, !units.isEmpty else { return ("1 = 1", []) }
         return ("\(alias).unit_number IN (\(Array(repeating: "?", count: units.count).joined(separator: ",")))", units)
     }
 }

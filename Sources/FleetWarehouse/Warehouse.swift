@@ -13,13 +13,14 @@ public final class Warehouse: Sendable {
     /// SQLite busy timeout: how long a writer waits for another writer before giving up.
     public static let defaultBusyTimeout: TimeInterval = 30
 
-    /// Imports and reports run on SQLite only (docs/OPERATIONS.md "PostgreSQL"): a PostgreSQL
-    /// URL where a warehouse file is expected is refused by name, its password masked, and
-    /// pointed to `fleetkit warehouse copy`, never taken for a file name.
+    /// Imports, the nightly job and every command but `warehouse copy` and the portable reports
+    /// run on SQLite only (docs/OPERATIONS.md "PostgreSQL"): a PostgreSQL URL where a warehouse
+    /// file is expected is refused by name, its password masked, and pointed to `fleetkit
+    /// warehouse copy`, never taken for a file name.
     public static func refusePostgres(_ path: String) throws {
         guard PostgresURL.isPostgres(path) else { return }
         throw FleetError.warehouse(path: PostgresURL.mask(path),
-                                   reason: "import, reports and the nightly job do not run on PostgreSQL yet; the warehouse is an SQLite file",
+                                   reason: "this does not run on PostgreSQL yet (there, only `fleetkit report` with a report that runs on PostgreSQL reads the warehouse); import, the nightly job and the other commands use the SQLite file",
                                    hint: "Keep --db (or warehouse:) on the SQLite file and publish it to PostgreSQL with `fleetkit warehouse copy --from fleet.sqlite --to \(PostgresURL.mask(path))`.")
     }
 

@@ -8,10 +8,15 @@ import FleetKit
 enum AssetFilterCheck {
     /// The error sentence for the unknown units in `list` (comma-separated), or nil when all exist.
     static func problem(_ list: String?, in warehouse: Warehouse) throws -> String? {
+        try problem(list) { try warehouse.pool.read { db in try AssetLookup(db).unitNumbers() } }
+    }
+
+    /// The same, with the warehouse's unit numbers from `units` (either engine).
+    static func problem(_ list: String?, units readUnits: () throws -> [String]) throws -> String? {
         guard let list else { return nil }
         let wanted = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         if wanted.isEmpty { return "--assets is empty; give unit numbers separated by commas, such as --assets T-101,T-102." }
-        let units = try warehouse.pool.read { db in try AssetLookup(db).unitNumbers() }
+        let units = try readUnits()
         let known = Set(units)
         let unknown = wanted.filter { !known.contains($0) }
         guard !unknown.isEmpty else { return nil }

@@ -10,6 +10,7 @@ struct ReportCommand: ParsableCommand {
 
     static let discussion = "Reports: " + ReportRegistry.all.map { $0.name + " (" + $0.summary + ")" }.joined(separator: "; ")
         + "; `all` writes every report and index.html; `evidence` writes the auditor's DVIR evidence pack, one PDF per vehicle (`--assets` or every vehicle), printed by headless Chromium."
+        + " With --db postgresql://… (a warehouse `fleetkit warehouse copy` wrote) these reports run: " + ReportRegistry.portable.map { $0.name }.joined(separator: ", ") + "; the others exit 2."
 
     /// The formats as prose ("CSV, XLSX, HTML and JSON"), from the format registry.
     static var formatList: String {
@@ -118,9 +119,28 @@ struct ReportCommand: ParsableCommand {
         var partial: [(reason: String, reports: [String])] = []
         var result: ReportResult?
         do {
-            let w = try warehouse.open(readOnly: true)
-            let settings = try w.settings()
-            if let problem = try AssetFilterCheck.problem(assets, in: w) {
+            let reports = name == "all" ? ReportRegistry.all : [ReportRegistry.named(name)!]
+            // A postgresql:// URL reads the warehouse `warehouse copy` wrote there, for the
+            // reports that run on PostgreSQL (`ReportRegistry.portable`); the others are refused
+            // before connecting, naming those that run there.
+            let source: ReportWriter.Source
+            let settings: WarehouseSettings
+            let unitNumbers: () throws -> [String]
+            if let url = PostgresURL(warehouse.path) {
+                try ReportWriter.refuseUnported(reports, on: url)
+                let connection = try PostgresConnection(url)
+                do { settings = try WarehouseSettings.load(PostgresReader(connection)) } catch let error as WarehouseSettingsError {
+                    throw FleetError.warehouse(path: url.masked, reason: error.statement, hint: error.hint)
+                }
+                source = .postgres(connection)
+                unitNumbers = { try AssetLookup.unitNumbers(PostgresReader(connection)) }
+            } else {
+                let w = try warehouse.open(readOnly: true)
+                settings = try w.settings()
+                source = .sqlite(w)
+                unitNumbers = { try w.pool.read { db in try AssetLookup(db).unitNumbers() } }
+            }
+            if let problem = try AssetFilterCheck.problem(assets, units: unitNumbers) {
                 Console.err("error: " + problem)
                 throw ExitCode.validationFailure
             }
@@ -135,7 +155,6 @@ struct ReportCommand: ParsableCommand {
             let directory = toStdout ? try StdoutReport.folder() : URL(fileURLWithPath: out, isDirectory: true)
             defer { if toStdout { StdoutReport.remove(directory) } }
             try ReportWriter.prepareOutputFolder(directory)
-            let reports = name == "all" ? ReportRegistry.all : [ReportRegistry.named(name)!]
             let writers = formats.compactMap { ReportFormats.named($0) }
             // Progress per report and format as each is written (the same meter and rules as
             // `import`), and each file's line as it is written, not all at the end.
@@ -143,7 +162,7 @@ struct ReportCommand: ParsableCommand {
             defer { meter.stop() }
             meter.expect(total: reports.count * writers.count + (name == "all" ? 1 : 0))
             let perFile = !json && !output.quiet && !toStdout
-            let written = try ReportWriter(warehouse: w, formats: writers)
+            let written = try ReportWriter(source, formats: writers)
                 .write(reports, request: request, to: directory, index: name == "all") { step in
                     meter.finished(failed: step.failure != nil)
                     if perFile, !step.files.isEmpty { meter.above { for file in step.files { Console.out("wrote \(file.path)") } } }

@@ -1,5 +1,6 @@
 import GRDB
 import FleetCore
+import FleetWarehouse
 
 /// One report. One file per report; the file name, type name and CLI name are the same word.
 ///
@@ -22,12 +23,27 @@ extension Report {
     public static var needs: [ReportDataNeed] { [] }
 }
 
+/// A report written on the read boundary (`WarehouseReader`): its SQL is written once and its
+/// engine differences go through `SQLDialect`, so it runs on an SQLite warehouse and on a
+/// PostgreSQL one alike (docs/ARCHITECTURE.md "Engine boundary"). On SQLite it reads through
+/// the same GRDB transaction as every other report.
+public protocol PortableReport: Report {
+    func run(_ reader: any WarehouseReader, _ request: ReportRequest) throws -> ReportOutput
+}
+
+extension PortableReport {
+    public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput { try run(SQLiteReader(db), request) }
+}
+
 /// Every report, in the order `report all` writes them.
 public enum ReportRegistry {
     public static let all: [any Report.Type] = [SummaryReport.self, CostReport.self, UtilizationReport.self, MaintenanceDueReport.self,
                                                  DVIRComplianceReport.self, TripsReport.self, FuelExceptionsReport.self]
 
     public static func named(_ name: String) -> (any Report.Type)? { all.first { $0.name == name } }
+
+    /// The reports that run on PostgreSQL as on SQLite (`PortableReport`), in `all`'s order.
+    public static var portable: [any Report.Type] { all.filter { $0 is any PortableReport.Type } }
 
     /// The name progress, failures and `--json` give the index page written beside the reports.
     public static let indexName = "index"

@@ -1,5 +1,6 @@
 import GRDB
 import FleetCore
+import FleetWarehouse
 
 /// Whether a report's figures cover everything they claim to, and if not, why.
 ///
@@ -17,10 +18,12 @@ public enum ReportCompleteness {
     ///
     /// Telematics are read from the daily rollup (`asset_day`, small and keyed by day) rather than
     /// the raw positions; costs, maintenance and inspections from their own times.
-    public static func dataThrough(_ db: Database, _ request: ReportRequest) throws -> CivilDate? {
-        var last: CivilDate? = try String.fetchOne(db, sql: "SELECT MAX(day) FROM asset_day").flatMap { CivilDate($0) }
+    public static func dataThrough(_ db: Database, _ request: ReportRequest) throws -> CivilDate? { try dataThrough(SQLiteReader(db), request) }
+
+    public static func dataThrough(_ reader: any WarehouseReader, _ request: ReportRequest) throws -> CivilDate? {
+        var last: CivilDate? = try reader.value("SELECT MAX(day) FROM asset_day", as: String.self).flatMap { CivilDate($0) }
         for (table, column) in [("expense", "at"), ("fuel_purchase", "at"), ("maintenance_record", "performed_at"), ("dvir", "signed_at")] {
-            if let ms = try Int64.fetchOne(db, sql: "SELECT MAX(\(column)) FROM \(table)") {
+            if let ms = try reader.value("SELECT MAX(\(column)) FROM \(table)", as: Int64.self) {
                 let day = request.zone.day(of: ms)
                 if last.map({ day > $0 }) ?? true { last = day }
             }
@@ -44,7 +47,7 @@ public enum ReportCompleteness {
     }
 
     /// The reasons shared by every report over `request`, in words a reader can act on.
-    static func commonReasons(_ db: Database, _ request: ReportRequest, dataThrough: CivilDate?) throws -> [String] {
+    static func commonReasons(_ db: any WarehouseReader, _ request: ReportRequest, dataThrough: CivilDate?) throws -> [String] {
         var reasons: [String] = []
         let period = request.period
         if period.to > request.asOf {
@@ -67,9 +70,11 @@ public enum ReportCompleteness {
     }
 
     /// The units in `request.assets` that no asset has.
-    public static func unknownAssets(_ db: Database, _ request: ReportRequest) throws -> [String] {
+    public static func unknownAssets(_ db: Database, _ request: ReportRequest) throws -> [String] { try unknownAssets(SQLiteReader(db), request) }
+
+    public static func unknownAssets(_ reader: any WarehouseReader, _ request: ReportRequest) throws -> [String] {
         guard let wanted = request.assets, !wanted.isEmpty else { return [] }
-        let known = Set(try String.fetchAll(db, sql: "SELECT unit_number FROM asset WHERE unit_number IS NOT NULL"))
+        let known = Set(try reader.column("SELECT unit_number FROM asset WHERE unit_number IS NOT NULL", as: String.self))
         return wanted.filter { !known.contains($0) }
     }
 
@@ -77,7 +82,7 @@ public enum ReportCompleteness {
     /// unknown for it. A kind whose first day is within `quietDays` of the period's start covers
     /// it (the first days of a month can be quiet, as its last can); a kind the warehouse holds
     /// none of is not judged here (the report's own data quality says it is empty).
-    static func startReasons(_ db: Database, _ request: ReportRequest, needs: [ReportDataNeed]) throws -> (reasons: [String], unknown: Set<String>?) {
+    static func startReasons(_ db: any WarehouseReader, _ request: ReportRequest, needs: [ReportDataNeed]) throws -> (reasons: [String], unknown: Set<String>?) {
         var reasons: [String] = []
         var unknown: Set<String>? = []
         for need in needs {
@@ -97,6 +102,10 @@ public enum ReportCompleteness {
     /// The data the report needs (`Report.needs`, found by the report's name) is checked from the
     /// period's start; headlines resting on data the period starts before are removed.
     public static func apply(_ output: inout ReportOutput, _ db: Database, _ request: ReportRequest) throws {
+        try apply(&output, SQLiteReader(db), request)
+    }
+
+    public static func apply(_ output: inout ReportOutput, _ db: any WarehouseReader, _ request: ReportRequest) throws {
         let through = try dataThrough(db, request)
         output.metadata.dataThrough = through
         let needs = ReportRegistry.named(output.metadata.report)?.needs ?? []

@@ -1,5 +1,5 @@
-import GRDB
 import FleetCore
+import FleetWarehouse
 
 /// A kind of data a report's figures rest on, and where in the warehouse it starts.
 ///
@@ -22,11 +22,11 @@ public enum ReportDataKind: String, Sendable, CaseIterable {
     }
 
     /// The first local day the warehouse holds data of this kind; nil when it holds none.
-    func firstDay(_ db: Database, _ request: ReportRequest) throws -> CivilDate? {
+    func firstDay(_ reader: any WarehouseReader, _ request: ReportRequest) throws -> CivilDate? {
         switch self {
-        case .fuel: return try Int64.fetchOne(db, sql: "SELECT MIN(at) FROM fuel_purchase").map { request.zone.day(of: $0) }
-        case .dvir: return try Int64.fetchOne(db, sql: "SELECT MIN(signed_at) FROM dvir").map { request.zone.day(of: $0) }
-        case .telematics: return try String.fetchOne(db, sql: "SELECT MIN(day) FROM asset_day").flatMap { CivilDate($0) }
+        case .fuel: return try reader.value("SELECT MIN(at) FROM fuel_purchase", as: Int64.self).map { request.zone.day(of: $0) }
+        case .dvir: return try reader.value("SELECT MIN(signed_at) FROM dvir", as: Int64.self).map { request.zone.day(of: $0) }
+        case .telematics: return try reader.value("SELECT MIN(day) FROM asset_day", as: String.self).flatMap { CivilDate($0) }
         }
     }
 }

@@ -6,12 +6,37 @@ import FleetWarehouse
 /// Runs reports over one consistent snapshot of the warehouse and writes them in every format
 /// asked for, plus `index.html` when writing a set.
 public struct ReportWriter {
-    public let warehouse: Warehouse
+    /// Where the reports read: an SQLite warehouse (every report), or a PostgreSQL one that
+    /// `warehouse copy` wrote (the portable reports, `ReportRegistry.portable`).
+    public enum Source {
+        case sqlite(Warehouse)
+        case postgres(PostgresConnection)
+    }
+
+    public let source: Source
     public let formats: [any ReportFormat]
 
     public init(warehouse: Warehouse, formats: [any ReportFormat] = ReportFormats.all) {
-        self.warehouse = warehouse
+        self.source = .sqlite(warehouse)
         self.formats = formats
+    }
+
+    public init(postgres: PostgresConnection, formats: [any ReportFormat] = ReportFormats.all) {
+        self.source = .postgres(postgres)
+        self.formats = formats
+    }
+
+    public init(_ source: Source, formats: [any ReportFormat] = ReportFormats.all) {
+        self.source = source
+        self.formats = formats
+    }
+
+    /// Refuses reports that do not run on PostgreSQL yet, naming those that do (the CLI exits 2).
+    public static func refuseUnported(_ reports: [any Report.Type], on url: PostgresURL) throws {
+        let unported = reports.filter { !($0 is any PortableReport.Type) }.map { $0.name }
+        guard !unported.isEmpty else { return }
+        throw FleetError.warehouse(path: url.masked, reason: "the report\(unported.count == 1 ? "" : "s") \(unported.joined(separator: ", ")) do\(unported.count == 1 ? "es" : "") not run on PostgreSQL yet; on PostgreSQL these run: \(ReportRegistry.portable.map { $0.name }.joined(separator: ", "))",
+                                   hint: "Run the others on the SQLite warehouse (--db fleet.sqlite), or name a report that runs on PostgreSQL.")
     }
 
     public struct Written {
@@ -54,10 +79,18 @@ public struct ReportWriter {
         var written = Written()
         let indexExists = FileManager.default.fileExists(atPath: directory.appendingPathComponent("index.html").path)
         let formats = index || linkIndex || indexExists ? self.formats.map { $0 is HTMLFormat ? HTMLFormat(indexHref: "index.html") : $0 } : self.formats
-        do {
-            written = try warehouse.pool.read { db in try Self.runAndWrite(reports, db, request, formats: formats, to: directory, progress: progress) }
-        } catch let e as DatabaseError {
-            throw Warehouse.explain(e, path: warehouse.path, doing: "read for the report")
+        switch source {
+        case let .sqlite(warehouse):
+            do {
+                written = try warehouse.pool.read { db in try Self.runAndWrite(reports, db, request, formats: formats, to: directory, progress: progress) }
+            } catch let e as DatabaseError {
+                throw Warehouse.explain(e, path: warehouse.path, doing: "read for the report")
+            }
+        case let .postgres(connection):
+            try Self.refuseUnported(reports, on: connection.url)
+            written = try PostgresReader(connection).snapshot { reader in
+                try Self.runAndWrite(reports, reader, db: nil, request, formats: formats, to: directory, progress: progress)
+            }
         }
         if index {
             let step: ReportStep
@@ -79,6 +112,26 @@ public struct ReportWriter {
     static func runAndWrite(_ reports: [any Report.Type], _ db: Database, _ request: ReportRequest,
                             formats: [any ReportFormat], to directory: URL,
                             progress: (ReportStep) -> Void = { _ in }) throws -> Written {
+        try runAndWrite(reports, SQLiteReader(db), db: db, request, formats: formats, to: directory, progress: progress)
+    }
+
+    /// `db` is the SQLite transaction the unported reports read (nil on PostgreSQL, where only
+    /// portable reports run). A failure to read the warehouse stops every report: on SQLite a
+    /// `DatabaseError`, on PostgreSQL the connection's `FleetError.warehouse` (after one, the
+    /// server refuses every later statement of the transaction).
+    static func runAndWrite(_ reports: [any Report.Type], _ reader: any WarehouseReader, db: Database?, _ request: ReportRequest,
+                            formats: [any ReportFormat], to directory: URL,
+                            progress: (ReportStep) -> Void = { _ in }) throws -> Written {
+        func stopsAll(_ e: Error) -> Bool {
+            if e is DatabaseError { return true }
+            if db == nil, let f = e as? FleetError, case .warehouse = f { return true }
+            return false
+        }
+        func run(_ report: any Report.Type) throws -> ReportOutput {
+            if let portable = report.init() as? any PortableReport { return try portable.run(reader, request) }
+            guard let db else { throw FleetError.invalidArgument(name: "report", value: report.name, hint: "It does not run on PostgreSQL yet.") }
+            return try report.init().run(db, request)
+        }
         var written = Written()
         func record(_ step: ReportStep) {
             written.steps.append(step)
@@ -89,7 +142,8 @@ public struct ReportWriter {
         var done: [String: ReportOutput] = [:]
         var failed: [String: String] = [:]
         for report in reports where report.name != SummaryReport.name {
-            do { done[report.name] = try checked(report.init().run(db, request), db, request) } catch let e as DatabaseError { throw e } catch {
+            do { done[report.name] = try checked(run(report), reader, request) } catch {
+                if stopsAll(error) { throw error }
                 failed[report.name] = "\(error)"
             }
         }
@@ -101,13 +155,18 @@ public struct ReportWriter {
                 record(ReportStep(report: report.name, format: nil, files: [], failure: ReportFailure(report: report.name, format: nil, reason: reason)))
                 continue
             } else {
-                do { output = try checked(SummaryReport().run(db, request, reusing: done), db, request) } catch let e as DatabaseError { throw e } catch {
+                do {
+                    guard let db else { throw FleetError.invalidArgument(name: "report", value: report.name, hint: "It does not run on PostgreSQL yet.") }
+                    output = try checked(SummaryReport().run(db, request, reusing: done), db, request)
+                } catch {
+                    if stopsAll(error) { throw error }
                     record(ReportStep(report: report.name, format: nil, files: [], failure: ReportFailure(report: report.name, format: nil, reason: "\(error)")))
                     continue
                 }
             }
             for format in formats {
-                do { record(ReportStep(report: report.name, format: format.name, files: try format.write(output, to: directory))) } catch let e as DatabaseError { throw e } catch {
+                do { record(ReportStep(report: report.name, format: format.name, files: try format.write(output, to: directory))) } catch {
+                    if stopsAll(error) { throw error }
                     record(ReportStep(report: report.name, format: format.name, files: [],
                                       failure: ReportFailure(report: report.name, format: format.name, reason: "\(error)")))
                 }
@@ -133,8 +192,12 @@ public struct ReportWriter {
 
     /// `output` stamped with its data cut-off and every reason it is partial (`ReportCompleteness`).
     static func checked(_ output: ReportOutput, _ db: Database, _ request: ReportRequest) throws -> ReportOutput {
+        try checked(output, SQLiteReader(db), request)
+    }
+
+    static func checked(_ output: ReportOutput, _ reader: any WarehouseReader, _ request: ReportRequest) throws -> ReportOutput {
         var output = output
-        try ReportCompleteness.apply(&output, db, request)
+        try ReportCompleteness.apply(&output, reader, request)
         return output
     }
 

@@ -1,5 +1,6 @@
 import GRDB
 import FleetCore
+import FleetWarehouse
 
 /// The master-data fields reports show and group by.
 struct AssetInfo {
@@ -14,15 +15,18 @@ struct AssetInfo {
     var autoCreated: Bool
 
     /// Assets in unit order; an asset without a unit number shows its VIN, PIN or name.
-    static func fetchAll(_ db: Database, _ request: ReportRequest) throws -> [AssetInfo] {
+    static func fetchAll(_ db: Database, _ request: ReportRequest) throws -> [AssetInfo] { try fetchAll(SQLiteReader(db), request) }
+
+    static func fetchAll(_ reader: any WarehouseReader, _ request: ReportRequest) throws -> [AssetInfo] {
         let filter = request.assetFilter()
-        return try Row.fetchAll(db, sql: """
-            SELECT a.id, COALESCE(a.unit_number, a.vin, a.pin, a.name, 'asset #' || a.id) AS label, a.name, a.kind, a.asset_group,
+        let label = "COALESCE(a.unit_number, a.vin, a.pin, a.name, 'asset #' || a.id)"
+        return try reader.all("""
+            SELECT a.id, \(label), a.name, a.kind, a.asset_group,
                    a.cost_center, a.department, a.target_hours_per_week, a.auto_created
-            FROM asset a WHERE \(filter.sql) ORDER BY label
-            """, arguments: StatementArguments(filter.arguments.map { $0 as (any DatabaseValueConvertible)? })).map {
-            AssetInfo(id: $0[0], unit: $0[1], name: $0[2], kind: $0[3], group: $0[4], costCenter: $0[5], department: $0[6],
-                      targetHoursPerWeek: $0[7], autoCreated: $0[8])
+            FROM asset a WHERE \(filter.sql) ORDER BY \(reader.dialect.ascending(label, text: true))
+            """, filter.arguments.map(WarehouseArgument.text)) {
+            AssetInfo(id: try $0[0], unit: try $0[1], name: try $0[2], kind: try $0[3], group: try $0[4], costCenter: try $0[5], department: try $0[6],
+                      targetHoursPerWeek: try $0[7], autoCreated: try $0[8])
         }
     }
 }
@@ -58,19 +62,23 @@ struct AssetUsage {
 
     /// A day counts as operated when the asset moved more than 0.5 km or ran its engine more
     /// than 6 minutes that local day (docs/METRICS.md).
-    static func fetch(_ db: Database, _ request: ReportRequest) throws -> [Int64: AssetUsage] {
+    static func fetch(_ db: Database, _ request: ReportRequest) throws -> [Int64: AssetUsage] { try fetch(SQLiteReader(db), request) }
+
+    /// The "measured" flag is one truth value of an integer and a comparison, so it is written
+    /// `CASE WHEN … THEN 1 ELSE 0 END`, which both engines read alike (`WarehouseReader`).
+    static func fetch(_ reader: any WarehouseReader, _ request: ReportRequest) throws -> [Int64: AssetUsage] {
         var out: [Int64: AssetUsage] = [:]
-        for row in try Row.fetchAll(db, sql: """
+        try reader.forEach("""
             SELECT asset_id, SUM(COALESCE(distance_m, 0)), SUM(COALESCE(engine_s, 0)), SUM(COALESCE(idle_s, 0)), SUM(COALESCE(fuel_ml, 0)),
                    SUM(CASE WHEN COALESCE(distance_m, 0) > 500 OR COALESCE(engine_s, 0) > 360 THEN 1 ELSE 0 END),
-                   MAX(CASE WHEN engine_s IS NOT NULL OR idle_s IS NOT NULL OR fuel_ml IS NOT NULL OR distance_method IN ('odometer', 'trips')
-                                 OR COALESCE(distance_m, 0) > 0 THEN 1 ELSE 0 END)
-                       OR COALESCE(COUNT(distance_m) > 0 AND MAX(last_at) > MIN(first_at), 0),
+                   CASE WHEN MAX(CASE WHEN engine_s IS NOT NULL OR idle_s IS NOT NULL OR fuel_ml IS NOT NULL OR distance_method IN ('odometer', 'trips')
+                                          OR COALESCE(distance_m, 0) > 0 THEN 1 ELSE 0 END) = 1
+                             OR (COUNT(distance_m) > 0 AND MAX(last_at) > MIN(first_at)) THEN 1 ELSE 0 END,
                    COUNT(engine_s) > 0, COUNT(idle_s) > 0, COUNT(distance_m) > 0
             FROM asset_day WHERE day >= ? AND day <= ? GROUP BY asset_id
-            """, arguments: [request.period.from.description, request.period.to.description]) {
-            out[row[0]] = AssetUsage(distanceM: row[1], engineS: row[2], idleS: row[3], fuelML: row[4], daysOperated: row[5],
-                                     measured: row[6], engineKnown: row[7], idleKnown: row[8], distanceKnown: row[9])
+            """, [.text(request.period.from.description), .text(request.period.to.description)]) { row in
+            out[try row[0]] = AssetUsage(distanceM: try row[1], engineS: try row[2], idleS: try row[3], fuelML: try row[4], daysOperated: try row[5],
+                                         measured: try row[6], engineKnown: try row[7], idleKnown: try row[8], distanceKnown: try row[9])
         }
         return out
     }

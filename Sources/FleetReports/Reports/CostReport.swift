@@ -156,7 +156,7 @@ public struct CostReport: Report {
             "SELECT DISTINCT source_file_id FROM fuel_purchase WHERE at >= ?1 AND at < ?2",
             "SELECT DISTINCT source_file_id FROM maintenance_record WHERE performed_at >= ?1 AND performed_at < ?2",
             "SELECT DISTINCT source_file_id FROM fx_rate WHERE day <= ?3",
-        ], arguments: [request.start, request.end, request.period.to.description])
+        ], arguments: [.instant(request.start), .instant(request.end), .text(request.period.to.description)])
         var quality = DataQuality()
         quality.add("Costs without an exchange rate (excluded from totals)", missingRows,
                     missing.isEmpty ? "none" : missing.keys.sorted().map { c in

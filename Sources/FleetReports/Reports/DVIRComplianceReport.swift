@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import FleetCore
+import FleetWarehouse
 
 /// For compliance officers and auditors (49 CFR 396.11/396.13): per vehicle, the days it
 /// operated, the end-of-day reports (396.11) and pre-trip inspections (396.13) filed, judged
@@ -211,7 +212,7 @@ public struct DVIRComplianceReport: Report {
 
         let sources = try ReportSource.fetch(db, union: ["SELECT DISTINCT source_file_id FROM dvir WHERE signed_at >= ?1 AND signed_at < ?2",
                                                          "SELECT DISTINCT source_file_id FROM dvir_defect WHERE created_at >= ?1 AND created_at < ?2"],
-                                             arguments: [request.start, request.end])
+                                             arguments: [.instant(request.start), .instant(request.end)])
         var quality = DataQuality()
         let noTelematics = assets.filter { days[$0.id] == nil }.map(\.unit)
         quality.add("Vehicles with no telematics, or a single reading, in the period (days operated unknown)", noTelematics.count,

@@ -109,7 +109,7 @@ public struct FuelExceptionsReport: Report {
             // Bought against burned and idle cost: the fuel-used, fuel-level and idle meters, and idling periods.
             "SELECT DISTINCT source_file_id FROM meter_reading WHERE meter IN ('fuel_used', 'fuel_level', 'idle_hours') AND at >= ?1 AND at < ?2",
             "SELECT DISTINCT source_file_id FROM idle_period WHERE start_at >= ?1 AND start_at < ?2",
-        ], arguments: [request.start - FuelExceptions.refillWindowMs, request.end, request.period.to.description])
+        ], arguments: [.instant(request.start - FuelExceptions.refillWindowMs), .instant(request.end), .text(request.period.to.description)])
         var quality = DataQuality()
         let unknownProduct = inPeriod.filter { $0.product == .unknown }
         quality.add("Purchases whose product is not named (misfuel and price not judged)", unknownProduct.count,

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import FleetCore
+import FleetWarehouse
 
 /// The shop's list: for each asset and service schedule, when it was last done, when it is next
 /// due by date, distance and engine hours (whichever comes first), what is left, the status and
@@ -83,7 +84,7 @@ public struct MaintenanceDueReport: Report {
             "SELECT DISTINCT source_file_id FROM service_schedule",
             "SELECT DISTINCT source_file_id FROM meter_reading WHERE at < ?1 AND at >= ?1 - 31 * 86400000",
             "SELECT DISTINCT source_file_id FROM dtc_event WHERE at < ?1",
-        ], arguments: [asOfEnd])
+        ], arguments: [.instant(asOfEnd)])
         try quality.addCommon(db, request, sources: sources)
 
         let chartDues = dues.filter { $0.status != "ok" && $0.forecast != nil }.prefix(25)

@@ -1,5 +1,5 @@
-import GRDB
 import FleetCore
+import FleetWarehouse
 
 /// The trips report's totals set against the daily totals of the same assets and days
 /// (`asset_day`: odometer or GPS distance, engine hours), per asset, with the reason when trips
@@ -48,64 +48,69 @@ struct TripCoverage {
     var assets: [Asset] = []
 
     /// Every asset of `request` with daily distance or engine hours, or trips, in the period.
-    static func fetch(_ db: Database, _ request: ReportRequest) throws -> TripCoverage {
+    static func fetch(_ reader: any WarehouseReader, _ request: ReportRequest) throws -> TripCoverage {
         let filter = request.assetFilter()
-        let days: [(any DatabaseValueConvertible)?] = [request.period.from.description, request.period.to.description]
-        let instants: [(any DatabaseValueConvertible)?] = [request.start, request.end]
-        let names = filter.arguments.map { $0 as (any DatabaseValueConvertible)? }
+        let days: [WarehouseArgument] = [.text(request.period.from.description), .text(request.period.to.description)]
+        let instants: [WarehouseArgument] = [.instant(request.start), .instant(request.end)]
+        let names = filter.arguments.map(WarehouseArgument.text)
         var byID: [Int64: Asset] = [:]
-        func unit(_ r: Row) -> String { r[1] as String }
         let name = "COALESCE(a.unit_number, a.vin, a.pin, 'asset #' || a.id)"
-        for r in try Row.fetchAll(db, sql: """
-            SELECT d.asset_id, \(name), SUM(COALESCE(d.distance_m, 0)), SUM(COALESCE(d.engine_s, 0)), SUM(CASE WHEN d.distance_m > 0 THEN 1 ELSE 0 END),
+        try reader.forEach("""
+            SELECT a.id, \(name), SUM(COALESCE(d.distance_m, 0)), SUM(COALESCE(d.engine_s, 0)), SUM(CASE WHEN d.distance_m > 0 THEN 1 ELSE 0 END),
                    SUM(CASE WHEN d.distance_m > 0 AND d.trips = 0 THEN 1 ELSE 0 END)
-            FROM asset_day d JOIN asset a ON a.id = d.asset_id WHERE d.day >= ? AND d.day <= ? AND \(filter.sql) GROUP BY d.asset_id
-            """, arguments: StatementArguments(days + names)) {
-            byID[r[0]] = Asset(unit: unit(r), dailyM: r[2], dailyS: r[3], daysWithDistance: r[4], daysWithoutTrip: r[5])
+            FROM asset_day d JOIN asset a ON a.id = d.asset_id WHERE d.day >= ? AND d.day <= ? AND \(filter.sql) GROUP BY a.id
+            """, days + names) { r in
+            byID[try r[0]] = Asset(unit: try r[1], dailyM: try r[2], dailyS: try r[3], daysWithDistance: try r[4], daysWithoutTrip: try r[5])
         }
-        for r in try Row.fetchAll(db, sql: """
-            SELECT t.asset_id, \(name), SUM(COALESCE(t.distance_m, 0)), SUM(COALESCE(t.duration_s, 0)), COUNT(*),
-                   SUM(t.end_reason = 'gap'), SUM(t.distance_method = 'gps_partial'), SUM(COALESCE(t.bridged_s, 0) > 0)
-            FROM trip t JOIN asset a ON a.id = t.asset_id WHERE t.start_at >= ? AND t.start_at < ? AND \(filter.sql) GROUP BY t.asset_id
-            """, arguments: StatementArguments(instants + names)) {
-            var a = byID[r[0]] ?? Asset(unit: unit(r))
-            (a.tripM, a.tripS, a.trips) = (r[2], r[3], r[4])
-            (a.gapEnds, a.partial, a.bridged) = ((r[5] as Int?) ?? 0, (r[6] as Int?) ?? 0, (r[7] as Int?) ?? 0)
-            byID[r[0]] = a
+        // Grouped by `a.id` (the asset's key), so PostgreSQL takes the name as determined by it.
+        // Counts of trips with a property are sums of CASE, not of the comparison: PostgreSQL
+        // does not sum truth values (docs/ARCHITECTURE.md "Engine boundary").
+        try reader.forEach("""
+            SELECT a.id, \(name), SUM(COALESCE(t.distance_m, 0)), SUM(COALESCE(t.duration_s, 0)), COUNT(*),
+                   SUM(CASE WHEN t.end_reason = 'gap' THEN 1 ELSE 0 END), SUM(CASE WHEN t.distance_method = 'gps_partial' THEN 1 ELSE 0 END),
+                   SUM(CASE WHEN COALESCE(t.bridged_s, 0) > 0 THEN 1 ELSE 0 END)
+            FROM trip t JOIN asset a ON a.id = t.asset_id WHERE t.start_at >= ? AND t.start_at < ? AND \(filter.sql) GROUP BY a.id
+            """, instants + names) { r in
+            let id: Int64 = try r[0]
+            var a = try byID[id] ?? Asset(unit: r[1])
+            (a.tripM, a.tripS, a.trips) = (try r[2], try r[3], try r[4])
+            (a.gapEnds, a.partial, a.bridged) = ((try r[5] as Int?) ?? 0, (try r[6] as Int?) ?? 0, (try r[7] as Int?) ?? 0)
+            byID[id] = a
         }
         for (id, a) in byID where a.share.map({ $0 < target }) == true {
-            byID[id]!.positions = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM position WHERE asset_id = ? AND at >= ? AND at < ?",
-                                                   arguments: [id, request.start, request.end]) ?? 0
-            try explain(db, request, asset: id, into: &byID[id]!)
+            byID[id]!.positions = try reader.value("SELECT COUNT(*) FROM position WHERE asset_id = ? AND at >= ? AND at < ?",
+                                                   [.integer(id)] + instants, as: Int.self) ?? 0
+            try explain(reader, request, asset: id, into: &byID[id]!)
         }
         return TripCoverage(assets: byID.values.sorted { $0.unit < $1.unit })
     }
 
     /// The days an asset's trips fall short of its daily distance, and the disagreements on them.
-    private static func explain(_ db: Database, _ request: ReportRequest, asset id: Int64, into a: inout Asset) throws {
+    private static func explain(_ reader: any WarehouseReader, _ request: ReportRequest, asset id: Int64, into a: inout Asset) throws {
         var tripM: [CivilDate: Double] = [:]
-        for r in try Row.fetchAll(db, sql: "SELECT start_at, COALESCE(distance_m, 0) FROM trip WHERE asset_id = ? AND start_at >= ? AND start_at < ?",
-                                  arguments: [id, request.start, request.end]) {
-            tripM[request.zone.day(of: r[0]), default: 0] += r[1]
+        try reader.forEach("SELECT start_at, COALESCE(distance_m, 0) FROM trip WHERE asset_id = ? AND start_at >= ? AND start_at < ?",
+                           [.integer(id), .instant(request.start), .instant(request.end)]) { r in
+            tripM[request.zone.day(of: try r[0]), default: 0] += try r[1]
         }
-        for r in try Row.fetchAll(db, sql: "SELECT day, distance_m FROM asset_day WHERE asset_id = ? AND day >= ? AND day <= ? AND distance_m > 0 ORDER BY day",
-                                  arguments: [id, request.period.from.description, request.period.to.description]) {
-            guard let day = CivilDate(r[0] as String), let m = tripM[day], m < target * (r[1] as Double) else { continue }
+        try reader.forEach("SELECT day, distance_m FROM asset_day WHERE asset_id = ? AND day >= ? AND day <= ? AND distance_m > 0 ORDER BY day",
+                           [.integer(id), .text(request.period.from.description), .text(request.period.to.description)]) { r in
+            guard let day = CivilDate(try r[0] as String), let m = tripM[day], m < target * (try r[1] as Double) else { return }
             a.shortDays.append(day)
         }
         let short = Set(a.shortDays)
         // The hour meter's readings around each ignition end: it rose by the time between them,
         // less at most the gap rule (GapEvidence's rule), so the engine did not stop there.
-        let off = try Int64.fetchAll(db, sql: """
+        let ms = reader.dialect.epochMilliseconds
+        let off = try reader.column("""
             SELECT end_at FROM (
               SELECT t.end_at,
                 (SELECT at FROM meter_reading WHERE asset_id = ?1 AND meter = 'engine_hours' AND at < t.end_at ORDER BY at DESC LIMIT 1) AS a0,
                 (SELECT value FROM meter_reading WHERE asset_id = ?1 AND meter = 'engine_hours' AND at < t.end_at ORDER BY at DESC LIMIT 1) AS v0,
                 (SELECT at FROM meter_reading WHERE asset_id = ?1 AND meter = 'engine_hours' AND at > t.end_at ORDER BY at LIMIT 1) AS a1,
                 (SELECT value FROM meter_reading WHERE asset_id = ?1 AND meter = 'engine_hours' AND at > t.end_at ORDER BY at LIMIT 1) AS v1
-              FROM trip t WHERE t.asset_id = ?1 AND t.end_reason = 'ignition' AND t.start_at >= ?2 AND t.start_at < ?3)
-            WHERE v1 - v0 >= (a1 - a0) / 1000.0 - 3600
-            """, arguments: [id, request.start, request.end])
+              FROM trip t WHERE t.asset_id = ?1 AND t.end_reason = 'ignition' AND t.start_at >= ?2 AND t.start_at < ?3) AS ends
+            WHERE v1 - v0 >= (\(ms("a1")) - \(ms("a0"))) / 1000.0 - 3600
+            """, [.integer(id), .instant(request.start), .instant(request.end)], as: Int64.self)
         a.offDays = Set(off.map { request.zone.day(of: $0) }).intersection(short).count
     }
 

@@ -1,11 +1,11 @@
-import GRDB
 import FleetCore
+import FleetWarehouse
 
 /// For managers: how much each asset worked against a named target. Utilization is engine
 /// hours divided by the asset's target hours for the days it was available (target hours per
 /// week × available days / 7), where the target comes from the asset, else 40 h
-/// (docs/METRICS.md, "Utilization").
-public struct UtilizationReport: Report {
+/// (docs/METRICS.md, "Utilization"). Portable: it runs on SQLite and PostgreSQL alike.
+public struct UtilizationReport: PortableReport {
     public static let name = "utilization"
     public static let title = "Utilization"
     public static let summary = "Per asset: days operated of days available, engine, idle and working hours, idle ratio, distance, utilization against target hours"
@@ -53,19 +53,19 @@ public struct UtilizationReport: Report {
          .decimal("fuel_per_engine_hour", "Fuel per engine hour", unit: "\(request.volumeUnit)/h") { $0.fuelPerHour }]
     }
 
-    public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {
-        let assets = try AssetInfo.fetchAll(db, request)
-        let usage = try AssetUsage.fetch(db, request)
+    public func run(_ reader: any WarehouseReader, _ request: ReportRequest) throws -> ReportOutput {
+        let assets = try AssetInfo.fetchAll(reader, request)
+        let usage = try AssetUsage.fetch(reader, request)
         var table = TableBuilder(name: "by_asset", title: "Utilization by asset", columns: Self.columns(request))
         var chart: [(String, Double)] = []
         // Days after the data ends (not imported yet, or still to come) are not available days:
         // counting them would make a quarter that is one third over look a third as busy.
-        let through = ReportCompleteness.coveredThrough(request, dataThrough: try ReportCompleteness.dataThrough(db, request))
+        let through = ReportCompleteness.coveredThrough(request, dataThrough: try ReportCompleteness.dataThrough(reader, request))
         let lastAvailable = min(request.period.to, through ?? request.asOf)
         for a in assets {
-            let window = try Row.fetchOne(db, sql: "SELECT in_service_date, retired_date FROM asset WHERE id = ?", arguments: [a.id])
-            let from = max(request.period.from, (window?[0] as String?).flatMap { CivilDate($0) } ?? request.period.from)
-            let to = min(lastAvailable, (window?[1] as String?).flatMap { CivilDate($0) } ?? lastAvailable)
+            let window = try reader.all("SELECT in_service_date, retired_date FROM asset WHERE id = ?", [.integer(a.id)]) { (try $0[0] as String?, try $0[1] as String?) }.first
+            let from = max(request.period.from, window?.0.flatMap { CivilDate($0) } ?? request.period.from)
+            let to = min(lastAvailable, window?.1.flatMap { CivilDate($0) } ?? lastAvailable)
             let available = max(to.daysSinceEpoch - from.daysSinceEpoch + 1, 0)
             guard available > 0 else { continue }
             // A single snapshot is not a day of nothing: its use is unknown, like no telematics.
@@ -80,21 +80,21 @@ public struct UtilizationReport: Report {
         var bars = ReportChart(kind: .bar, title: "Utilization by asset (% of target hours)", categories: chart.map(\.0),
                                series: [(name: "utilization", values: chart.map { ($0.1 * 10).rounded() / 10 })], valueLabel: "%")
         (bars.target, bars.targetLabel) = (100, "target")
-        let sources = try ReportSource.fetch(db, union: [
+        let sources = try ReportSource.fetch(reader, union: [
             "SELECT DISTINCT source_file_id FROM meter_reading WHERE at >= ?1 AND at < ?2",
             "SELECT DISTINCT source_file_id FROM position WHERE at >= ?1 AND at < ?2",
             "SELECT DISTINCT source_file_id FROM engine_event WHERE at >= ?1 AND at < ?2",
-        ], arguments: [request.start, request.end])
+        ], arguments: [.instant(request.start), .instant(request.end)])
         var quality = DataQuality()
         let silent = assets.filter { usage[$0.id] == nil }.map(\.unit)
         quality.add("Assets with no telematics in the period (no hours shown)", silent.count, silent.isEmpty ? "none" : silent.prefix(20).joined(separator: ", "))
         quality.add("Assets whose use is unknown: telematics without a measured interval (no hours shown)", unmeasured.count,
                     unmeasured.isEmpty ? "none" : unmeasured.prefix(20).joined(separator: ", ") + (unmeasured.count > 20 ? ", …" : "")
                         + "; a single reading (one snapshot, one fix) measures no hours or distance")
-        let gps = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset_day WHERE day >= ? AND day <= ? AND distance_method != 'odometer'",
-                                   arguments: [request.period.from.description, request.period.to.description]) ?? 0
+        let gps = try reader.value("SELECT COUNT(*) FROM asset_day WHERE day >= ? AND day <= ? AND distance_method != 'odometer'",
+                               [.text(request.period.from.description), .text(request.period.to.description)], as: Int.self) ?? 0
         quality.add("Asset-days whose distance is from GPS or trips, not an odometer", gps, gps == 0 ? "none" : "GPS path length with parked jitter filtered")
-        try quality.addCommon(db, request, sources: sources)
+        try quality.addCommon(reader, request, sources: sources)
         let metadata = ReportMetadata(
             report: Self.name, title: Self.title, period: request.period, timeZone: request.zone.identifier, units: request.units, currency: request.currency,
             parameters: [("denominator", "target hours per week of the asset, else \(Int(Self.defaultTargetHoursPerWeek)) h"),

@@ -33,9 +33,13 @@ public enum MonthEnd {
         return figures
     }
 
-    public static func closed(_ db: Database) throws -> [Closed] {
-        try Row.fetchAll(db, sql: "SELECT period, closed_at, closed_by FROM period_close ORDER BY period")
-            .map { Closed(period: $0[0], closedAt: $0[1], closedBy: $0[2]) }
+    public static func closed(_ db: Database) throws -> [Closed] { try closed(SQLiteReader(db)) }
+
+    /// The closed months, in order (`WarehouseReader`: reports read them on either engine).
+    public static func closed(_ reader: any WarehouseReader) throws -> [Closed] {
+        try reader.all("SELECT period, closed_at, closed_by FROM period_close ORDER BY \(reader.dialect.ascending("period", text: true))") {
+            Closed(period: try $0[0], closedAt: try $0[1], closedBy: try $0[2])
+        }
     }
 
     /// The figures of every closed period as they stand now.
@@ -71,15 +75,19 @@ public enum MonthEnd {
 
     /// The ledger, oldest first; of the periods `periods` when given.
     public static func restatements(_ db: Database, periods: [String]? = nil) throws -> [Restatement] {
+        try restatements(SQLiteReader(db), periods: periods)
+    }
+
+    public static func restatements(_ reader: any WarehouseReader, periods: [String]? = nil) throws -> [Restatement] {
         var sql = "SELECT period, report, figure, old_value, new_value, file_path, at, by FROM restatement"
-        var arguments: StatementArguments = []
+        var arguments: [WarehouseArgument] = []
         if let periods {
             guard !periods.isEmpty else { return [] }
             sql += " WHERE period IN (\(Array(repeating: "?", count: periods.count).joined(separator: ", ")))"
-            arguments = StatementArguments(periods)
+            arguments = periods.map(WarehouseArgument.text)
         }
-        return try Row.fetchAll(db, sql: sql + " ORDER BY id", arguments: arguments).map {
-            Restatement(period: $0[0], report: $0[1], figure: $0[2], old: $0[3], new: $0[4], filePath: $0[5], at: $0[6], by: $0[7])
+        return try reader.all(sql + " ORDER BY id", arguments) {
+            Restatement(period: try $0[0], report: try $0[1], figure: try $0[2], old: try $0[3], new: try $0[4], filePath: try $0[5], at: try $0[6], by: try $0[7])
         }
     }
 

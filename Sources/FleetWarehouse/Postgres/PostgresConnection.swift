@@ -58,6 +58,43 @@ public final class PostgresConnection {
         return out
     }
 
+    /// Runs a query with text parameters (nil for NULL) and hands each row to `body` as it
+    /// arrives (libpq's single-row mode), with the result's column type OIDs: a large result is
+    /// never held whole. An error thrown by `body` ends the walk; the rest of the result is
+    /// read and dropped, so the connection stays usable.
+    public func forEachRow(_ sql: String, _ parameters: [String?], _ body: (_ row: [String?], _ types: [UInt32]) throws -> Void) throws {
+        let cParams: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.map { strdup($0) } ?? nil }
+        defer { cParams.forEach { free($0) } }
+        let sent = cParams.withUnsafeBufferPointer { buf -> Int32 in
+            buf.withMemoryRebound(to: UnsafePointer<CChar>?.self) { p in
+                PQsendQueryParams(conn, sql, Int32(parameters.count), nil, p.baseAddress, nil, nil, 0)
+            }
+        }
+        guard sent == 1 else { throw failure(doing: sql) }
+        _ = PQsetSingleRowMode(conn)
+        var thrown: Error?
+        var serverError: Error?
+        var types: [UInt32]?
+        var row: [String?] = []
+        while let r = PQgetResult(conn) {
+            let status = PQresultStatus(r)
+            if status == PGRES_SINGLE_TUPLE {
+                if thrown == nil {
+                    let m = PQnfields(r)
+                    if types == nil { types = (0..<m).map { PQftype(r, $0) } }
+                    row.removeAll(keepingCapacity: true)
+                    for j in 0..<m { row.append(PQgetisnull(r, 0, j) == 1 ? nil : String(cString: PQgetvalue(r, 0, j))) }
+                    do { try body(row, types!) } catch { thrown = error }
+                }
+            } else if status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK, serverError == nil {
+                serverError = failure(doing: sql)
+            }
+            PQclear(r)
+        }
+        if let thrown { throw thrown }
+        if let serverError { throw serverError }
+    }
+
     /// `COPY … FROM STDIN`: `produce` is called until it returns nil, each chunk sent as it comes.
     /// Returns the row count the server reports.
     @discardableResult

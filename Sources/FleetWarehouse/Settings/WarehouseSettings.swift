@@ -60,8 +60,11 @@ public struct WarehouseSettings: Sendable {
     public var derive: DeriveSettings { DeriveSettings(zone: zone, trips: trips) }
 
     /// The stored settings. - throws: `WarehouseSettingsError` for the first unusable value.
-    public static func load(_ db: Database) throws -> WarehouseSettings {
-        let (settings, problems) = try read(db)
+    public static func load(_ db: Database) throws -> WarehouseSettings { try load(SQLiteReader(db)) }
+
+    /// The stored settings read on either engine (reports on PostgreSQL read them here).
+    public static func load(_ reader: any WarehouseReader) throws -> WarehouseSettings {
+        let (settings, problems) = try read(reader)
         if let first = problems.values.sorted(by: { $0.key < $1.key }).first { throw first }
         return settings
     }
@@ -70,13 +73,15 @@ public struct WarehouseSettings: Sendable {
     public static func problems(_ db: Database) throws -> [Key: WarehouseSettingsError] { try read(db).1 }
 
     /// The stored settings, with the default in place of each unusable value and the error for it.
-    static func read(_ db: Database) throws -> (WarehouseSettings, [Key: WarehouseSettingsError]) {
+    static func read(_ db: Database) throws -> (WarehouseSettings, [Key: WarehouseSettingsError]) { try read(SQLiteReader(db)) }
+
+    static func read(_ reader: any WarehouseReader) throws -> (WarehouseSettings, [Key: WarehouseSettingsError]) {
         var settings = WarehouseSettings()
         var problems: [Key: WarehouseSettingsError] = [:]
         // Keys this version does not know are left alone: nothing reads them.
-        for row in try Row.fetchAll(db, sql: "SELECT key, value FROM setting") {
-            guard let key = Key(rawValue: row[0]) else { continue }
-            do { try settings.set(key, stored: row[1]) } catch let error as WarehouseSettingsError { problems[key] = error }
+        for row in try reader.all("SELECT key, value FROM setting", [], { (try $0[0] as String, try $0[1] as String) }) {
+            guard let key = Key(rawValue: row.0) else { continue }
+            do { try settings.set(key, stored: row.1) } catch let error as WarehouseSettingsError { problems[key] = error }
         }
         return (settings, problems)
     }

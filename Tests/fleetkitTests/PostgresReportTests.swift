@@ -1,0 +1,105 @@
+import Foundation
+import XCTest
+import FleetTestSupport
+
+/// Reports are identical on both engines: the sample fleet imported into SQLite, copied by
+/// `fleetkit warehouse copy` to a throwaway PostgreSQL 15 on loopback (PostgresTestCluster),
+/// and every report that runs on PostgreSQL rendered as JSON from each. The two documents must
+/// be equal apart from `differing`, the fields that legitimately differ between two runs.
+final class PostgresReportTests: XCTestCase {
+    /// The reports that run on PostgreSQL (`ReportRegistry.portable`), named here rather than
+    /// read from the registry, so that porting one more is a change a reviewer sees here.
+    static let portable = ["utilization", "trips"]
+    /// Report metadata fields that differ between any two runs, whatever the engine: the clock
+    /// time of the run. Nothing in the JSON names the warehouse (file or URL).
+    static let differing: Set<String> = ["generated_at"]
+
+    private static let sample: Result<String, Error> = Result {
+        let w = try TestWarehouse()
+        let root = NightlySetup.sampleData
+        let folders = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
+            .filter { $0 != "bad" && $0 != "README.md" }.map { root.appendingPathComponent($0).path }
+        _ = try w.importFiles(folders)
+        return w.warehouse.path
+    }
+
+    /// The sample warehouse copied to a new database of the test cluster, once per process.
+    private static let copied: Result<(sqlite: String, url: String), Error> = Result {
+        let source = try sample.get()
+        let url = try PostgresTestCluster.newDatabase()
+        let r = try Fleetkit.run(["warehouse", "copy", "--from", source, "--to", url])
+        guard r.status == 0 else { throw CopyFailed(stderr: r.stderr) }
+        return (source, url)
+    }
+
+    private struct CopyFailed: Error { let stderr: String }
+
+    override func setUpWithError() throws {
+        let installed = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))?
+            .contains { FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/initdb") } ?? false
+        try XCTSkipUnless(installed, "PostgreSQL is not installed (make deps installs it): the PostgreSQL report tests are not run")
+    }
+
+    private func json(_ report: String, db: String, month: String) throws -> [String: Any] {
+        let r = try Fleetkit.run(["report", report, "--month", month, "--format", "json", "--out", "-", "--allow-partial", "--db", db])
+        XCTAssertEqual(r.status, 0, "\(report) on \(db): \(r.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        return try XCTUnwrap(object, "\(report): \(r.stdout.prefix(200))")
+    }
+
+    /// `value` with the `differing` keys removed at every level, for comparison.
+    private func comparable(_ value: Any) -> Any {
+        if let d = value as? [String: Any] {
+            var out: [String: Any] = [:]
+            for (k, v) in d where !Self.differing.contains(k) { out[k] = comparable(v) }
+            return out
+        }
+        if let a = value as? [Any] { return a.map(comparable) }
+        return value
+    }
+
+    func testPortableReportsAreIdenticalOnBothEngines() throws {
+        let (sqlite, url) = try Self.copied.get()
+        for month in ["2026-10", "2026-09"] {
+            for report in Self.portable {
+                let a = try json(report, db: sqlite, month: month)
+                let b = try json(report, db: url, month: month)
+                // The fields set aside are there on both sides: they are set aside, not missing.
+                for key in Self.differing {
+                    XCTAssertNotNil((a["metadata"] as? [String: Any])?[key] ?? a[key], "\(report): \(key)")
+                    XCTAssertNotNil((b["metadata"] as? [String: Any])?[key] ?? b[key], "\(report): \(key)")
+                }
+                let left = try JSONSerialization.data(withJSONObject: comparable(a), options: [.sortedKeys])
+                let right = try JSONSerialization.data(withJSONObject: comparable(b), options: [.sortedKeys])
+                XCTAssertEqual(String(decoding: right, as: UTF8.self), String(decoding: left, as: UTF8.self), "\(report) \(month): PostgreSQL differs from SQLite")
+            }
+        }
+        // The October report has rows to compare (not two empty documents).
+        let october = try json("utilization", db: url, month: "2026-10")
+        let tables = october["tables"] as? [[String: Any]] ?? []
+        XCTAssertGreaterThan((tables.first?["rows"] as? [Any])?.count ?? 0, 20)
+    }
+
+    /// A report that does not run on PostgreSQL yet exits 2 before connecting, naming the ones
+    /// that do, with the password masked.
+    func testUnportedReportIsRefusedNamingThePortableOnes() throws {
+        let cluster = try PostgresTestCluster.cluster()
+        let url = "postgresql://fleet:s3cr3t-pw@127.0.0.1:\(cluster.port)/no_such_db"
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("pg-refused-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: out) }
+        for name in ["cost", "all", "summary"] {
+            let r = try Fleetkit.run(["report", name, "--month", "2026-10", "--format", "json", "--out", out.path, "--db", url])
+            XCTAssertEqual(r.status, 2, "\(name): \(r.stderr)")
+            XCTAssertFalse((r.stdout + r.stderr).contains("s3cr3t-pw"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("postgresql://fleet:***@127.0.0.1"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("on PostgreSQL these run: " + Self.portable.joined(separator: ", ")), r.stderr)
+            XCTAssertEqual(r.stdout, "", name)
+            XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? [], [], "\(name): nothing written")
+        }
+        // A portable report gets as far as connecting: the missing database is libpq's error, masked.
+        let r = try Fleetkit.run(["report", "utilization", "--month", "2026-10", "--format", "json", "--out", "-", "--db", url])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertFalse((r.stdout + r.stderr).contains("s3cr3t-pw"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("cannot connect"), r.stderr)
+    }
+}
