@@ -11,6 +11,8 @@ public enum ImporterRegistry {
         ServiceSchedulesImporter.self,
         ExpensesImporter.self,
         FuelCardImporter.self,
+        FuelDispenseImporter.self,
+        FuelDeliveryImporter.self,
         DVIRImporter.self,
         GPXImporter.self,
         ELM327Importer.self,

@@ -9,7 +9,8 @@ extension SampleWriter {
     /// The fuel tank's capacity written to the assets master (`tank_capacity_gal`), in US
     /// gallons as the makers state it: F-150 26, Transit 25, Cascadia two 120-gallon tanks,
     /// NPR-HD 35, Prius 11.3. The refill model's fills stay within it and its 5 % tolerance
-    /// (docs/METRICS.md, "Fuel exceptions"). Machines have none: they take on-site fuel.
+    /// (docs/METRICS.md, "Fuel exceptions"). Machines have none: they take on-site fuel
+    /// (`writeBulkFuel`).
     static let tankCapacityGallons: [String: Double] = ["Pickups": 26, "Vans": 25, "Tractors": 240, "Box trucks": 35, "Sedans": 11.3]
     /// Fills paid off the card, with no receipt (unit → which fill of the month): the tank and
     /// the fuel-used meter see them, the card file does not, so `fuel-exceptions` finds the unit

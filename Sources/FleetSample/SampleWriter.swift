@@ -21,6 +21,7 @@ public struct SampleWriter {
         try writeMasterData()
         try writeService()
         try writeCosts()
+        try writeBulkFuel()
         try writeDVIRs()
         try writeISO()
         try writeAEMP12()

@@ -3,8 +3,9 @@
 /// re-export. Computed when read, never stored, so it follows the facts whatever the import
 /// order, and a reject whose key could not be read stays open until its file is dealt with.
 public enum RejectResolution {
-    /// The tables a rejected money row can name.
-    public static let tables = ["fuel_purchase", "expense", "maintenance_record"]
+    /// The tables a rejected money row can name: a rejected bulk fuel dispense is a fuel cost
+    /// missing from the totals, and a rejected delivery leaves its tank's average wrong.
+    public static let tables = ["fuel_purchase", "expense", "maintenance_record", "fuel_dispense", "tank_delivery"]
 
     /// SQL giving the `source_file_id` of the file that loaded the row of reject alias `r`, NULL
     /// while the reject is open.

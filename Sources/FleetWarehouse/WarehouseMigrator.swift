@@ -35,6 +35,7 @@ public enum WarehouseMigrator {
         m.registerMigration("v14-driver-licence") { db in try db.execute(sql: v14DriverLicence) }
         m.registerMigration("v14-hos-logs") { db in try db.execute(sql: v14HOSLogs) }
         m.registerMigration("v14-check-lists", foreignKeyChecks: .immediate) { db in try rewriteCheckLists(db) }
+        m.registerMigration("v15-bulk-fuel") { db in try db.execute(sql: v15BulkFuel) }
         return m
     }
 
@@ -44,7 +45,7 @@ public enum WarehouseMigrator {
     public static let assetTables = [
         "asset_identifier", "assignment", "meter_reading", "position", "engine_event", "obd_sample",
         "dtc_event", "trip", "asset_day", "fuel_purchase", "expense", "maintenance_record",
-        "service_schedule", "dvir", "meter_anomaly", "idle_period", "hos_log",
+        "service_schedule", "dvir", "meter_anomaly", "idle_period", "hos_log", "fuel_dispense",
     ]
 
     static let v1 = """

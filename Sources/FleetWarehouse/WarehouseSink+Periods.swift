@@ -31,6 +31,20 @@ extension Expense: PeriodRecord {
     public var periodKey: String { sourceKey }
 }
 
+extension TankDelivery: PeriodRecord {
+    public static var periodColumn: String { "at" }
+    public static var periodNoun: String { "tank delivery" }
+    public var periodAt: Int64 { at }
+    public var periodKey: String { sourceKey }
+}
+
+extension FuelDispense: PeriodRecord {
+    public static var periodColumn: String { "at" }
+    public static var periodNoun: String { "fuel dispense" }
+    public var periodAt: Int64 { at }
+    public var periodKey: String { sourceKey }
+}
+
 extension MaintenanceRecord: PeriodRecord {
     public static var periodColumn: String { "performed_at" }
     public static var periodNoun: String { "maintenance record" }

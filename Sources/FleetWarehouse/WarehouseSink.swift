@@ -194,6 +194,8 @@ public struct WarehouseSink: RecordSink {
         if outcome != .unchanged {
             if let t = record as? TimelineRecord { touched.touch(t.timelineAsset, t.timelineAt) }
             if R.self == FuelPurchase.self { touched.touchFuelPurchase(at: (record as! FuelPurchase).at) }
+            if let tank = TankCosting.tank(of: record) { touched.touchTank(tank) }
+            if R.self == FxRate.self { touched.touchRates() }
         }
         return outcome
     }
@@ -320,6 +322,10 @@ public struct WarehouseSink: RecordSink {
     private mutating func touch<R: LoadableRecord>(inserted rows: UnsafeBufferPointer<R>) {
         if R.self == FuelPurchase.self {
             for row in rows { touched.touchFuelPurchase(at: (row as! FuelPurchase).at) }
+        }
+        if R.self == FxRate.self, !rows.isEmpty { touched.touchRates() }
+        if TankCosting.isTankRecord(R.self) {
+            for row in rows { if let tank = TankCosting.tank(of: row) { touched.touchTank(tank) } }
         }
         var asset = Int64.min, low = Int64.max, high = Int64.min
         for row in rows {

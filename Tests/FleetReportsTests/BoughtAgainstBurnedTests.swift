@@ -121,4 +121,45 @@ final class BoughtAgainstBurnedTests: XCTestCase {
         let (rows, col) = table(out, "bought_burned")
         XCTAssertEqual(rows[3][col("status")].textValue, "within")
     }
+
+    /// On-site fuel is bought: T-07 (burned 100 gal, no fill: −100 %) dispensed 100 gal from a
+    /// bulk tank is within. Its cost is the tank's average (one delivery of 200 gal for $700.00:
+    /// 3.50/gal, so $350.00), unpriced until the delivery is imported (the data-quality row fires,
+    /// then does not). The tank reconciliation: delivered 200 − dispensed 100 − level change
+    /// (1,000 → 1,090 gal by dip) = +10 gal, over a band of 1 % of 300 = 3 gal; with the end dip at
+    /// 1,099 gal it is +1 gal, within.
+    func testAnOnSiteDispenseIsBoughtCostedAndReconciled() throws {
+        let t = try warehouse()
+        let dispense = try t.write("date,tank,unit_number,gallons\n2026-10-20T18:00:00,YARD,T-07,100\n", to: "dispense.csv")
+        try t.importFiles([dispense.path], options: ImportOptions(zone: Self.chicago))
+        var cost = try t.warehouse.pool.read { db in try CostReport().run(db, request) }
+        func unpriced(_ out: ReportOutput) -> ReportValue? { out.dataQuality.rows.first { ($0[0].textValue ?? "").hasPrefix("Bulk fuel dispensed that no tank average prices") }?[1] }
+        XCTAssertEqual(unpriced(cost), .integer(1))
+        XCTAssertTrue(cost.metadata.partial.contains { $0.contains("bulk fuel dispenses have no tank cost") })
+        let delivery = try t.write("""
+            kind,date,tank,gallons,cost,invoice
+            dip,2026-10-01T00:00:00,YARD,1000,,
+            delivery,2026-10-10T05:00:00,YARD,200,700.00,H-1
+            dip,2026-10-31T12:00:00,YARD,1090,,
+
+            """, to: "delivery.csv")
+        try t.importFiles([delivery.path], options: ImportOptions(zone: Self.chicago))
+        cost = try t.warehouse.pool.read { db in try CostReport().run(db, request) }
+        XCTAssertEqual(unpriced(cost), .integer(0))
+        let (assets, acol) = table(cost, "by_asset")
+        let t07 = assets.first { $0[acol("unit")].textValue == "T-07" }!
+        XCTAssertEqual(t07[acol("fuel")], .money(minor: 35_000, currency: "USD"))
+        let out = try t.warehouse.pool.read { db in try FuelExceptionsReport().run(db, request) }
+        let (rows, col) = table(out, "bought_burned")
+        XCTAssertEqual(rows[6][col("unit")].textValue, "T-07")
+        XCTAssertEqual(rows[6][col("status")].textValue, "within")
+        XCTAssertEqual(rows[6][col("dispenses")], .integer(1))
+        let (tanks, tcol) = table(out, "tank_reconciliation")
+        XCTAssertEqual(tanks.first?[tcol("status")].textValue, "over")
+        if case .number(let v) = tanks.first?[tcol("variance")] ?? .null { XCTAssertEqual(v, 10, accuracy: 1e-6) } else { XCTFail("no variance") }
+        let fixed = try t.write("kind,date,tank,gallons\ndip,2026-10-31T12:00:00,YARD,1099\n", to: "dip.csv")
+        try t.importFiles([fixed.path], options: ImportOptions(zone: Self.chicago))
+        let again = try t.warehouse.pool.read { db in try FuelExceptionsReport().run(db, request) }
+        XCTAssertEqual(table(again, "tank_reconciliation").rows.first?[tcol("status")].textValue, "within")
+    }
 }

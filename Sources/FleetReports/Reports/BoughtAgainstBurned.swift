@@ -4,7 +4,7 @@ import FleetCore
 import FleetWarehouse
 
 /// Fuel bought against fuel burned, per asset and period (docs/METRICS.md "Bought against
-/// burned"): what the cards and receipts put into the tank, less what the fuel-used meter says
+/// burned"): what the cards, receipts and on-site tank dispenses put into the tank, less what the fuel-used meter says
 /// the engine burned, less what the tank gained by the fuel-level meter, should be near zero. A
 /// difference outside the band is fuel bought and not burned in this asset (a second vehicle, a
 /// jerrycan, a card used for someone else) or burned and not bought (fuel from elsewhere); the
@@ -18,6 +18,10 @@ struct BoughtAgainstBurned {
         /// The asset's fills of the period (motor fuel, or an unnamed product), a linked receipt
         /// counted once as its card row or first image.
         var purchases: [FuelExceptions.Fill]
+        /// Bulk fuel dispensed into the asset from an on-site tank in the period (`fuel_dispense`):
+        /// bought, like a fill, though no card or receipt paid for it.
+        var dispensedMl: Double = 0
+        var dispenses: Int = 0
         /// The sum of the period's `asset_day.fuel_ml`: nil when no day of the period has a
         /// fuel-used figure.
         var burnedMl: Double?
@@ -26,7 +30,7 @@ struct BoughtAgainstBurned {
         var levelStart: Double?
         var levelEnd: Double?
 
-        var boughtMl: Double { purchases.reduce(0) { $0 + ($1.volumeMl ?? 0) } }
+        var boughtMl: Double { purchases.reduce(0) { $0 + ($1.volumeMl ?? 0) } + dispensedMl }
         var unmeasured: [FuelExceptions.Fill] { purchases.filter { $0.volumeMl == nil } }
         /// (end − start) × capacity: nil unless both levels and the capacity are known.
         var levelChangeMl: Double? {
@@ -54,7 +58,7 @@ struct BoughtAgainstBurned {
         var note: String {
             if burnedMl == nil { return "no fuel-used meter reading in the period" }
             if !unmeasured.isEmpty { return "\(unmeasured.count) purchases without a volume: " + unmeasured.prefix(5).map(\.sourceKey).joined(separator: ", ") }
-            if purchases.isEmpty, let b = burnedMl, b > 0 { return "nothing bought in the period: fuel from an on-site tank, or paid off the card without a receipt, is not in the warehouse" }
+            if purchases.isEmpty, dispenses == 0, let b = burnedMl, b > 0 { return "nothing bought in the period: fuel from an on-site tank, or paid off the card without a receipt, is not in the warehouse" }
             if levelChangeMl != nil { return "tank level corrected at both ends" }
             if tankMl == nil { return "no tank capacity in master data: not level-corrected" }
             return levelStart == nil && levelEnd == nil ? "no fuel-level reading: not level-corrected, one tank in the band"
@@ -83,7 +87,16 @@ struct BoughtAgainstBurned {
             """, arguments: StatementArguments([request.period.from.description, request.period.to.description] as [(any DatabaseValueConvertible)?] + filter.arguments))
         var burnedBy: [Int64: Double] = [:]
         for r in burned { burnedBy[r["asset_id"]] = r["fuel"] }
-        let ids = Set(burnedBy.keys).union(byAsset.keys).sorted()
+        var dispensedBy: [Int64: (ml: Double, count: Int)] = [:]
+        if try db.tableExists("fuel_dispense") {
+            for r in try Row.fetchAll(db, sql: """
+                SELECT x.asset_id, SUM(x.volume_ml), COUNT(*) FROM fuel_dispense x JOIN asset a ON a.id = x.asset_id
+                WHERE x.at >= ? AND x.at < ?\(restrict) GROUP BY x.asset_id
+                """, arguments: StatementArguments([request.start, request.end] as [(any DatabaseValueConvertible)?] + filter.arguments)) {
+                dispensedBy[r[0]] = (r[1], r[2])
+            }
+        }
+        let ids = Set(burnedBy.keys).union(byAsset.keys).union(dispensedBy.keys).sorted()
         var result = BoughtAgainstBurned()
         for id in ids {
             guard let a = try Row.fetchOne(db, sql: "SELECT COALESCE(unit_number, vin, pin, name) AS unit, tank_capacity_ml FROM asset WHERE id = ?", arguments: [id]) else { continue }
@@ -95,7 +108,8 @@ struct BoughtAgainstBurned {
             let end = try Double.fetchOne(db, sql: """
                 SELECT value FROM meter_reading WHERE asset_id = ?1 AND meter = 'fuel_level' AND at < ?2 ORDER BY at DESC LIMIT 1
                 """, arguments: [id, request.end])
-            result.lines.append(Line(assetID: id, unit: a["unit"] ?? "asset \(id)", purchases: byAsset[id] ?? [], burnedMl: burnedBy[id],
+            result.lines.append(Line(assetID: id, unit: a["unit"] ?? "asset \(id)", purchases: byAsset[id] ?? [],
+                                     dispensedMl: dispensedBy[id]?.ml ?? 0, dispenses: dispensedBy[id]?.count ?? 0, burnedMl: burnedBy[id],
                                      tankMl: a["tank_capacity_ml"], levelStart: start, levelEnd: end))
         }
         result.lines.sort { ($0.unit, $0.assetID) < ($1.unit, $1.assetID) }

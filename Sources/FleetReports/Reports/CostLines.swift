@@ -9,7 +9,7 @@ struct CostLine {
     var day: CivilDate
     var assetID: Int64?
     var category: String
-    var source: String          // expense | fuel_card | fuel_receipt | fuel_manual | maintenance
+    var source: String          // expense | fuel_card | fuel_receipt | fuel_manual | fuel_bulk | maintenance
     var sourceKey: String
     var vendor: String?
     var description: String?
@@ -28,6 +28,8 @@ struct CostLine {
 
     static let categories = ["fuel", "maintenance", "repair", "tires", "parts", "tolls", "insurance", "lease", "registration", "other"]
 
+    /// Bulk fuel dispensed into an asset is a fuel cost at its tank's weighted-average cost
+    /// (`TankCosting`); a dispense the tank could not price is listed in data quality, not summed.
     /// Fuel purchases are counted once: a receipt linked to the card transaction it duplicates
     /// (`linked_to`) is not a cost of its own, and a purchase whose total was not read is listed
     /// in data quality but not summed. Maintenance records whose service type starts with
@@ -42,7 +44,7 @@ struct CostLine {
         let assetJoin = "LEFT JOIN asset a ON a.id = x.asset_id"
         let restrict = filter.arguments.isEmpty ? "" : " AND \(filter.sql)"
         let range: [(any DatabaseValueConvertible)?] = [request.start, request.end] + filter.arguments
-        let arguments = StatementArguments(range + range + [converter.base] + range)
+        let arguments = StatementArguments(range + range + [converter.base] + range + range)
         let sql = """
             SELECT * FROM (
               SELECT x.at AS at, x.asset_id AS asset_id, x.category AS category, 'expense' AS source, x.amount_minor AS amount,
@@ -57,6 +59,10 @@ struct CostLine {
               SELECT x.performed_at, x.asset_id, CASE WHEN substr(x.service_type, 1, 6) = 'repair' THEN 'repair' ELSE 'maintenance' END,
                      'maintenance', x.cost_minor, COALESCE(x.currency, ?), x.vendor, x.service_type, x.source_key, x.source_file_id, NULL, 0, 0
               FROM maintenance_record x \(assetJoin) WHERE x.performed_at >= ? AND x.performed_at < ? AND x.cost_minor IS NOT NULL\(restrict)
+              UNION ALL
+              SELECT x.at, x.asset_id, 'fuel', 'fuel_bulk', x.cost_minor, x.cost_currency, 'tank ' || x.tank, x.product, x.source_key,
+                     x.source_file_id, x.volume_ml, 0, 0
+              FROM fuel_dispense x \(assetJoin) WHERE x.at >= ? AND x.at < ? AND x.cost_minor IS NOT NULL\(restrict)
             ) ORDER BY at, source, source_key
             """
         return try Row.fetchCursor(db, sql: sql, arguments: arguments).map { row in
@@ -75,6 +81,19 @@ struct CostLine {
     /// (`CountedCosts.pendingReviewSQL`: the closed months' figures count the same rows).
     static func pendingSQL(_ db: Database, _ x: String) throws -> String {
         try CountedCosts.pendingReviewSQL(db, x)
+    }
+
+    /// Bulk fuel dispensed in the period that no tank average priced, per state
+    /// (`before_delivery`, `no_rate`): count and litres. Listed in data quality, never summed.
+    static func unpricedDispenses(_ db: Database, _ request: ReportRequest) throws -> [(state: String, count: Int, litres: Double)] {
+        guard try db.tableExists("fuel_dispense") else { return [] }
+        let filter = request.assetFilter()
+        let restrict = filter.arguments.isEmpty ? "" : " AND \(filter.sql)"
+        let values: [(any DatabaseValueConvertible)?] = [request.start, request.end] + filter.arguments
+        return try Row.fetchAll(db, sql: """
+            SELECT x.cost_state, COUNT(*), SUM(x.volume_ml) / 1000.0 FROM fuel_dispense x LEFT JOIN asset a ON a.id = x.asset_id
+            WHERE x.at >= ? AND x.at < ? AND x.cost_minor IS NULL\(restrict) GROUP BY x.cost_state ORDER BY x.cost_state
+            """, arguments: StatementArguments(values)).map { ($0[0], $0[1], $0[2]) }
     }
 
     /// Fuel purchases whose total was not read: listed in data quality, never summed.

@@ -155,6 +155,8 @@ public struct CostReport: Report {
             "SELECT DISTINCT source_file_id FROM expense WHERE at >= ?1 AND at < ?2",
             "SELECT DISTINCT source_file_id FROM fuel_purchase WHERE at >= ?1 AND at < ?2",
             "SELECT DISTINCT source_file_id FROM maintenance_record WHERE performed_at >= ?1 AND performed_at < ?2",
+            "SELECT DISTINCT source_file_id FROM fuel_dispense WHERE at >= ?1 AND at < ?2",
+            "SELECT DISTINCT source_file_id FROM tank_delivery WHERE tank IN (SELECT tank FROM fuel_dispense WHERE at >= ?1 AND at < ?2) AND at < ?2",
             "SELECT DISTINCT source_file_id FROM fx_rate WHERE day <= ?3",
         ], arguments: [.instant(request.start), .instant(request.end), .text(request.period.to.description)])
         var quality = DataQuality()
@@ -181,6 +183,13 @@ public struct CostReport: Report {
         quality.add("Fuel purchases with exceptions (misfuel, over capacity, refill, price; see fuel-exceptions)", fuelExceptions.count, fuelExceptions.detail)
         let fuelBalance = try BoughtAgainstBurned.compute(db, request, fills: judgedFuel.fills).summary(request)
         quality.add("Assets whose fuel bought differs from fuel burned beyond the band (see fuel-exceptions)", fuelBalance.count, fuelBalance.detail)
+        let unpriced = try CostLine.unpricedDispenses(db, request)
+        let unpricedRows = unpriced.reduce(0) { $0 + $1.count }
+        let unpricedDetail = unpriced.map { u in
+            String(format: "%d dispensed %@ (%.1f L)", u.count, u.state == "before_delivery" ? "before the tank's first delivery" : u.state == "no_rate" ? "after a delivery with no exchange rate" : "not yet costed", u.litres)
+        }.joined(separator: "; ")
+        quality.add("Bulk fuel dispensed that no tank average prices (not counted)", unpricedRows,
+                    unpricedRows == 0 ? "none" : unpricedDetail + "; import the tank's deliveries (fuel-delivery) and the rates")
         quality.add("Fuel purchases without a readable total (not counted)", withoutTotal, withoutTotal == 0 ? "none" : "see `fleetkit rejects` and the review listing")
         let unloaded = try ReceiptsUnderReview(db, request)
         quality.add("Receipts under review and not loaded (not counted)", unloaded.count, unloaded.detail)
@@ -191,6 +200,7 @@ public struct CostReport: Report {
             report: Self.name, title: Self.title, period: request.period, timeZone: request.zone.identifier, units: request.units, currency: cur,
             parameters: [("group_by", request.groupBy.rawValue), ("assets", request.assets?.joined(separator: ",") ?? "all"), ("base_currency", base)],
             methods: ["Costs are expenses, fuel purchases (card transactions, receipts not matched to a card transaction, manual entries) and maintenance costs whose time falls in the period's local days.",
+                      "Bulk fuel dispensed from a tank into an asset is a fuel cost at the tank's moving weighted-average cost at the dispense (docs/METRICS.md, \"Bulk fuel\").",
                       "Amounts in other currencies are converted with the rate in force on the transaction's day, rounded half-to-even to the cent row by row; totals are sums of converted rows.",
                       "Cost per \(request.distanceUnit) and per engine hour divide the asset's total by its distance and engine hours from the daily rollup.",
                       "Fuel economy uses fuel burned (telematics) when the asset reports it, else fuel bought in the period."],
@@ -223,6 +233,9 @@ public struct CostReport: Report {
         }
         if !unloaded.dated.isEmpty {
             output.metadata.partial.append("\(unloaded.dated.count) receipts dated in the period are under review and not counted: see `fleetkit review list`")
+        }
+        if unpricedRows > 0 {
+            output.metadata.partial.append("\(unpricedRows) bulk fuel dispenses have no tank cost and are not counted (\(unpricedDetail)): import the tank's deliveries")
         }
         if withoutTotal > 0 {
             output.metadata.partial.append("\(withoutTotal) fuel purchases have no readable total and are not counted: see `fleetkit rejects` and the review listing")

@@ -60,6 +60,8 @@ public struct FuelExceptionsReport: Report {
         var balanceTable = TableBuilder<Line>(name: "bought_burned", title: "Bought against burned", columns: [
             .text("unit", "Unit", total: .label("All assets")) { $0.unit },
             .integer("purchases", "Purchases", total: .sum) { $0.purchases.count },
+            .integer("dispenses", "Bulk dispenses", total: .sum) { $0.dispenses },
+            .volume("dispensed", "Dispensed", request) { $0.dispensedMl },
             .volume("bought", "Bought", request) { $0.boughtMl }, .volume("burned", "Burned", request, total: .sumOfKnown) { $0.burnedMl },
             .percent("level_start", "Level at start") { $0.levelStart }, .percent("level_end", "Level at end") { $0.levelEnd },
             .volume("tank", "Tank", request, total: .none) { $0.tankMl }, .volume("level_change", "Level change", request, total: .none) { $0.levelChangeMl },
@@ -77,6 +79,20 @@ public struct FuelExceptionsReport: Report {
             .money("amount", "Amount", currency: cur) { amounts[$0.fill.id] ?? nil },
         ])
         for l in balance.outside { for f in l.purchases { try behind.add((l, f)) } }
+
+        let tanks = try TankReconciliation.compute(db, request)
+        var tankTable = TableBuilder<TankReconciliation.Line>(name: "tank_reconciliation", title: "Tank reconciliation", columns: [
+            .text("tank", "Tank", total: .label("All tanks")) { $0.tank },
+            .integer("deliveries", "Deliveries", total: .sum) { $0.deliveries }, .volume("delivered", "Delivered", request) { $0.deliveredMl },
+            .integer("dispenses", "Dispenses", total: .sum) { $0.dispenses }, .volume("dispensed", "Dispensed", request) { $0.dispensedMl },
+            .volume("level_start", "Level at start", request, total: .none) { $0.levelStartMl },
+            .volume("level_end", "Level at end", request, total: .none) { $0.levelEndMl },
+            .volume("level_change", "Level change", request, total: .sumOfKnown) { $0.levelChangeMl },
+            .volume("variance", "Variance", request, total: .sumOfKnown) { $0.varianceMl },
+            .volume("band", "Band ±", request, total: .none) { $0.toleranceMl },
+            .text("status", "Status") { $0.status.rawValue }, .text("note", "Note", role: .note) { $0.note },
+        ])
+        for l in tanks.lines { try tankTable.add(l) }
 
         let idle = try IdleCost.compute(db, request, fills: judged.fills, converter: converter)
         var idleTable = TableBuilder<IdleCost.Line>(name: "idle_cost", title: "Fuel burned idling", columns: [
@@ -109,6 +125,10 @@ public struct FuelExceptionsReport: Report {
             // Bought against burned and idle cost: the fuel-used, fuel-level and idle meters, and idling periods.
             "SELECT DISTINCT source_file_id FROM meter_reading WHERE meter IN ('fuel_used', 'fuel_level', 'idle_hours') AND at >= ?1 AND at < ?2",
             "SELECT DISTINCT source_file_id FROM idle_period WHERE start_at >= ?1 AND start_at < ?2",
+            // Bulk fuel: the dispenses, the deliveries and the dips of the tank reconciliation.
+            "SELECT DISTINCT source_file_id FROM fuel_dispense WHERE at >= ?1 AND at < ?2",
+            "SELECT DISTINCT source_file_id FROM tank_delivery WHERE at >= ?1 AND at < ?2",
+            "SELECT DISTINCT source_file_id FROM tank_dip WHERE at < ?2",
         ], arguments: [.instant(request.start - FuelExceptions.refillWindowMs), .instant(request.end), .text(request.period.to.description)])
         var quality = DataQuality()
         let unknownProduct = inPeriod.filter { $0.product == .unknown }
@@ -147,7 +167,8 @@ public struct FuelExceptionsReport: Report {
                       "The refill window looks back \(FuelExceptions.refillWindowMs / 3_600_000) h, into the days before the period too; the price median is per product and currency over the period's lines.",
                       "Amounts are converted to \(cur) with the rate in force on the purchase's day; the amount at stake counts each purchase with an exception once. The purchases stay in the cost report's totals.",
                       "Idle cost, per asset with idle hours: the fuel of the idling periods the telematics reported, else idle hours × the no-load idle rate of its class (gasoline vehicle 0.39, hybrid 0.16, diesel vehicle 0.64 US gal/h; U.S. DOE Fact #861), × the period's median price of its fuel (regular gasoline or diesel) in \(cur); machines without measured idle fuel are not judged.",
-                      "Bought against burned, per asset: variance = fuel bought (its fills of the period) − fuel burned (the daily rollup of its fuel-used meter) − (level at end − level at start) × tank capacity; the level at the start is the last fuel-level reading at or before it (else the first in the period), at the end the last reading in the period. Outside the band (\(Int(BoughtAgainstBurned.meterTolerance * 100)) % of burned, plus \(Int(BoughtAgainstBurned.levelTolerance * 100)) % of the tank at each end when level-corrected, else one tank) it is over or under, and its purchases are listed."],
+                      "Tank reconciliation, per bulk tank: variance = fuel delivered − fuel dispensed − (level at end − level at start), the levels from the tank's dip readings (the last at or before the start, the last before the end); outside \(Int(TankReconciliation.tolerance * 100)) % of the fuel delivered and dispensed it is over or under.",
+                      "Bought against burned, per asset: variance = fuel bought (its fills of the period, and the bulk fuel dispensed into it from on-site tanks) − fuel burned (the daily rollup of its fuel-used meter) − (level at end − level at start) × tank capacity; the level at the start is the last fuel-level reading at or before it (else the first in the period), at the end the last reading in the period. Outside the band (\(Int(BoughtAgainstBurned.meterTolerance * 100)) % of burned, plus \(Int(BoughtAgainstBurned.levelTolerance * 100)) % of the tank at each end when level-corrected, else one tank) it is over or under, and its purchases are listed."],
             headlines: [.count("exceptions", Double(judged.exceptions.count)), .count("purchases_with_exceptions", Double(with.count)),
                         ReportHeadline("amount_at_stake", Double(atStake) / pow10(Money.minorDigits(cur)), .money),
                         .count("cannot_judge", Double(judged.notJudged.count)), .count("assets_outside_band", Double(balance.outside.count)),
@@ -159,6 +180,7 @@ public struct FuelExceptionsReport: Report {
             rules.table(note: "Each rule's threshold and how the period's purchases fared."),
             balanceTable.table(note: "Per asset: fuel bought against fuel burned, corrected by the tank level's change; over or under when the variance is outside the band."),
             behind.table(note: "The purchases of each asset whose bought against burned is over or under the band."),
+            tankTable.table(note: "Per bulk tank: delivered − dispensed − level change (dip at the end less dip at the start); over or under when the variance is outside the band (\(Int(TankReconciliation.tolerance * 100)) % of the fuel delivered and dispensed)."),
             idleTable.table(note: "Per asset with idle hours: the fuel burned idling (measured, or idle hours × the class's no-load rate) at the period's median price of its fuel. Part of the fuel already counted, not a cost of its own."),
         ], dataQuality: quality.table)
         if unconverted > 0 {

@@ -5,7 +5,7 @@ import FleetWarehouse
 /// Report totals equal their detail rows, and the detail rows are the warehouse's rows: for every
 /// month with data, the cost, utilization and trips reports are run in memory (as `fleetkit
 /// report` runs them, in the warehouse's currency and units) and
-/// - cost: the `detail` rows sum to the fleet total to the minor unit, as do the `by_asset` rows
+/// - cost: (bulk fuel dispenses with a tank cost among the cost rows) the `detail` rows sum to the fleet total to the minor unit, as do the `by_asset` rows
 ///   (and each category column), the group, cost-centre and month subtotals, and the headline
 ///   `total`; and `detail` has one row per cost row of the period in the warehouse;
 /// - utilization: each asset's engine and idle hours and distance are its `asset_day` sums over
@@ -28,7 +28,8 @@ public struct ReportTotalsCheck: WarehouseCheck {
         let bounds = try Row.fetchOne(db, sql: """
             SELECT MIN(lo), MAX(hi) FROM (
                 SELECT MIN(at) lo, MAX(at) hi FROM expense UNION ALL SELECT MIN(at), MAX(at) FROM fuel_purchase
-                UNION ALL SELECT MIN(performed_at), MAX(performed_at) FROM maintenance_record UNION ALL SELECT MIN(start_at), MAX(start_at) FROM trip)
+                UNION ALL SELECT MIN(performed_at), MAX(performed_at) FROM maintenance_record UNION ALL SELECT MIN(start_at), MAX(start_at) FROM trip
+                UNION ALL SELECT MIN(at), MAX(at) FROM fuel_dispense)
             """)
         var first: CivilDate? = (bounds?[0] as Int64?).map { zone.day(of: $0) }
         var last: CivilDate? = (bounds?[1] as Int64?).map { zone.day(of: $0) }
@@ -79,6 +80,7 @@ public struct ReportTotalsCheck: WarehouseCheck {
             SELECT (SELECT COUNT(*) FROM expense WHERE at >= ?1 AND at < ?2)
                  + (SELECT COUNT(*) FROM fuel_purchase WHERE at >= ?1 AND at < ?2 AND linked_to IS NULL AND total_minor IS NOT NULL)
                  + (SELECT COUNT(*) FROM maintenance_record WHERE performed_at >= ?1 AND performed_at < ?2 AND cost_minor IS NOT NULL)
+                 + (SELECT COUNT(*) FROM fuel_dispense WHERE at >= ?1 AND at < ?2 AND cost_minor IS NOT NULL)
             """, arguments: [request.start, request.end]) ?? 0
         if rows != expected {
             findings.add(day: label, "the cost report's detail lists \(rows) rows, but the warehouse holds \(expected) cost rows in the period", fix: fix)

@@ -57,7 +57,7 @@ public struct TripRules: Sendable, Equatable, Codable {
 
 /// The derivation steps in the order they run: trips before the daily rollup that counts them.
 public enum Derivations {
-    public static let all: [any Deriver] = [TripDetection(), DailyRollup(), FuelLinking()]
+    public static let all: [any Deriver] = [TripDetection(), DailyRollup(), FuelLinking(), TankCosting()]
 
     /// `streams`: trip runs fed with a file's positions as they loaded (TripStream), used where
     /// they are exactly what reading the positions back would give. Returns what was rewritten:
@@ -85,6 +85,7 @@ public enum Derivations {
     public static func rebuildAll(_ db: Database, settings: DeriveSettings, steps: [any Deriver] = all) throws {
         var touched = TouchedTimeline()
         for id in try Int64.fetchAll(db, sql: "SELECT id FROM asset") { touched.touchAll(id) }
+        for tank in try TankCosting.allTanks(db) { touched.touchTank(tank) }
         try refresh(db, touched: touched, settings: settings, steps: steps)
     }
 }

@@ -61,5 +61,17 @@ public struct TouchedTimeline: Sendable, Equatable {
         fuelPurchases = fuelPurchases.map { min($0.lowerBound, at)...max($0.upperBound, at) } ?? at...at
     }
 
-    public var isEmpty: Bool { ranges.isEmpty && whole.isEmpty && fuelPurchases == nil }
+    /// The bulk tanks whose deliveries, dips or dispenses a file stored, changed or forgot: their
+    /// dispensed cost is recomputed (`TankCosting`).
+    public private(set) var tanks: Set<String> = []
+
+    public mutating func touchTank(_ tank: String) { tanks.insert(tank) }
+
+    /// Whether a file stored, changed or forgot exchange rates: a tank whose deliveries are in
+    /// more than one currency is priced through them, so every tank is repriced (`TankCosting`).
+    public private(set) var rates = false
+
+    public mutating func touchRates() { rates = true }
+
+    public var isEmpty: Bool { ranges.isEmpty && whole.isEmpty && fuelPurchases == nil && tanks.isEmpty && !rates }
 }

@@ -88,6 +88,11 @@ public enum Corrections {
                 let keyValues = StatementArguments((3..<(3 + keys.count)).map { r[$0] as DatabaseValue })
                 if let asset: Int64 = r[1] { touched.touchAll(asset) }
                 if table == "fuel_purchase", let t: Int64 = r[2] { touched.touchFuelPurchase(at: t) }
+                if table == "fx_rate" { touched.touchRates() }
+                if TankCosting.tables.contains(table),
+                   let tank = try String.fetchOne(db, sql: "SELECT tank FROM \(table) WHERE \(match)", arguments: keyValues) {
+                    touched.touchTank(tank)
+                }
                 let earlier = try Row.fetchOne(db, sql: """
                     SELECT row_json FROM row_version WHERE table_name = ? AND row_key = ? AND source_file_id != ? ORDER BY source_file_id DESC LIMIT 1
                     """, arguments: [table, key, id])

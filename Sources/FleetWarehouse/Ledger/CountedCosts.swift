@@ -7,7 +7,8 @@ import FleetCore
 ///
 /// The rows counted are the cost report's (docs/METRICS.md, "Cost"): expenses; fuel purchases
 /// not linked to the card transaction they duplicate, with a total, and not a receipt amount
-/// waiting for review; maintenance records with a cost (in the warehouse currency when they
+/// waiting for review; bulk fuel dispensed, at its tank's weighted-average cost (`TankCosting`;
+/// a dispense the tank cannot price is not counted); maintenance records with a cost (in the warehouse currency when they
 /// name none), `repair…` service types as repairs. Each converts with `CurrencyConverter` on
 /// its local day and is rounded row by row; a row with no rate in force is not counted and is
 /// listed per currency instead.
@@ -37,6 +38,9 @@ public struct CountedCosts: Sendable, Equatable {
             SELECT x.performed_at, CASE WHEN substr(x.service_type, 1, 6) = 'repair' THEN 'repair' ELSE 'maintenance' END,
                    x.cost_minor, COALESCE(x.currency, ?3) FROM maintenance_record x
             WHERE x.performed_at >= ?1 AND x.performed_at < ?2 AND x.cost_minor IS NOT NULL
+            UNION ALL
+            SELECT x.at, 'fuel', x.cost_minor, x.cost_currency FROM fuel_dispense x
+            WHERE x.at >= ?1 AND x.at < ?2 AND x.cost_minor IS NOT NULL
             """
         var out = CountedCosts()
         let rows = try Row.fetchCursor(db, sql: sql, arguments: [from, to, converter.base])

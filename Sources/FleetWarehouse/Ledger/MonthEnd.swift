@@ -113,7 +113,8 @@ public enum MonthEnd {
     public static func closeDue(_ db: Database, asOf: CivilDate, afterDays: Int, zone: FleetZone, by: String) throws -> [String] {
         let earliest = try Int64.fetchOne(db, sql: """
             SELECT MIN(t) FROM (SELECT MIN(at) AS t FROM fuel_purchase UNION ALL SELECT MIN(at) FROM expense
-            UNION ALL SELECT MIN(performed_at) FROM maintenance_record UNION ALL SELECT MIN(signed_at) FROM dvir)
+            UNION ALL SELECT MIN(performed_at) FROM maintenance_record UNION ALL SELECT MIN(signed_at) FROM dvir
+            UNION ALL SELECT MIN(at) FROM fuel_dispense)
             """)
         let firstDay = try String.fetchOne(db, sql: "SELECT MIN(day) FROM asset_day").flatMap { CivilDate($0) }
         let candidates = [earliest.map { zone.day(of: $0) }, firstDay].compactMap { $0 }
@@ -143,6 +144,8 @@ public enum MonthEnd {
         var months = Set<String>()
         for sql in ["SELECT DISTINCT at FROM fuel_purchase WHERE source_file_id IN (\(ids))",
                     "SELECT DISTINCT at FROM expense WHERE source_file_id IN (\(ids))",
+                    "SELECT DISTINCT at FROM fuel_dispense WHERE source_file_id IN (\(ids))",
+                    "SELECT DISTINCT at FROM tank_delivery WHERE source_file_id IN (\(ids))",
                     "SELECT DISTINCT performed_at FROM maintenance_record WHERE source_file_id IN (\(ids))",
                     "SELECT DISTINCT signed_at FROM dvir WHERE source_file_id IN (\(ids))"] {
             let times = try Int64.fetchCursor(db, sql: sql)
@@ -159,6 +162,7 @@ public enum MonthEnd {
         try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM fuel_purchase WHERE at >= ?1 AND at < ?2)
                 OR EXISTS (SELECT 1 FROM expense WHERE at >= ?1 AND at < ?2)
+                OR EXISTS (SELECT 1 FROM fuel_dispense WHERE at >= ?1 AND at < ?2)
                 OR EXISTS (SELECT 1 FROM maintenance_record WHERE performed_at >= ?1 AND performed_at < ?2)
                 OR EXISTS (SELECT 1 FROM dvir WHERE signed_at >= ?1 AND signed_at < ?2)
                 OR EXISTS (SELECT 1 FROM asset_day WHERE day >= ?3 AND day < ?4)

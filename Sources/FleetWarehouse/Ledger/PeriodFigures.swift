@@ -73,6 +73,18 @@ public struct PeriodFigures: Sendable, Equatable, Codable {
         if let litres = try Double.fetchOne(db, sql: "SELECT SUM(volume_ml) / 1000.0 FROM fuel_purchase WHERE at >= ? AND at < ?", arguments: range) {
             out.append(Figure(report: "cost", figure: "fuel litres", value: String(format: "%.3f", litres)))
         }
+        // Bulk fuel: what was dispensed and what it cost, and the dispenses no tank average
+        // priced (a late delivery that prices them, or reprices the rest, is a restatement).
+        try money("cost", "fuel dispensed", """
+            SELECT cost_currency, SUM(cost_minor), COUNT(*) FROM fuel_dispense WHERE at >= ? AND at < ? AND cost_minor IS NOT NULL
+            GROUP BY cost_currency ORDER BY cost_currency
+            """)
+        for row in try Row.fetchAll(db, sql: """
+            SELECT cost_state, COUNT(*), SUM(volume_ml) / 1000.0 FROM fuel_dispense WHERE at >= ? AND at < ? GROUP BY cost_state ORDER BY cost_state
+            """, arguments: range) {
+            let state: String = row[0], count: Int = row[1], litres: Double = row[2]
+            out.append(Figure(report: "cost", figure: "fuel dispensed litres \(state)", value: String(format: "%.3f (%d dispenses)", litres, count)))
+        }
         let days: StatementArguments = [first.description, next.description]
         for row in try Row.fetchAll(db, sql: "SELECT currency, COUNT(*), SUM(per_base) FROM fx_rate WHERE day >= ? AND day < ? GROUP BY currency ORDER BY currency", arguments: days) {
             let currency: String = row[0]
