@@ -67,8 +67,8 @@ final class AssetLookupTests: XCTestCase {
             XCTAssertEqual(filter.sql, "x.unit_number IN (?,?)")
             XCTAssertEqual(try Int64.fetchAll(db, sql: "SELECT id FROM asset x WHERE \(filter.sql) ORDER BY id", arguments: StatementArguments(filter.arguments)),
                            [4, 6])
-            XCTAssertEqual(AssetLookup.unitFilter(nil).sql, "1")
-            XCTAssertEqual(AssetLookup.unitFilter([]).sql, "1")
+            XCTAssertEqual(AssetLookup.unitFilter(nil).sql, "1 = 1")
+            XCTAssertEqual(AssetLookup.unitFilter([]).sql, "1 = 1")
         }
     }
 }

@@ -34,7 +34,7 @@ final class RecordSchemaTests: XCTestCase {
         TableView(EngineEvent.self), TableView(Expense.self), TableView(FuelPurchase.self), TableView(FxRate.self), TableView(HOSLog.self), TableView(IdlePeriod.self),
         TableView(MaintenanceRecord.self), TableView(MeterReading.self), TableView(ObdSample.self), TableView(PendingDVIRDefect.self),
         TableView(Position.self), TableView(ReceiptField.self), TableView(ReceiptRead.self), TableView(ServiceSchedule.self),
-        TableView(Trip.self),
+        TableView(Trip.self), TableView(FuelDispense.self), TableView(TankDelivery.self), TableView(TankDip.self),
     ]
 
     /// Records the loader does not upsert (identity, the run ledger, files, rejects), written
@@ -231,6 +231,17 @@ final class RecordSchemaTests: XCTestCase {
             try assertRoundTrip(position, ["asset_id": a, "at": 1_001, "lat": 45.25, "lon": -122.5, "speed_mps": 12.75, "heading_deg": 271.5,
                                            "alt_m": 88.125, "source_file_id": f], db)
             try assertDecodes(position, db)
+            // Bulk fuel: a dispense from a tank, the tank's delivery and a dip reading.
+            try assertRoundTrip(FuelDispense(sourceKey: "id:YARD-D1|77", tank: "YARD-D1", assetID: a, unitHint: "M-01", at: 1_020, volumeMl: 151_416.5,
+                                             odometerM: 1_234.5, engineS: 36_000.25, product: "diesel", sourceFileID: f),
+                                ["source_key": "id:YARD-D1|77", "tank": "YARD-D1", "asset_id": a, "unit_hint": "M-01", "at": 1_020, "volume_ml": 151_416.5,
+                                 "odometer_m": 1_234.5, "engine_s": 36_000.25, "product": "diesel", "source_file_id": f], db)
+            try assertRoundTrip(TankDelivery(sourceKey: "inv:ACME|4411", tank: "YARD-D1", at: 1_010, volumeMl: 3_785_411.75, costMinor: 328_900,
+                                             currency: "USD", currencyAssumed: true, supplier: "ACME Fuels", invoice: "4411", sourceFileID: f),
+                                ["source_key": "inv:ACME|4411", "tank": "YARD-D1", "at": 1_010, "volume_ml": 3_785_411.75, "cost_minor": 328_900,
+                                 "currency": "USD", "currency_assumed": 1, "supplier": "ACME Fuels", "invoice": "4411", "source_file_id": f], db)
+            try assertRoundTrip(TankDip(sourceKey: "dip:YARD-D1|1030", tank: "YARD-D1", at: 1_030, levelMl: 15_141_647.25, sourceFileID: f),
+                                ["source_key": "dip:YARD-D1|1030", "tank": "YARD-D1", "at": 1_030, "level_ml": 15_141_647.25, "source_file_id": f], db)
 
             let meter = MeterReading(assetID: a, meter: "engine_hours", at: 1_002, value: 3_600.5, rawValue: "1.0001", rawUnit: "h", sourceFileID: f)
             try assertRoundTrip(meter, ["asset_id": a, "meter": "engine_hours", "at": 1_002, "value": 3_600.5, "raw_value": "1.0001",
@@ -375,9 +386,10 @@ final class RecordSchemaTests: XCTestCase {
             // Review state, not facts: a sink does not count them as the file's rows.
             XCTAssertFalse(ReceiptRead.isFact)
             XCTAssertFalse(ReceiptField.isFact)
+
         }
         // Every column table is exercised above (a new record must be added here too).
-        XCTAssertEqual(Self.tabulated.count, 20)
+        XCTAssertEqual(Self.tabulated.count, 23)
     }
 
     /// Positions bind field by field on the hot path: the same values in the same places as

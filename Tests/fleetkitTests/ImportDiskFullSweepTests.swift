@@ -26,7 +26,7 @@ final class ImportDiskFullSweepTests: XCTestCase {
             throw XCTSkip("mounting a tmpfs is not permitted here (needs root or CAP_SYS_ADMIN); the disk-full sweep is not run")
         }
         var full = 0
-        for size in [900, 1400, 2400, 3200] {
+        for size in [1100, 1500, 2400, 3200] {
             guard try Tool.status("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)k,mode=0700", "tmpfs", m.path]) == 0 else {
                 // Root may mount (checked above): a failure here is a broken test machine, not a skip.
                 return XCTFail("mounting a \(size)k tmpfs at \(m.path) failed as root; the disk-full sweep did not run")
