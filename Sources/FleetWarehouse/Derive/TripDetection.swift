@@ -32,7 +32,10 @@ public struct TripDetection: ScratchDeriver {
             let zone = scratch == nil ? nil : settings.zone
             let (rewritten, paths) = try recompute(db, asset: asset, span: span, rules: settings.trips, zone: zone,
                                                    streamed: scratch?.streams.removeValue(forKey: asset))
-            scratch?.dayPaths[asset] = paths
+            // An asset without positions (a meter-only feed of many machines) leaves nothing: the
+            // rollup's probe for its positions finds none, and the scratch stays as small as the
+            // assets that have a path.
+            if let paths, !paths.days.isEmpty { scratch?.dayPaths[asset] = paths }
             if let rewritten {
                 touched.touch(asset, rewritten.lowerBound)
                 touched.touch(asset, rewritten.upperBound)

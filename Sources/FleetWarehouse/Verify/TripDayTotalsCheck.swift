@@ -141,18 +141,12 @@ public struct TripDayTotalsCheck: WarehouseCheck {
     /// depend on the import order, so those stay `verify`'s.
     public static func enforce(_ db: Database, touched: TouchedTimeline, zone: FleetZone) throws {
         var findings = FindingList(check: "trips_vs_days", limit: 5)
-        var labels: AssetLabels?
-        func labelled() throws -> AssetLabels {
-            if let labels { return labels }
-            let l = try AssetLabels(db)
-            labels = l
-            return l
-        }
         for asset in touched.whole.sorted() {
-            _ = try check(db, asset: asset, days: nil, labels: try labelled(), zone: zone, derivedOnly: true, &findings)
+            _ = try check(db, asset: asset, days: nil, labels: AssetLabels(db, asset: asset), zone: zone, derivedOnly: true, &findings)
         }
         for (asset, range) in touched.ranges.sorted(by: { $0.key < $1.key }) where !touched.whole.contains(asset) {
-            _ = try check(db, asset: asset, days: zone.day(of: range.lowerBound)...zone.day(of: range.upperBound), labels: try labelled(), zone: zone, derivedOnly: true, &findings)
+            _ = try check(db, asset: asset, days: zone.day(of: range.lowerBound)...zone.day(of: range.upperBound), labels: AssetLabels(db, asset: asset),
+                          zone: zone, derivedOnly: true, &findings)
         }
         if findings.count > 0 { throw Violation(count: findings.count, listed: findings.listed) }
     }

@@ -85,14 +85,23 @@ public struct FindingList: Sendable {
     }
 }
 
-/// Asset labels for findings, read once per check.
+/// Asset labels for findings: every asset's for `verify`, which reads the whole warehouse
+/// anyway; one asset's for a check inside a file's load, whose memory may not grow with the
+/// number of assets in the warehouse or the file.
 public struct AssetLabels: Sendable {
     private let labels: [Int64: String]
+    private static let label = "COALESCE(unit_number, vin, pin, name, 'asset #' || id)"
 
     public init(_ db: Database) throws {
         var labels: [Int64: String] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, COALESCE(unit_number, vin, pin, name, 'asset #' || id) FROM asset") { labels[row[0]] = row[1] }
+        let cursor = try Row.fetchCursor(db, sql: "SELECT id, \(Self.label) FROM asset")
+        while let row = try cursor.next() { labels[row[0]] = row[1] }
         self.labels = labels
+    }
+
+    public init(_ db: Database, asset: Int64) throws {
+        let label = try String.fetchOne(db.cachedStatement(sql: "SELECT \(Self.label) FROM asset WHERE id = ?"), arguments: [asset])
+        labels = label.map { [asset: $0] } ?? [:]
     }
 
     public subscript(_ id: Int64) -> String { labels[id] ?? "asset #\(id) (not in the asset table)" }
