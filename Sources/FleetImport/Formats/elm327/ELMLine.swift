@@ -165,8 +165,7 @@ enum ELMLineParser {
     static func resolve(local: Int64, text: @autoclosure () -> String, after last: ELMLineTime, zone: TimeZone) -> ELMLineTime {
         var clock = OBDLocalClock(zone: zone)
         clock.last = last.instant
-        // Without an offset `resolve` throws only `Problem.skipped`.
-        guard let instant = try? clock.resolve(local: local, offset: nil) else {
+        guard let instant = clock.resolve(local: local) else {
             return ELMLineTime(skipped: ELMSkippedTime(text: text(), local: local))
         }
         return ELMLineTime(instant: instant)

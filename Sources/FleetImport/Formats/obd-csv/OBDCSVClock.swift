@@ -36,8 +36,8 @@ struct OBDCSVClock {
         let t = OBDText.trimmed(text)
         if let (ms, how) = Self.epoch(t) { tally[how, default: 0] += 1; local.last = ms; return ms }
         if let at = Timestamp.parse(t, zone: nil) { tally[.zoned, default: 0] += 1; local.last = at; return at }
-        // A skipped local time throws here; the importer has rejected it with the reason before.
-        if let wall = Timestamp.parse(t, zone: Self.utc), let at = try? local.resolve(local: wall, offset: nil) {
+        // A skipped local time is nil here; the importer has rejected it with the reason before.
+        if let wall = Timestamp.parse(t, zone: Self.utc), let at = local.resolve(local: wall) {
             tally[.local, default: 0] += 1
             return at
         }

@@ -64,17 +64,25 @@ struct OBDLocalClock {
     /// - throws: `Problem.skipped` for a local time without an offset that does not exist in the
     ///   zone: folded onto the next hour it was merged silently with the real readings there.
     mutating func resolve(local: Int64, offset: Int?) throws -> Int64 {
-        let ms: Int64
         if let offset {
-            ms = local - Int64(offset) * 1000
-        } else {
-            guard Timestamp.exists(local: local, in: zone) else { throw Problem.skipped(local: local) }
-            let first = Timestamp.utc(fromLocal: local, in: zone)
-            let later = first + 3_600_000
-            let laterOffset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(later) / 1000))) * 1000
-            let repeated = later + laterOffset == local
-            if repeated, let last, first < last, later >= last { ms = later } else { ms = first }
+            let ms = local - Int64(offset) * 1000
+            last = ms
+            return ms
         }
+        guard let ms = resolve(local: local) else { throw Problem.skipped(local: local) }
+        return ms
+    }
+
+    /// A local time without an offset in the fleet zone, by the file-order rule; nil when the
+    /// clocks skipped it (the one way it can fail, so callers that keep skipped times need no
+    /// error to tell it apart).
+    mutating func resolve(local: Int64) -> Int64? {
+        guard Timestamp.exists(local: local, in: zone) else { return nil }
+        let first = Timestamp.utc(fromLocal: local, in: zone)
+        let later = first + 3_600_000
+        let laterOffset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(later) / 1000))) * 1000
+        let repeated = later + laterOffset == local
+        let ms = repeated && last.map { first < $0 && later >= $0 } == true ? later : first
         last = ms
         return ms
     }
