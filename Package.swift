@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "FleetImportTests", dependencies: ["FleetImport", "FleetSample", "FleetTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "FleetOCRTests", dependencies: ["FleetOCR", "FleetTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "FleetReportsTests", dependencies: ["FleetReports", "FleetSample", "FleetTestSupport"], exclude: ["Golden", "Fixtures"]),
-        .testTarget(name: "FleetNightlyTests", dependencies: ["FleetNightly", "FleetTestSupport"]),
+        .testTarget(name: "FleetNightlyTests", dependencies: ["FleetNightly", "FleetTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "FleetSampleTests", dependencies: ["FleetSample", "FleetTestSupport"]),
         .testTarget(name: "fleetkitTests", dependencies: ["fleetkit", "FleetTestSupport"], exclude: ["Fixtures"]),
     ]
