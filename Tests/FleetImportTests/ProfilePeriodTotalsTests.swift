@@ -153,6 +153,19 @@ final class ProfilePeriodTotalsTests: XCTestCase {
         XCTAssertEqual(try t.count("vendor_total"), 0)
     }
 
+    func testThePreviewShowsThePeriodAndTheSIFigures() throws {
+        let file = try t.write("Vehicle,Day,Distance (mi),Engine Hours,Idle (min),Fuel Used (gal)\nT-12,10/05/2026,123.4,6.5,45,15.25\nT-12,10/06/2026,1,30,0,1\n", to: "p.csv")
+        let profile = try ProfileFile.parse(Self.daily, path: "portal-daily.yml")
+        let rows = try ProfilePreview.rows(file.path, profile: profile, zone: .utc, currency: "USD")
+        XCTAssertEqual(rows.count, 2)
+        let fields = Dictionary(uniqueKeysWithValues: rows[0].fields.map { ($0.name, $0.value) })
+        XCTAssertEqual(rows[0].table, "vendor_total")
+        XCTAssertEqual(fields["start_at"], "2026-10-05T05:00:00Z", "the profile's zone, not the warehouse's")
+        XCTAssertEqual(fields["end_at"], "2026-10-06T05:00:00Z")
+        XCTAssertEqual(fields["idle_hours"], "2700 s (45 min)")
+        XCTAssertTrue(rows[1].reject?.hasPrefix("out_of_range") == true, rows[1].reject ?? "")
+    }
+
     func testTheProfileIsRefusedWithoutAPeriodOrAMeasure() throws {
         XCTAssertThrowsError(try ProfileFile.parse(Self.ifta.replacingOccurrences(of: "  To: period_end\n", with: ""), path: "p.yml")) { e in
             XCTAssertTrue("\(e)".contains("period_start is mapped without period_end"), "\(e)")
