@@ -36,6 +36,7 @@ public enum WarehouseMigrator {
         m.registerMigration("v14-hos-logs") { db in try db.execute(sql: v14HOSLogs) }
         m.registerMigration("v14-check-lists", foreignKeyChecks: .immediate) { db in try rewriteCheckLists(db) }
         m.registerMigration("v15-bulk-fuel") { db in try db.execute(sql: v15BulkFuel) }
+        m.registerMigration("v16-vendor-totals") { db in try db.execute(sql: v16VendorTotals) }
         return m
     }
 
@@ -46,6 +47,7 @@ public enum WarehouseMigrator {
         "asset_identifier", "assignment", "meter_reading", "position", "engine_event", "obd_sample",
         "dtc_event", "trip", "asset_day", "fuel_purchase", "expense", "maintenance_record",
         "service_schedule", "dvir", "meter_anomaly", "idle_period", "hos_log", "fuel_dispense",
+        "vendor_total",
     ]
 
     static let v1 = """

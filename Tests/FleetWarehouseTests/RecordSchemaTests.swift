@@ -35,6 +35,7 @@ final class RecordSchemaTests: XCTestCase {
         TableView(MaintenanceRecord.self), TableView(MeterReading.self), TableView(ObdSample.self), TableView(PendingDVIRDefect.self),
         TableView(Position.self), TableView(ReceiptField.self), TableView(ReceiptRead.self), TableView(ServiceSchedule.self),
         TableView(Trip.self), TableView(FuelDispense.self), TableView(TankDelivery.self), TableView(TankDip.self),
+        TableView(VendorTotal.self),
     ]
 
     /// Records the loader does not upsert (identity, the run ledger, files, rejects), written
@@ -242,6 +243,11 @@ final class RecordSchemaTests: XCTestCase {
                                  "currency": "USD", "currency_assumed": 1, "supplier": "ACME Fuels", "invoice": "4411", "source_file_id": f], db)
             try assertRoundTrip(TankDip(sourceKey: "dip:YARD-D1|1030", tank: "YARD-D1", at: 1_030, levelMl: 15_141_647.25, sourceFileID: f),
                                 ["source_key": "dip:YARD-D1|1030", "tank": "YARD-D1", "at": 1_030, "level_ml": 15_141_647.25, "source_file_id": f], db)
+            // A vendor's figure for a period, beside (never in) the daily rollup.
+            try assertRoundTrip(VendorTotal(assetID: a, source: "acme-portal", startAt: 1_040, endAt: 86_401_040, measure: "fuel_used", jurisdiction: "IL",
+                                            fuelType: "diesel", value: 37_854.25, rawValue: "10.0001", rawUnit: "gal", stateAt: 1_050, sourceFileID: f),
+                                ["asset_id": a, "source": "acme-portal", "start_at": 1_040, "end_at": 86_401_040, "measure": "fuel_used", "jurisdiction": "IL",
+                                 "fuel_type": "diesel", "value": 37_854.25, "raw_value": "10.0001", "raw_unit": "gal", "state_at": 1_050, "source_file_id": f], db)
 
             let meter = MeterReading(assetID: a, meter: "engine_hours", at: 1_002, value: 3_600.5, rawValue: "1.0001", rawUnit: "h", sourceFileID: f)
             try assertRoundTrip(meter, ["asset_id": a, "meter": "engine_hours", "at": 1_002, "value": 3_600.5, "raw_value": "1.0001",
@@ -389,7 +395,7 @@ final class RecordSchemaTests: XCTestCase {
 
         }
         // Every column table is exercised above (a new record must be added here too).
-        XCTAssertEqual(Self.tabulated.count, 23)
+        XCTAssertEqual(Self.tabulated.count, 24)
     }
 
     /// Positions bind field by field on the hot path: the same values in the same places as

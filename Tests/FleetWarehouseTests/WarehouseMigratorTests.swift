@@ -151,7 +151,8 @@ final class WarehouseMigratorTests: XCTestCase {
                                  "v7-trailer-defect-keys", "v7-idle-period", "v8-trip-reasons", "v9-receipt-review",
                                  "v10-dvir-defect-pending", "v11-asset-name-source", "v12-dvir-audit", "v12-assumed-currency", "v12-reject-rows", "v12-month-end",
                                  "v13-verify-keys", "v13-fuel", "v13-dvir-findings", "v13-driver-medical", "v13-run-exit-code", "v13-twin-keys", "v14-file-keys",
-                                 "v14-driver-licence", "v14-hos-logs", "v14-check-lists", "v15-bulk-fuel"])
+                                 "v14-driver-licence", "v14-hos-logs", "v14-check-lists", "v15-bulk-fuel",
+                                 "v16-vendor-totals"])
     }
 
     func testNotADatabaseIsRefusedUntouched() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import FleetTestSupport
+import FleetKit
 
 /// Reports are identical on both engines: the sample fleet imported into SQLite, copied by
 /// `fleetkit warehouse copy` to a throwaway PostgreSQL 15 on loopback (PostgresTestCluster),
@@ -20,6 +21,26 @@ final class PostgresReportTests: XCTestCase {
         let folders = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
             .filter { $0 != "bad" && $0 != "README.md" }.map { root.appendingPathComponent($0).path }
         _ = try w.importFiles(folders)
+        // A vendor's daily totals, so that the utilization report's vendor_totals table (and its
+        // sums over asset_day and fuel_purchase) is compared on both engines too.
+        let profiles = w.directory.appendingPathComponent("profiles")
+        try FileManager.default.createDirectory(at: profiles, withIntermediateDirectories: true)
+        try """
+            name: portal-daily
+            target: period_totals
+            constants: {source: acme-portal}
+            columns:
+              Vehicle: unit_number
+              From: period_start
+              To: period_end
+              Distance (km): {field: distance, unit: km}
+              Engine Hours: {field: engine_hours, unit: h}
+              Fuel Purchased (L): {field: fuel_purchased, unit: L}
+            """.write(to: profiles.appendingPathComponent("portal-daily.yml"), atomically: true, encoding: .utf8)
+        let totals = try w.write("Vehicle,From,To,Distance (km),Engine Hours,Fuel Purchased (L)\nT-01,2026-10-05,2026-10-05,88.5,3.25,40\nT-02,2026-10-01,2026-10-31,1500,90,300\n", to: "portal-daily.csv")
+        var options = ImportOptions()
+        options.profileFolders = [profiles.path]
+        _ = try w.importFiles([totals.path], options: options)
         return w.warehouse.path
     }
 
@@ -78,6 +99,7 @@ final class PostgresReportTests: XCTestCase {
         let october = try json("utilization", db: url, month: "2026-10")
         let tables = october["tables"] as? [[String: Any]] ?? []
         XCTAssertGreaterThan((tables.first?["rows"] as? [Any])?.count ?? 0, 20)
+        XCTAssertEqual((tables.first { $0["name"] as? String == "vendor_totals" }?["rows"] as? [Any])?.count, 6, "two periods × three measures")
     }
 
     /// A report that does not run on PostgreSQL yet exits 2 before connecting, naming the ones

@@ -181,6 +181,8 @@ public enum ProfileFile {
             if !keys.isEmpty, mapped.isDisjoint(with: keys) {
                 throw fail(columnsLine, "\(target.rawValue) need the vehicle: no column is mapped to \(keys.joined(separator: " or "))", "map the file's unit number or VIN column, or give constants: {unit_number: UNIT} for a file of one vehicle")
             }
+        } else if target == .periodTotals {
+            try periodChecks(mapped, line: columnsLine, fail: fail)
         } else if !mapped.contains("datetime") && !mapped.contains("date") {
             throw fail(columnsLine, "no column is mapped to datetime or date", "map the column with the time of each row to datetime (or date, and time if the clock is apart)")
         }
@@ -221,6 +223,24 @@ public enum ProfileFile {
         return Profile(name: name, version: version, target: target, columns: columns, signature: signature, dateFormat: dateFormat,
                        timeFormat: timeFormat, zone: zone, decimalMark: decimal, groupingMark: grouping, encoding: encoding,
                        citation: citation, preamble: preamble, skipRows: skipRows, path: path, lines: lines)
+    }
+
+    /// What a `period_totals` profile must map: its period, as one local day (`date`) or as
+    /// its first and last local days (`period_start` and `period_end`), and at least one measure.
+    static func periodChecks(_ mapped: Set<String>, line: Int, fail: (Int, String, String) -> ProfileError) throws {
+        let (day, from, to) = (mapped.contains("date"), mapped.contains("period_start"), mapped.contains("period_end"))
+        if day, from || to {
+            throw fail(line, "date and period_start/period_end are both mapped", "map date for a file of one row per day, or period_start and period_end for longer periods")
+        }
+        if from != to {
+            throw fail(line, "\(from ? "period_start" : "period_end") is mapped without \(from ? "period_end" : "period_start")", "map both ends of the period (the first and the last day, both included)")
+        }
+        if !day, !from {
+            throw fail(line, "no column is mapped to date, or to period_start and period_end", "map the day the totals are for to date, or the period's first and last days to period_start and period_end")
+        }
+        if mapped.isDisjoint(with: ProfileTarget.periodMeasures.keys) {
+            throw fail(line, "period_totals need at least one measure column", "map a column to \(ProfileTarget.periodMeasures.keys.sorted().joined(separator: ", ")), with its unit")
+        }
     }
 
     /// `constants:` — field: value pairs every row gets, for what a file states once or not at

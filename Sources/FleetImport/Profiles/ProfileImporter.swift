@@ -100,6 +100,12 @@ public struct ProfileImporter: Sendable {
             case var .position(position, asset):
                 (position.assetID, position.sourceFileID) = (try sink.asset(asset), file)
                 try sink.load(position)
+            case let .totals(totals, asset):
+                let id = try sink.asset(asset)
+                for var t in totals {
+                    (t.assetID, t.sourceFileID) = (id, file)
+                    try sink.load(t)
+                }
             }
             if !fixedCurrency, target == .fuelPurchases || target == .expenses { assumed.count(row, column: currencyColumn) }
         }

@@ -36,7 +36,7 @@ enum ProfileNativeRows {
                     "reviewed_at": .datetime, "reviewed_by": .text, "trailer": .identifier, "updated_at": .datetime,
                     "defect_id": .identifier, "component": .text, "defect_type": .text, "comment": .text, "safety_critical": .text,
                     "defect_created_at": .datetime, "resolved_at": .datetime, "resolved_by": .text, "certification": .text]
-        case .fuelPurchases, .expenses, .meterReadings, .positions:
+        case .fuelPurchases, .expenses, .meterReadings, .positions, .periodTotals:
             return [:]
         }
     }

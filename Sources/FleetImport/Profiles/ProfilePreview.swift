@@ -89,6 +89,12 @@ public enum ProfilePreview {
         case let .meters(readings, a):
             return [("asset", asset(a)), ("at", Timestamp.iso(readings[0].at))]
                 + readings.map { ($0.meter, number($0.value) + " \(unit(of: $0.meter)) (\($0.rawValue ?? "") \($0.rawUnit ?? ""))") }
+        case let .totals(totals, a):
+            let units = Dictionary(uniqueKeysWithValues: VendorTotal.measures.map { ($0.name, $0.unit) })
+            let t = totals[0]
+            return [("asset", asset(a)), ("source", t.source), ("start_at", Timestamp.iso(t.startAt)), ("end_at", Timestamp.iso(t.endAt)),
+                    ("jurisdiction", t.jurisdiction), ("fuel_type", t.fuelType), ("state_at", t.stateAt.map(Timestamp.iso) ?? "")].filter { !$0.1.isEmpty }
+                + totals.map { ($0.measure, number($0.value) + " \(units[$0.measure] ?? "") (\($0.rawValue ?? "") \($0.rawUnit ?? ""))") }
         case let .position(p, a):
             return [("asset", asset(a)), ("at", Timestamp.iso(p.at)), ("lat", number(p.lat)), ("lon", number(p.lon)),
                     ("speed_mps", number(p.speedMps)), ("heading_deg", number(p.headingDeg)), ("alt_m", number(p.altM))].filter { !$0.1.isEmpty }

@@ -11,12 +11,15 @@ enum ProfileRecord {
     case expense(Expense, AssetRef?)
     case meters([MeterReading], AssetRef)
     case position(Position, AssetRef)
+    case totals([VendorTotal], AssetRef)
 
     /// The records of `row`. `fileAsset` is the asset of a file whose rows name none (`--asset`,
     /// its folder); `base` the warehouse currency.
     static func of(_ row: inout Row, values v: ProfileValues, fileAsset: AssetRef?, base: String) throws -> ProfileRecord {
         let p = v.profile
-        guard let at = try v.instant(row) else {
+        // A totals row has a period of days, not an instant (`ProfilePeriodTotals`).
+        let instant = try p.target == .periodTotals ? 0 : v.instant(row)
+        guard let at = instant else {
             let c = p.column(for: "datetime") ?? p.column(for: "date")!
             throw RowError(.missingField, "'\(c.header)' is empty; every row needs its date and time")
         }
@@ -76,6 +79,9 @@ enum ProfileRecord {
             return .position(Position(assetID: 0, at: at, lat: lat, lon: lon, speedMps: try v.measure(row, "speed", min: 0, max: 150)?.si,
                                       headingDeg: try v.measure(row, "heading", min: 0, max: 360)?.si,
                                       altM: try v.measure(row, "altitude", min: -500, max: 10_000)?.si, sourceFileID: 0), asset)
+        case .periodTotals:
+            let asset = try needAsset(named ?? fileAsset, p)
+            return .totals(try ProfilePeriodTotals.records(&row, v, asset: asset), asset)
         case .maintenanceRecords, .assets, .drivers, .dvirs:
             // Their rows are read by the native format (`ProfileNativeRows`), never here.
             throw RowError(.badValue, "\(p.target.rawValue) rows are read by the \(p.target.table) format, not as profile records")

@@ -13,6 +13,9 @@ public enum ProfileTarget: String, Sendable, CaseIterable {
     case assets
     case drivers
     case dvirs
+    /// Figures a source reports per period (`vendor_total`): a portal's daily report, an IFTA
+    /// summary, a statement's monthly volume. Shown beside FleetKit's own, never added to them.
+    case periodTotals = "period_totals"
 
     /// What a field holds, and so which unit (if any) its column takes.
     public enum Kind: String, Sendable {
@@ -56,9 +59,19 @@ public enum ProfileTarget: String, Sendable, CaseIterable {
             own = ["latitude": .latitude, "longitude": .longitude, "speed": .speed, "heading": .heading, "altitude": .distance]
         case .maintenanceRecords, .assets, .drivers, .dvirs:
             return ProfileNativeRows.fields(of: self)
+        case .periodTotals:
+            // One local day (`date`) or a period of local days (`period_start`, `period_end`,
+            // both inclusive): never a clock time, a total covers whole days.
+            own = Self.periodMeasures.merging(["date": .date, "period_start": .date, "period_end": .date, "jurisdiction": .text,
+                                               "fuel_type": .text, "source": .identifier, "reported_at": .datetime]) { a, _ in a }
+            return own.merging(Self.assetFields) { a, _ in a }
         }
         return own.merging(Self.timeFields) { a, _ in a }.merging(Self.assetFields) { a, _ in a }
     }
+
+    /// The measure fields of `period_totals`, named as `VendorTotal.measures`, each taking a unit.
+    static let periodMeasures: [String: Kind] = ["distance": .distance, "engine_hours": .duration, "idle_hours": .duration,
+                                                 "fuel_used": .volume, "fuel_purchased": .volume]
 
     /// Fields a profile must map (besides a time: `datetime` or `date`); for meter readings, at
     /// least one meter instead.
@@ -66,7 +79,7 @@ public enum ProfileTarget: String, Sendable, CaseIterable {
         switch self {
         case .fuelPurchases: return ["total"]
         case .expenses: return ["category", "amount"]
-        case .meterReadings: return []
+        case .meterReadings, .periodTotals: return []
         case .positions: return ["latitude", "longitude"]
         case .maintenanceRecords: return ["service_type", "performed_at"]
         case .assets: return ["unit_number"]
@@ -86,10 +99,11 @@ public enum ProfileTarget: String, Sendable, CaseIterable {
         case .assets: return "asset"
         case .drivers: return "driver"
         case .dvirs: return "dvir"
+        case .periodTotals: return "vendor_total"
         }
     }
 
     /// Whether the rows need an asset: a reading or a fix of no vehicle means nothing, while a
     /// cost of no vehicle is still a cost (shown unassigned).
-    var needsAsset: Bool { self == .meterReadings || self == .positions }
+    var needsAsset: Bool { self == .meterReadings || self == .positions || self == .periodTotals }
 }

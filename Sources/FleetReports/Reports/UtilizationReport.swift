@@ -84,6 +84,7 @@ public struct UtilizationReport: PortableReport {
             "SELECT DISTINCT source_file_id FROM meter_reading WHERE at >= ?1 AND at < ?2",
             "SELECT DISTINCT source_file_id FROM position WHERE at >= ?1 AND at < ?2",
             "SELECT DISTINCT source_file_id FROM engine_event WHERE at >= ?1 AND at < ?2",
+            "SELECT DISTINCT source_file_id FROM vendor_total WHERE start_at >= ?1 AND end_at <= ?2",
         ], arguments: [.instant(request.start), .instant(request.end)])
         var quality = DataQuality()
         let silent = assets.filter { usage[$0.id] == nil }.map(\.unit)
@@ -94,6 +95,18 @@ public struct UtilizationReport: PortableReport {
         let gps = try reader.value("SELECT COUNT(*) FROM asset_day WHERE day >= ? AND day <= ? AND distance_method != 'odometer'",
                                [.text(request.period.from.description), .text(request.period.to.description)], as: Int.self) ?? 0
         quality.add("Asset-days whose distance is from GPS or trips, not an odometer", gps, gps == 0 ? "none" : "GPS path length with parked jitter filtered")
+        let note = "Utilization = engine hours ÷ (target hours per week × days available ÷ 7). Assets without telematics in the period, or with a single reading (which measures no interval), show no hours: unknown, not zero."
+        // Vendor totals beside FleetKit's figures (never added to them): a table only when there are any.
+        let vendor = try VendorTotalComparison.compute(reader, request, assets: assets)
+        var tables = [table.table(note: note)]
+        if !vendor.lines.isEmpty {
+            var comparison = TableBuilder(name: "vendor_totals", title: "Vendor totals beside FleetKit's figures", columns: VendorTotalComparison.columns(request))
+            for line in vendor.lines { try comparison.add(line) }
+            tables.append(comparison.table(note: VendorTotalComparison.tableNote, totalsRow: false))
+            let missing = vendor.lines.filter { $0.fleetKit == nil }
+            quality.add("Vendor totals FleetKit has no figure for (no difference shown)", missing.count,
+                        missing.isEmpty ? "none" : Set(missing.map { $0.asset.unit }).sorted().prefix(20).joined(separator: ", "))
+        }
         try quality.addCommon(reader, request, sources: sources)
         let metadata = ReportMetadata(
             report: Self.name, title: Self.title, period: request.period, timeZone: request.zone.identifier, units: request.units, currency: request.currency,
@@ -101,12 +114,12 @@ public struct UtilizationReport: PortableReport {
                          ("operated_day", "distance > 0.5 km or engine > 6 min"), ("assets", request.assets?.joined(separator: ",") ?? "all")],
             methods: ["Engine, idle hours and distance are sums of the daily rollup over the period's local days.",
                       "Days available are the period's days between the asset's in-service and retirement dates, up to \(through.map { "\($0)" } ?? "today") (the data's end, or the period's end when the data reaches within \(ReportCompleteness.quietDays) days of it): later days are not counted.",
-                      "Idle ratio = idle hours ÷ engine hours; working hours = engine − idle hours."],
+                      "Idle ratio = idle hours ÷ engine hours; working hours = engine − idle hours."]
+                + (vendor.lines.isEmpty ? [] : ["Vendor totals (docs/METRICS.md \"Vendor period totals\") are shown beside FleetKit's figures for the same local days and never added to them."]),
             // A total that is unknown is left out (the summary then shows it as unknown), never 0.
             headlines: [table.headline("engine_hours", rounded: 2), table.headline("distance", rounded: 1), table.headline("idle_hours", rounded: 2),
                         table.headline("utilization", rounded: 1)].compactMap { $0 },
             generatedAt: request.generatedAt, sources: sources)
-        let note = "Utilization = engine hours ÷ (target hours per week × days available ÷ 7). Assets without telematics in the period, or with a single reading (which measures no interval), show no hours: unknown, not zero."
-        return ReportOutput(metadata: metadata, tables: [table.table(note: note)], charts: chart.isEmpty ? [] : [bars], dataQuality: quality.table)
+        return ReportOutput(metadata: metadata, tables: tables, charts: chart.isEmpty ? [] : [bars], dataQuality: quality.table)
     }
 }

@@ -17,7 +17,7 @@ enum RowVersions {
         let types: [any LoadableRecord.Type] = [
             Assignment.self, MeterReading.self, Position.self, EngineEvent.self, ObdSample.self, DtcEvent.self, FuelPurchase.self,
             Expense.self, MaintenanceRecord.self, ServiceSchedule.self, DVIR.self, DVIRDefect.self, FxRate.self, IdlePeriod.self, HOSLog.self,
-            TankDelivery.self, TankDip.self, FuelDispense.self,
+            TankDelivery.self, TankDip.self, FuelDispense.self, VendorTotal.self,
         ]
         return Dictionary(uniqueKeysWithValues: types.map { ($0.table, $0.keyColumns) })
     }()
