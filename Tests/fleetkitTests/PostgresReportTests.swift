@@ -9,7 +9,7 @@ import FleetTestSupport
 final class PostgresReportTests: XCTestCase {
     /// The reports that run on PostgreSQL (`ReportRegistry.portable`), named here rather than
     /// read from the registry, so that porting one more is a change a reviewer sees here.
-    static let portable = ["utilization", "trips"]
+    static let portable = ["utilization", "maintenance-due", "trips"]
     /// Report metadata fields that differ between any two runs, whatever the engine: the clock
     /// time of the run. Nothing in the JSON names the warehouse (file or URL).
     static let differing: Set<String> = ["generated_at"]
@@ -75,6 +75,13 @@ final class PostgresReportTests: XCTestCase {
         let october = try json("utilization", db: url, month: "2026-10")
         let tables = october["tables"] as? [[String: Any]] ?? []
         XCTAssertGreaterThan((tables.first?["rows"] as? [Any])?.count ?? 0, 20)
+        // Maintenance due has service rows, open fault codes and PM compliance rows in October
+        // (counted by sqlite3 on the sample warehouse: 8 open codes), so each of its tables is compared.
+        let maintenance = try json("maintenance-due", db: url, month: "2026-10")
+        let counts = (maintenance["tables"] as? [[String: Any]] ?? []).map { ($0["rows"] as? [Any])?.count ?? 0 }
+        XCTAssertEqual(counts.count, 3, "\(counts)")
+        XCTAssertTrue(counts.allSatisfy { $0 > 0 }, "\(counts)")
+        XCTAssertEqual(counts.dropFirst().first, 8, "open fault codes")
     }
 
     /// A report that does not run on PostgreSQL yet exits 2 before connecting, naming the ones
