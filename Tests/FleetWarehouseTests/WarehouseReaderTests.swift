@@ -92,5 +92,13 @@ final class WarehouseReaderTests: XCTestCase {
         XCTAssertEqual(sqlite[5], [.integer(4), .real(3.75), .integer(1), .integer(1_759_363_200_000), .integer(1)])
         XCTAssertTrue(try pg.tableExists("r"))
         XCTAssertFalse(try pg.tableExists("period_close"))
+        // Column questions (an older warehouse may lack a later column): the table made above.
+        XCTAssertTrue(try pg.columnExists("name", in: "r"))
+        XCTAssertFalse(try pg.columnExists("medical_expiry", in: "r"))
+        XCTAssertFalse(try pg.columnExists("name", in: "no_such_table"))
+        try queue.read { db in
+            XCTAssertTrue(try SQLiteReader(db).columnExists("name", in: "r"))
+            XCTAssertFalse(try SQLiteReader(db).columnExists("medical_expiry", in: "r"))
+        }
     }
 }

@@ -9,7 +9,7 @@ import FleetTestSupport
 final class PostgresReportTests: XCTestCase {
     /// The reports that run on PostgreSQL (`ReportRegistry.portable`), named here rather than
     /// read from the registry, so that porting one more is a change a reviewer sees here.
-    static let portable = ["utilization", "maintenance-due", "trips"]
+    static let portable = ["utilization", "maintenance-due", "dvir-compliance", "trips"]
     /// Report metadata fields that differ between any two runs, whatever the engine: the clock
     /// time of the run. Nothing in the JSON names the warehouse (file or URL).
     static let differing: Set<String> = ["generated_at"]
@@ -82,6 +82,14 @@ final class PostgresReportTests: XCTestCase {
         XCTAssertEqual(counts.count, 3, "\(counts)")
         XCTAssertTrue(counts.allSatisfy { $0 > 0 }, "\(counts)")
         XCTAssertEqual(counts.dropFirst().first, 8, "open fault codes")
+        // DVIR compliance has its register (one row per defect, one per DVIR without defects:
+        // 1,023 in October, counted by sqlite3 over dvir LEFT JOIN dvir_defect), findings and
+        // violations, so the chain rules and the movement checks are compared, not empty tables.
+        let dvir = try json("dvir-compliance", db: url, month: "2026-10")
+        let dvirTables = Dictionary((dvir["tables"] as? [[String: Any]] ?? []).map { ($0["name"] as? String ?? "", ($0["rows"] as? [Any])?.count ?? 0) }) { a, _ in a }
+        XCTAssertEqual(dvirTables["register"], 1023)
+        XCTAssertGreaterThan(dvirTables["findings"] ?? 0, 0)
+        XCTAssertGreaterThan(dvirTables["violations"] ?? 0, 0)
     }
 
     /// A report that does not run on PostgreSQL yet exits 2 before connecting, naming the ones
