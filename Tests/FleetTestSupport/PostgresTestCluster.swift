@@ -1,8 +1,13 @@
 import Foundation
+import XCTest
 
 /// The throwaway PostgreSQL 15 cluster of this test process: started on loopback by
 /// scripts/pg-test-cluster.sh the first time a test asks, stopped and removed when the process
 /// exits. Every test makes its own database in it (`newDatabase`), so tests never share rows.
+///
+/// Without PostgreSQL's server programs a test that needs the cluster is skipped on a
+/// developer's machine and fails under CI (`CI` set, as `.ci/run` sets it): a CI that lost its
+/// PostgreSQL install would otherwise pass without running one PostgreSQL test.
 public enum PostgresTestCluster {
     public struct Cluster: Sendable {
         public let folder: String
@@ -19,8 +24,11 @@ public enum PostgresTestCluster {
     public enum Failure: Error, CustomStringConvertible {
         case start(String)
         case psql(String)
+        case notInstalledUnderCI
         public var description: String {
             switch self {
+            case .notInstalledUnderCI:
+                return "PostgreSQL is not installed and CI is set: the PostgreSQL tests must run under CI (make deps installs postgresql; initdb under /usr/lib/postgresql/*/bin and /usr/bin/psql were not found)"
             case let .start(s): return "the test PostgreSQL cluster did not start (make deps installs postgresql): \(s)"
             case let .psql(s): return "psql failed: \(s)"
             }
@@ -46,8 +54,36 @@ public enum PostgresTestCluster {
 
     nonisolated(unsafe) private static var startedFolder: String?
 
-    /// The cluster, or the error that says why it is not running.
-    public static func cluster() throws -> Cluster { try shared.get() }
+    /// The cluster, or the error that says why it is not running: an `XCTSkip` when the server
+    /// programs are not installed outside CI (`requireServer`).
+    public static func cluster() throws -> Cluster {
+        try requireServer()
+        return try shared.get()
+    }
+
+    /// Whether `environment` is a CI run's: `CI` set to anything but empty, `0` or `false`
+    /// (what CI services set, and `.ci/run`).
+    public static func underCI(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        guard let v = environment["CI"]?.lowercased() else { return false }
+        return !["", "0", "false"].contains(v)
+    }
+
+    /// Whether the server programs are there: `initdb` in `PG_BIN`, else in one of the
+    /// `/usr/lib/postgresql/*/bin` (where scripts/pg-test-cluster.sh looks), and psql.
+    public static func serverInstalled(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        let fm = FileManager.default
+        guard fm.isExecutableFile(atPath: "/usr/bin/psql") else { return false }
+        if let bin = environment["PG_BIN"], !bin.isEmpty { return fm.isExecutableFile(atPath: bin + "/initdb") }
+        return ((try? fm.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []).contains { fm.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/initdb") }
+    }
+
+    /// Returns when PostgreSQL is installed; otherwise throws `Failure.notInstalledUnderCI`
+    /// under CI (the test fails) and elsewhere an `XCTSkip` saying how to install it.
+    public static func requireServer(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        if serverInstalled(environment) { return }
+        if underCI(environment) { throw Failure.notInstalledUnderCI }
+        throw XCTSkip("PostgreSQL is not installed (initdb under /usr/lib/postgresql/*/bin or PG_BIN, and /usr/bin/psql; `make deps` installs it): this PostgreSQL test is not run. Under CI (CI set) it fails instead.")
+    }
 
     /// A new, empty database on the cluster; returns its URL.
     public static func newDatabase() throws -> String {

@@ -20,11 +20,28 @@ final class WarehouseReaderTests: XCTestCase {
         XCTAssertEqual(SQLiteDialect().ascending("label", text: true), "label")
     }
 
-    private func installed() throws {
-        let found = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))?
-            .contains { FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/initdb") } ?? false
-        try XCTSkipUnless(found, "PostgreSQL is not installed (make deps installs it)")
+    /// A machine without PostgreSQL skips the PostgreSQL tests, except under CI, where a lost
+    /// install step must turn the run red rather than skip them all. `PG_BIN` pointing at an
+    /// empty folder stands for the missing install.
+    func testMissingPostgresSkipsForADeveloperAndFailsUnderCI() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("no-pg-\(UUID())")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        for ci in [nil, "", "0", "false"] {
+            var env = ["PG_BIN": empty.path]
+            env["CI"] = ci
+            XCTAssertThrowsError(try PostgresTestCluster.requireServer(env), "CI=\(ci ?? "unset")") { XCTAssertTrue($0 is XCTSkip, "CI=\(ci ?? "unset"): \($0)") }
+        }
+        for ci in ["true", "1", "yes"] {
+            XCTAssertThrowsError(try PostgresTestCluster.requireServer(["PG_BIN": empty.path, "CI": ci])) { error in
+                XCTAssertFalse(error is XCTSkip, "CI=\(ci) must fail, not skip")
+                XCTAssertTrue("\(error)".contains("CI is set"), "\(error)")
+            }
+        }
     }
+
+    /// Skipped without PostgreSQL on a developer's machine, failed under CI (`PostgresTestCluster.requireServer`).
+    private func installed() throws { try PostgresTestCluster.requireServer() }
 
     func testTimestamptzDecodesToThePostgresEpochMilliseconds() throws {
         try installed()
@@ -75,5 +92,13 @@ final class WarehouseReaderTests: XCTestCase {
         XCTAssertEqual(sqlite[5], [.integer(4), .real(3.75), .integer(1), .integer(1_759_363_200_000), .integer(1)])
         XCTAssertTrue(try pg.tableExists("r"))
         XCTAssertFalse(try pg.tableExists("period_close"))
+        // Column questions (an older warehouse may lack a later column): the table made above.
+        XCTAssertTrue(try pg.columnExists("name", in: "r"))
+        XCTAssertFalse(try pg.columnExists("medical_expiry", in: "r"))
+        XCTAssertFalse(try pg.columnExists("name", in: "no_such_table"))
+        try queue.read { db in
+            XCTAssertTrue(try SQLiteReader(db).columnExists("name", in: "r"))
+            XCTAssertFalse(try SQLiteReader(db).columnExists("medical_expiry", in: "r"))
+        }
     }
 }

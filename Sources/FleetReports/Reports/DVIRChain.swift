@@ -1,5 +1,5 @@
-import GRDB
 import FleetCore
+import FleetWarehouse
 
 /// The signature chain of each defect on a DVIR: reported by the driver → certified by the
 /// carrier (repaired, or repair not needed; 49 CFR 396.11(a)(3)) → reviewed by the next driver,
@@ -93,16 +93,17 @@ enum DVIRChain {
 
     /// The chain findings of one vehicle's DVIRs signed in the period (the driving rule is the
     /// report's violations, added by the caller).
-    static func findings(_ db: Database, _ request: ReportRequest, asset: Int64, unit: String) throws -> [Finding] {
-        let links = try Row.fetchAll(db, sql: """
+    static func findings(_ reader: any WarehouseReader, _ request: ReportRequest, asset: Int64, unit: String) throws -> [Finding] {
+        let d = reader.dialect
+        let links = try reader.all("""
             SELECT v.id, v.source_key, v.signed_at, d.component, COALESCE(d.created_at, v.signed_at), d.resolved_at, d.resolved_by, d.certification,
                    v.mechanic_name, v.reviewed_at, v.reviewed_by
             FROM dvir v JOIN dvir_defect d ON d.dvir_id = v.id
             WHERE v.asset_id = ? AND v.type IN ('pre_trip', 'post_trip') AND v.signed_at >= ? AND v.signed_at < ?
-            ORDER BY v.signed_at, v.source_key, d.source_key
-            """, arguments: [asset, request.start, request.end]).map {
-            Link(dvirID: $0[0], dvirKey: $0[1], signedAt: $0[2], component: $0[3], created: $0[4], resolved: $0[5], resolvedBy: $0[6],
-                 certification: $0[7], mechanicName: $0[8], reviewedAt: $0[9], reviewedBy: $0[10])
+            ORDER BY v.signed_at, \(d.ascending("v.source_key", text: true)), \(d.ascending("d.source_key", text: true))
+            """, [.integer(asset), .instant(request.start), .instant(request.end)]) {
+            Link(dvirID: try $0[0], dvirKey: try $0[1], signedAt: try $0[2], component: try $0[3], created: try $0[4], resolved: try $0[5], resolvedBy: try $0[6],
+                 certification: try $0[7], mechanicName: try $0[8], reviewedAt: try $0[9], reviewedBy: try $0[10])
         }
         var out: [Finding] = []
         func t(_ ms: Int64?) -> String { ms.map { ZonedTime($0, in: request.zone.timeZone).display } ?? "none" }
@@ -117,7 +118,7 @@ enum DVIRChain {
             let certified = all.compactMap(\.resolved).max()
             var evidence = "defects: " + all.map { "\($0.component) reported \(t($0.created)), certified \(t($0.resolved))" }.joined(separator: "; ")
             if let certified {
-                switch try Movement.metres(db, asset: asset, from: certified, to: request.end) {
+                switch try Movement.metres(reader, asset: asset, from: certified, to: request.end) {
                 case let m? where m > movingMetres:
                     evidence += "; driven \(distanceText(m, request)) after the certification up to the period's end"
                 case _?: evidence += "; not driven after the certification up to the period's end"
@@ -134,20 +135,22 @@ enum DVIRChain {
                                    + (l.resolvedBy ?? l.mechanicName).map { " by \($0)" }.orEmpty))
             }
             // Certified while the vehicle moved: positions or the engine around the certification.
-            if let resolved = l.resolved, let evidence = try moving(db, asset: asset, at: resolved, request) {
+            if let resolved = l.resolved, let evidence = try moving(reader, asset: asset, at: resolved, request) {
                 out.append(finding(l, .certifiedWhileMoving, "certified while the vehicle was moving or running", evidence))
             }
             // Repair rejected: the next driver inspection after the certification lists the same component again.
-            if let resolved = l.resolved, let next = try Row.fetchOne(db, sql: """
+            // The same component twice on one DVIR: its first-recorded defect (the lowest id).
+            if let resolved = l.resolved, let next = try reader.all("""
                 SELECT v.id, v.source_key, v.signed_at FROM dvir v WHERE v.asset_id = ? AND v.type IN ('pre_trip', 'post_trip') AND v.signed_at > ?
                 ORDER BY v.signed_at, v.id LIMIT 1
-                """, arguments: [asset, resolved]),
-               let again = try Row.fetchOne(db, sql: "SELECT COALESCE(created_at, ?), comment, defect_type FROM dvir_defect WHERE dvir_id = ? AND component = ? LIMIT 1",
-                                            arguments: [next[2] as Int64, next[0] as Int64, l.component]) {
-                let text = [again[2] as String?, again[1] as String?].compactMap { $0 }.joined(separator: ": ")
+                """, [.integer(asset), .instant(resolved)], { (id: try $0[0] as Int64, key: try $0[1] as String, signed: try $0[2] as Int64) }).first,
+               let again = try reader.all("SELECT COALESCE(created_at, ?), comment, defect_type FROM dvir_defect WHERE dvir_id = ? AND component = ? ORDER BY id LIMIT 1",
+                                          [.instant(next.signed), .integer(next.id), .text(l.component)], {
+                                              (at: try $0[0] as Int64, comment: try $0[1] as String?, type: try $0[2] as String?) }).first {
+                let text = [again.type, again.comment].compactMap { $0 }.joined(separator: ": ")
                 out.append(finding(l, .repairRejected, "the next inspection after the certification reports the same component again",
-                                   "certified \(t(resolved)); DVIR \(dvirLabel(next[1])) signed \(t(next[2])) reports \(l.component) again"
-                                   + (text.isEmpty ? "" : " (\(text))") + " at \(t(again[0]))"))
+                                   "certified \(t(resolved)); DVIR \(dvirLabel(next.key)) signed \(t(next.signed)) reports \(l.component) again"
+                                   + (text.isEmpty ? "" : " (\(text))") + " at \(t(again.at))"))
             }
         }
         return out
@@ -155,23 +158,23 @@ enum DVIRChain {
 
     /// The evidence that the vehicle moved or ran at `at` (positions and engine events within
     /// `aroundMs`), or nil when telematics shows it still or shows nothing.
-    static func moving(_ db: Database, asset: Int64, at: Int64, _ request: ReportRequest) throws -> String? {
+    static func moving(_ reader: any WarehouseReader, asset: Int64, at: Int64, _ request: ReportRequest) throws -> String? {
         let from = at - aroundMs, to = at + aroundMs
         func t(_ ms: Int64) -> String { ZonedTime(ms, in: request.zone.timeZone).display }
         var evidence: [String] = []
-        let fast = try Row.fetchAll(db, sql: """
+        try reader.forEach("""
             SELECT at, lat, lon, speed_mps FROM position WHERE asset_id = ? AND at >= ? AND at <= ? AND speed_mps > ? ORDER BY at LIMIT 3
-            """, arguments: [asset, from, to, movingSpeedMps])
-        for p in fast {
-            evidence.append("position \(t(p[0])) at \(p[1] as Double), \(p[2] as Double) moving \(((p[3] as Double) * 3.6 * 10).rounded() / 10) km/h")
+            """, [.integer(asset), .instant(from), .instant(to), .real(movingSpeedMps)]) { p in
+            evidence.append("position \(t(try p[0])) at \(try p[1] as Double), \(try p[2] as Double) moving \(((try p[3] as Double) * 3.6 * 10).rounded() / 10) km/h")
         }
-        if evidence.isEmpty, let moved = try Movement.metres(db, asset: asset, from: from, to: to), moved > movingMetres {
+        if evidence.isEmpty, let moved = try Movement.metres(reader, asset: asset, from: from, to: to), moved > movingMetres {
             evidence.append("moved \(distanceText(moved, request)) between \(t(from)) and \(t(to))")
         }
         // The engine state at the certification: the last engine event at or before it, if recent.
-        if let engine = try Row.fetchOne(db, sql: "SELECT at, state FROM engine_event WHERE asset_id = ? AND at <= ? AND at >= ? ORDER BY at DESC LIMIT 1",
-                                         arguments: [asset, at, from]), (engine[1] as String) == "on" {
-            evidence.append("engine on since \(t(engine[0]))")
+        if let engine = try reader.all("SELECT at, state FROM engine_event WHERE asset_id = ? AND at <= ? AND at >= ? ORDER BY at DESC LIMIT 1",
+                                       [.integer(asset), .instant(at), .instant(from)], { (at: try $0[0] as Int64, state: try $0[1] as String) }).first,
+           engine.state == "on" {
+            evidence.append("engine on since \(t(engine.at))")
         }
         return evidence.isEmpty ? nil : "certified \(t(at)); " + evidence.joined(separator: "; ")
     }

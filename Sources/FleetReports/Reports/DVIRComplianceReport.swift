@@ -12,8 +12,8 @@ import FleetWarehouse
 ///
 /// The policy and the carrier are in the title, so every page, sheet footer and file of the
 /// report names them; a report limited to some units (`--assets`) names them in its title and
-/// file names.
-public struct DVIRComplianceReport: Report {
+/// file names. Portable: it runs on SQLite and PostgreSQL alike.
+public struct DVIRComplianceReport: PortableReport {
     public static let name = "dvir-compliance"
     public static let title = "DVIR compliance"
     public static let summary = "Per vehicle: days operated, end-of-day reports and pre-trip inspections, days missing an end-of-day report under the DVIR policy, defects, certification before the next trip, violations; signature-chain findings; drivers who drove with an expired licence or medical card or a licence class that does not cover the vehicle; the DVIR register; retention"
@@ -43,6 +43,18 @@ public struct DVIRComplianceReport: Report {
         var open: Int
         var accepted: Int
         var disputed: Int
+    }
+
+    /// One defect open in the period, as the violation and certification rules read it.
+    struct Defect {
+        var id: Int64
+        var component: String
+        var safetyCritical: Bool
+        /// The defect's own report time, else its DVIR's signature.
+        var created: Int64
+        var resolved: Int64?
+        var certification: String?
+        var signedAt: Int64
     }
 
     /// One local day a vehicle moved with an uncertified safety defect.
@@ -93,24 +105,24 @@ public struct DVIRComplianceReport: Report {
          }]
     }
 
-    public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {
-        try Self.build(db, request).output
+    public func run(_ reader: any WarehouseReader, _ request: ReportRequest) throws -> ReportOutput {
+        try Self.build(reader, request).output
     }
 
     /// The signature-chain findings of the report for `request`, with their decisions: what
     /// `DVIRFindingDecision.record` checks an id against, so it accepts only what the report shows.
     static func chainFindings(_ db: Database, _ request: ReportRequest) throws -> [DVIRChain.Finding] {
-        try build(db, request).findings
+        try build(SQLiteReader(db), request).findings
     }
 
-    static func build(_ db: Database, _ request: ReportRequest) throws -> (output: ReportOutput, findings: [DVIRChain.Finding]) {
-        let decisions = try DVIRFindingDecision.latest(db)
+    static func build(_ reader: any WarehouseReader, _ request: ReportRequest) throws -> (output: ReportOutput, findings: [DVIRChain.Finding]) {
+        let decisions = try DVIRFindingDecision.latest(reader)
         var allFindings: [DVIRChain.Finding] = []
-        let assets = try AssetInfo.fetchAll(db, request).filter { $0.kind != "equipment" }
+        let assets = try AssetInfo.fetchAll(reader, request).filter { $0.kind != "equipment" }
         // A vehicle whose rollup measured nothing (one snapshot) has unknown days operated, as
         // one without telematics does: not 0 days, and so no "missing DVIR" count either.
-        let usage = try AssetUsage.fetch(db, request)
-        let days = try OperatedDays.fetch(db, request).filter { usage[$0.key]?.measured ?? false }
+        let usage = try AssetUsage.fetch(reader, request)
+        let days = try OperatedDays.fetch(reader, request).filter { usage[$0.key]?.measured ?? false }
         var summary = TableBuilder(name: "by_vehicle", title: "Inspections and defects by vehicle", columns: Self.vehicleColumns(request))
         var violations = TableBuilder(name: "violations", title: "Driven with an uncertified safety defect", columns: Self.violationColumns(request))
         var chain = TableBuilder(name: "findings", title: "Signature chain: findings", columns: DVIRChain.columns(request))
@@ -118,17 +130,17 @@ public struct DVIRComplianceReport: Report {
         var unknownRequired: [String] = []
         var repairHours: [Double] = []
         for a in assets {
-            let vin = try String.fetchOne(db, sql: "SELECT vin FROM asset WHERE id = ?", arguments: [a.id])
-            let filed = try Row.fetchAll(db, sql: "SELECT type, signed_at FROM dvir WHERE asset_id = ? AND signed_at >= ? AND signed_at < ?",
-                                         arguments: [a.id, request.start, request.end])
-            let endOfDayDays = Set(filed.filter { ($0[0] as String) == "post_trip" }.map { request.zone.day(of: $0[1]) })
-            let endOfDay = filed.filter { ($0[0] as String) == "post_trip" }.count
-            let preTrip = filed.filter { ($0[0] as String) == "pre_trip" }.count
+            let vin = try reader.value("SELECT vin FROM asset WHERE id = ?", [.integer(a.id)], as: String.self)
+            let filed = try reader.all("SELECT type, signed_at FROM dvir WHERE asset_id = ? AND signed_at >= ? AND signed_at < ?",
+                                       [.integer(a.id), .instant(request.start), .instant(request.end)]) { (type: try $0[0] as String, signed: try $0[1] as Int64) }
+            let endOfDayDays = Set(filed.filter { $0.type == "post_trip" }.map { request.zone.day(of: $0.signed) })
+            let endOfDay = filed.filter { $0.type == "post_trip" }.count
+            let preTrip = filed.filter { $0.type == "pre_trip" }.count
             // The local days a driver reported a defect on the vehicle (on either kind of report).
-            let defectDays = Set(try Int64.fetchAll(db, sql: """
+            let defectDays = Set(try reader.column("""
                 SELECT COALESCE(d.created_at, v.signed_at) FROM dvir_defect d JOIN dvir v ON v.id = d.dvir_id
                 WHERE v.asset_id = ? AND v.type IN ('pre_trip', 'post_trip') AND COALESCE(d.created_at, v.signed_at) >= ? AND COALESCE(d.created_at, v.signed_at) < ?
-                """, arguments: [a.id, request.start, request.end]).map { request.zone.day(of: $0) })
+                """, [.integer(a.id), .instant(request.start), .instant(request.end)], as: Int64.self).map { request.zone.day(of: $0) })
             let operated = days[a.id]
             var required: Int?, missing: Int?
             if let operated {
@@ -142,19 +154,24 @@ public struct DVIRComplianceReport: Report {
             } else {
                 unknownRequired.append(a.unit)
             }
-            let defects = try Row.fetchAll(db, sql: """
+            // In the order of their DVIRs' signatures: the violation rows and the unjudged list follow it.
+            let defects = try reader.all("""
                 SELECT d.id, d.component, d.safety_critical, d.created_at, d.resolved_at, d.certification, v.signed_at
                 FROM dvir_defect d JOIN dvir v ON v.id = d.dvir_id
                 WHERE v.asset_id = ? AND COALESCE(d.created_at, v.signed_at) < ? AND (d.resolved_at IS NULL OR d.resolved_at >= ?)
-                """, arguments: [a.id, request.end, request.start])
+                ORDER BY v.signed_at, v.id, d.id
+                """, [.integer(a.id), .instant(request.end), .instant(request.start)]) {
+                Defect(id: try $0[0], component: try $0[1], safetyCritical: try $0[2], created: try $0[3] ?? $0[6], resolved: try $0[4],
+                       certification: try $0[5], signedAt: try $0[6])
+            }
             var certifiedInTime = 0, foundInPeriod = 0, violationDays = Set<CivilDate>()
-            var findings = try DVIRChain.findings(db, request, asset: a.id, unit: a.unit)
+            var findings = try DVIRChain.findings(reader, request, asset: a.id, unit: a.unit)
             for d in defects {
-                let created: Int64 = d[3] ?? d[6]
-                let resolved: Int64? = d[4]
+                let created = d.created
+                let resolved = d.resolved
                 if created >= request.start { foundInPeriod += 1 }
                 if let resolved, resolved >= request.start, resolved < request.end { repairHours.append(Double(resolved - created) / 3_600_000) }
-                guard (d[2] as Bool) else { continue }
+                guard d.safetyCritical else { continue }
                 // Each local day the defect was open: did the vehicle move while it was open?
                 var day = max(request.zone.day(of: created), request.period.from)
                 let lastDay = min(resolved.map { request.zone.day(of: $0) } ?? request.period.to, request.period.to)
@@ -162,10 +179,10 @@ public struct DVIRComplianceReport: Report {
                 var driven: [String] = []
                 while day <= lastDay {
                     let from = max(created, request.zone.start(of: day)), to = min(resolved ?? Int64.max, request.zone.start(of: day.adding(days: 1)))
-                    if let moved = try Movement.metres(db, asset: a.id, from: from, to: to) {
+                    if let moved = try Movement.metres(reader, asset: a.id, from: from, to: to) {
                         if moved > Self.operatingMetres {
                             drove = true
-                            try violations.add(Violation(unit: a.unit, day: day, component: d[1], created: created, resolved: resolved, movedM: moved))
+                            try violations.add(Violation(unit: a.unit, day: day, component: d.component, created: created, resolved: resolved, movedM: moved))
                             violationDays.insert(day)
                             driven.append("\(day) \(DVIRChain.distanceText(moved, request))")
                         }
@@ -174,13 +191,14 @@ public struct DVIRComplianceReport: Report {
                     }
                     day = day.adding(days: 1)
                 }
-                if !judged { unjudged.append("\(a.unit) \(d[1] as String) (\(Timestamp.iso(created)))") }
+                if !judged { unjudged.append("\(a.unit) \(d.component) (\(Timestamp.iso(created)))") }
                 if resolved != nil, !drove, judged { certifiedInTime += 1 }
                 if drove {
-                    let dvir = try Row.fetchOne(db, sql: "SELECT v.id, v.source_key FROM dvir v JOIN dvir_defect d ON d.dvir_id = v.id WHERE d.id = ?", arguments: [d[0] as Int64])
+                    let dvir = try reader.all("SELECT v.id, v.source_key FROM dvir v JOIN dvir_defect d ON d.dvir_id = v.id WHERE d.id = ?", [.integer(d.id)]) {
+                        (id: try $0[0] as Int64, key: try $0[1] as String) }.first
                     // The review is not this rule's: its columns stay empty, as the rule reads only the certification.
-                    let link = DVIRChain.Link(dvirID: dvir?[0] ?? 0, dvirKey: dvir?[1] ?? "", signedAt: d[6], component: d[1], created: created, resolved: resolved,
-                                              resolvedBy: nil, certification: d[5], mechanicName: nil, reviewedAt: nil, reviewedBy: nil)
+                    let link = DVIRChain.Link(dvirID: dvir?.id ?? 0, dvirKey: dvir?.key ?? "", signedAt: d.signedAt, component: d.component, created: created, resolved: resolved,
+                                              resolvedBy: nil, certification: d.certification, mechanicName: nil, reviewedAt: nil, reviewedBy: nil)
                     findings.append(DVIRChain.Finding(unit: a.unit, rule: .drivenBeforeCertification, finding: "driven with a safety defect before its repair was certified",
                                                       link: link, evidence: "driven: " + driven.joined(separator: "; ")))
                 }
@@ -188,7 +206,7 @@ public struct DVIRComplianceReport: Report {
             for i in findings.indices { findings[i].decision = decisions[findings[i].id] }
             for f in findings { try chain.add(f) }
             allFindings += findings
-            let certifiable = defects.filter { $0[2] as Bool }.count
+            let certifiable = defects.filter(\.safetyCritical).count
             try summary.add(VehicleLine(unit: a.unit, vin: vin, operated: operated?.count, endOfDay: endOfDay, preTrip: preTrip, required: required, missing: missing,
                                     found: foundInPeriod, certifiable: certifiable, certified: certifiedInTime, violationDays: violationDays.count,
                                     findings: findings.count, open: findings.filter { $0.decision == nil }.count,
@@ -203,14 +221,14 @@ public struct DVIRComplianceReport: Report {
         let chainTable = chain.table(note: "Each defect's chain: reported → certified (repaired or not needed, 396.11(a)(3)) → reviewed by the next driver (396.13(b), (c)). Evidence lists the rows each finding rests on. "
                                      + "A finding stays listed once a compliance officer accepts or disputes it (`fleetkit review finding accept|dispute FINDING-ID --reason TEXT`), with the latest decision, its reason, who and when.")
         let units = Dictionary(assets.map { ($0.id, $0.unit) }, uniquingKeysWith: { a, _ in a })
-        let driving = try DrivingDays.fetch(db, request, units: units, operated: days)
-        let (driverTable, unjudgedDrivers) = try DriverDocuments.table(db, request, units: driving.units, driving: driving)
-        let (classTable, unjudgedClass) = try LicenceClass.table(db, request, units: driving.units, driving: driving)
-        let dueTable = try DocumentsDue.table(db, request, driving: driving)
-        let register = try DVIRRegister.table(db, request)
-        let retention = try DVIRRetention.table(db, request)
+        let driving = try DrivingDays.fetch(reader, request, units: units, operated: days)
+        let (driverTable, unjudgedDrivers) = try DriverDocuments.table(reader, request, units: driving.units, driving: driving)
+        let (classTable, unjudgedClass) = try LicenceClass.table(reader, request, units: driving.units, driving: driving)
+        let dueTable = try DocumentsDue.table(reader, request, driving: driving)
+        let register = try DVIRRegister.table(reader, request)
+        let retention = try DVIRRetention.table(reader, request)
 
-        let sources = try ReportSource.fetch(db, union: ["SELECT DISTINCT source_file_id FROM dvir WHERE signed_at >= ?1 AND signed_at < ?2",
+        let sources = try ReportSource.fetch(reader, union: ["SELECT DISTINCT source_file_id FROM dvir WHERE signed_at >= ?1 AND signed_at < ?2",
                                                          "SELECT DISTINCT source_file_id FROM dvir_defect WHERE created_at >= ?1 AND created_at < ?2"],
                                              arguments: [.instant(request.start), .instant(request.end)])
         var quality = DataQuality()
@@ -238,15 +256,16 @@ public struct DVIRComplianceReport: Report {
         // the line appears only when there are some, so that it is noticed.
         // A warehouse not yet migrated to v10-dvir-defect-pending (read-only since an upgrade)
         // has no such defects: they were rejects, counted with the others.
-        let pending = try !db.tableExists("dvir_defect_pending") ? [] : String.fetchAll(db, sql: """
-            SELECT COALESCE(dvir_key, 'no DVIR named') || ' ' || source_key FROM dvir_defect_pending
-            WHERE created_at IS NULL OR (created_at >= ?1 AND created_at < ?2) ORDER BY 1
-            """, arguments: [request.start, request.end])
+        let pendingLine = "COALESCE(dvir_key, 'no DVIR named') || ' ' || source_key"
+        let pending = try !reader.tableExists("dvir_defect_pending") ? [] : reader.column("""
+            SELECT \(pendingLine) FROM dvir_defect_pending
+            WHERE created_at IS NULL OR (created_at >= ?1 AND created_at < ?2) ORDER BY \(reader.dialect.ascending(pendingLine, text: true))
+            """, [.instant(request.start), .instant(request.end)], as: String.self)
         if !pending.isEmpty {
             quality.add("Defects waiting for their DVIR (imported before it; not counted above until the DVIR export is imported)", pending.count,
                         pending.prefix(10).joined(separator: "; ") + (pending.count > 10 ? "; …" : ""))
         }
-        try quality.addCommon(db, request, sources: sources)
+        try quality.addCommon(reader, request, sources: sources)
         let sorted = repairHours.sorted()
         let median = sorted.isEmpty ? nil : sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
         // Decided findings are counted apart, never left out: an auditor sees what was open.
@@ -283,16 +302,15 @@ public struct DVIRComplianceReport: Report {
 /// engine time above 6 minutes). An asset absent from the map has no rollup rows at all: its
 /// operating days are unknown, not zero.
 enum OperatedDays {
-    static func fetch(_ db: Database, _ request: ReportRequest) throws -> [Int64: Set<CivilDate>] {
+    static func fetch(_ reader: any WarehouseReader, _ request: ReportRequest) throws -> [Int64: Set<CivilDate>] {
         var out: [Int64: Set<CivilDate>] = [:]
-        // A cursor, not fetchAll: a year of 1,000 vehicles is 365,000 rollup rows, of which
-        // only the operated days are kept.
-        let rows = try Row.fetchCursor(db, sql: """
+        // Streamed, not held: a year of 1,000 vehicles is 365,000 rollup rows, of which only
+        // the operated days are kept.
+        try reader.forEach("""
             SELECT asset_id, day, COALESCE(distance_m, 0) > 500 OR COALESCE(engine_s, 0) > 360 FROM asset_day WHERE day >= ? AND day <= ?
-            """, arguments: [request.period.from.description, request.period.to.description])
-        while let r = try rows.next() {
-            let asset: Int64 = r[0]
-            if r[2] as Bool, let d = CivilDate(r[1] as String) { out[asset, default: []].insert(d) } else if out[asset] == nil { out[asset] = [] }
+            """, [.text(request.period.from.description), .text(request.period.to.description)]) { r in
+            let asset: Int64 = try r[0]
+            if try r[2] as Bool, let d = CivilDate(try r[1] as String) { out[asset, default: []].insert(d) } else if out[asset] == nil { out[asset] = [] }
         }
         return out
     }

@@ -29,12 +29,12 @@ public struct DVIRFindingDecision: Sendable, Equatable {
 
     /// The latest decision of every decided finding, by finding id; none before the warehouse
     /// has the table (read-only since an upgrade).
-    static func latest(_ db: Database) throws -> [String: DVIRFindingDecision] {
-        guard try db.tableExists("dvir_finding_decision") else { return [:] }
+    static func latest(_ reader: any WarehouseReader) throws -> [String: DVIRFindingDecision] {
+        guard try reader.tableExists("dvir_finding_decision") else { return [:] }
         var out: [String: DVIRFindingDecision] = [:]
-        for r in try Row.fetchAll(db, sql: "SELECT dvir, rule, component, decision, reason, decided_by, decided_at FROM dvir_finding_decision ORDER BY id") {
-            guard let rule = DVIRChain.Rule(rawValue: r[1]), let state = State(rawValue: r[3]) else { continue }
-            out[id(dvir: r[0], rule: rule, component: r[2])] = DVIRFindingDecision(state: state, reason: r[4], by: r[5], at: r[6])
+        try reader.forEach("SELECT dvir, rule, component, decision, reason, decided_by, decided_at FROM dvir_finding_decision ORDER BY id", []) { r in
+            guard let rule = DVIRChain.Rule(rawValue: try r[1]), let state = State(rawValue: try r[3]) else { return }
+            out[id(dvir: try r[0], rule: rule, component: try r[2])] = DVIRFindingDecision(state: state, reason: try r[4], by: try r[5], at: try r[6])
         }
         return out
     }

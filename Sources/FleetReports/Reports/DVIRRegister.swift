@@ -1,5 +1,5 @@
-import GRDB
 import FleetCore
+import FleetWarehouse
 
 /// The DVIR register an auditor asks for: every inspection in the window with its vehicle (VIN,
 /// plate, trailer) and signatures, each defect with its 396.11(a)(1) item, its repair
@@ -10,7 +10,8 @@ enum DVIRRegister {
     /// and held only up to `ReportRequest.heldRowLimit`; past that it is a `ReportRowStream` that
     /// runs the same query again, in the same read transaction, for each format, and checks that
     /// a full walk still gives the count (the cost report's detail does the same).
-    static func table(_ db: Database, _ request: ReportRequest) throws -> ReportTable {
+    static func table(_ reader: any WarehouseReader, _ request: ReportRequest) throws -> ReportTable {
+        let d = reader.dialect
         // Column order is reading order: who and what, then the defect with its certification
         // and review beside it (what an auditor reads across), then the inspection's details.
         // The mechanic who certified is "Certified by" (the defect's, else the DVIR's mechanic);
@@ -22,33 +23,36 @@ enum DVIRRegister {
                    v.safety_status, v.odometer_m, v.location, v.mechanic_signed_at, v.mechanic_notes
             FROM dvir v JOIN asset a ON a.id = v.asset_id LEFT JOIN driver dr ON dr.id = v.driver_id LEFT JOIN dvir_defect d ON d.dvir_id = v.id
             WHERE v.signed_at >= ? AND v.signed_at < ? AND \(request.assetFilter().sql)
-            ORDER BY v.signed_at, v.source_key, d.source_key
+            ORDER BY v.signed_at, \(d.ascending("v.source_key", text: true)), \(d.ascending("d.source_key", text: true))
             """
-        let values: [(any DatabaseValueConvertible)?] = [request.start, request.end] + request.assetFilter().arguments.map { $0 as (any DatabaseValueConvertible)? }
-        let arguments = StatementArguments(values)
+        let arguments: [WarehouseArgument] = [.instant(request.start), .instant(request.end)] + request.assetFilter().arguments.map(WarehouseArgument.text)
         func t(_ v: String?) -> ReportValue { .text(v ?? "") }
         func at(_ v: Int64?) -> ReportValue { v.map { .datetime($0) } ?? .null }
-        func row(_ r: Row) -> [ReportValue] {
-            let component: String? = r[8]
-            return [.text(r[0]), t(r[1]), t(r[2]), t(r[3]), .text(DVIRChain.dvirLabel(r[4])), .text((r[5] as String).replacingOccurrences(of: "_", with: "-")),
-                    at(r[6]), t(r[7]), t(component.map(DVIRItems.text)), (r[9] as Bool?).map { .text($0 ? "yes" : "no") } ?? .text(""),
-                    t(r[10]), t(r[11]), at(r[12]), at(r[13]), t(r[14]), t(r[15]), at(r[16]), t(r[17]),
-                    .text(r[18]), (r[19] as Double?).map { .number(request.distance($0)) } ?? .null, t(r[20]), at(r[21]), t(r[22])]
+        func row(_ r: WarehouseRow) throws -> [ReportValue] {
+            let component: String? = try r[8]
+            return [.text(try r[0]), t(try r[1]), t(try r[2]), t(try r[3]), .text(DVIRChain.dvirLabel(try r[4])), .text((try r[5] as String).replacingOccurrences(of: "_", with: "-")),
+                    at(try r[6]), t(try r[7]), t(component.map(DVIRItems.text)), (try r[9] as Bool?).map { .text($0 ? "yes" : "no") } ?? .text(""),
+                    t(try r[10]), t(try r[11]), at(try r[12]), at(try r[13]), t(try r[14]), t(try r[15]), at(try r[16]), t(try r[17]),
+                    .text(try r[18]), (try r[19] as Double?).map { .number(request.distance($0)) } ?? .null, t(try r[20]), at(try r[21]), t(try r[22])]
         }
         var held: [[ReportValue]]? = []
         var count = 0
-        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-        while let r = try rows.next() {
+        try reader.forEach(sql, arguments) { r in
             count += 1
-            if held != nil { if count <= request.heldRowLimit { held!.append(row(r)) } else { held = nil } }
+            if held != nil { if count <= request.heldRowLimit { held!.append(try row(r)) } else { held = nil } }
         }
         let stream = held != nil ? nil : ReportRowStream(table: "register", count: count) { limit, body in
-            let again = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            // A walk of the first `limit` rows stops the query by a private error (on PostgreSQL
+            // the rest of the result is read and dropped).
+            struct Enough: Error {}
             var walked = 0
-            while limit.map({ walked < $0 }) ?? true, let r = try again.next() {
-                walked += 1
-                try body(row(r))
-            }
+            do {
+                try reader.forEach(sql, arguments) { r in
+                    if let limit, walked >= limit { throw Enough() }
+                    walked += 1
+                    try body(try row(r))
+                }
+            } catch is Enough {}
             if limit == nil, walked != count {
                 throw ReportRowStream.Error.changed(table: "register", detail: "\(walked) rows, expected \(count)")
             }

@@ -1,5 +1,5 @@
-import GRDB
 import FleetCore
+import FleetWarehouse
 
 /// Whether the warehouse holds what the rules say a carrier keeps, as of the period's end
 /// (docs/METRICS.md, "DVIR retention"):
@@ -16,11 +16,11 @@ enum DVIRRetention {
                           ReportColumn("from", "From", .date), ReportColumn("to", "To", .date), ReportColumn("held", "Held", .integer),
                           ReportColumn("status", "Status", .text)]
 
-    static func table(_ db: Database, _ request: ReportRequest) throws -> ReportTable {
+    static func table(_ reader: any WarehouseReader, _ request: ReportRequest) throws -> ReportTable {
         let filter = request.assetFilter()
-        let filterArgs = filter.arguments.map { $0 as (any DatabaseValueConvertible)? }
-        func count(_ sql: String, _ args: [(any DatabaseValueConvertible)?]) throws -> Int {
-            try Int.fetchOne(db, sql: sql, arguments: StatementArguments(args + filterArgs)) ?? 0
+        let filterArgs = filter.arguments.map(WarehouseArgument.text)
+        func count(_ sql: String, _ args: [Int64]) throws -> Int {
+            try reader.value(sql, args.map(WarehouseArgument.instant) + filterArgs, as: Int.self) ?? 0
         }
         let end = request.period.to
         var rows: [[ReportValue]] = []
@@ -29,7 +29,7 @@ enum DVIRRetention {
 
         // DVIRs, certifications, reviews: the three months to the period's end, month by month.
         let windowStart = end.adding(days: 1).adding(months: -3)
-        let firstDVIR = try Int64.fetchOne(db, sql: "SELECT MIN(signed_at) FROM dvir").map { request.zone.day(of: $0) }
+        let firstDVIR = try reader.value("SELECT MIN(signed_at) FROM dvir", as: Int64.self).map { request.zone.day(of: $0) }
         var month = CivilDate(year: windowStart.year, month: windowStart.month, day: 1)!
         while month <= end {
             let from = max(month, windowStart), to = min(month.adding(months: 1).adding(days: -1), end)
@@ -63,26 +63,28 @@ enum DVIRRetention {
         }
 
         // Per vehicle: the annual inspection (14 months) and the maintenance file (1 year; 6 months after it leaves).
-        let firstMaintenance = try Int64.fetchOne(db, sql: "SELECT MIN(performed_at) FROM maintenance_record").map { request.zone.day(of: $0) }
-        let vehicles = try Row.fetchAll(db, sql: """
-            SELECT a.id, COALESCE(a.unit_number, a.vin, 'asset #' || a.id) AS label, a.retired_date FROM asset a
-            WHERE a.kind != 'equipment' AND \(filter.sql) ORDER BY label
-            """, arguments: StatementArguments(filterArgs))
+        let firstMaintenance = try reader.value("SELECT MIN(performed_at) FROM maintenance_record", as: Int64.self).map { request.zone.day(of: $0) }
+        let label = "COALESCE(a.unit_number, a.vin, 'asset #' || a.id)"
+        let vehicles = try reader.all("""
+            SELECT a.id, \(label), a.retired_date FROM asset a
+            WHERE a.kind != 'equipment' AND \(filter.sql) ORDER BY \(reader.dialect.ascending(label, text: true))
+            """, filterArgs) { (id: try $0[0] as Int64, unit: try $0[1] as String, retired: try $0[2] as String?) }
         let endMs = request.zone.start(of: end.adding(days: 1))
         for v in vehicles {
-            let id: Int64 = v[0], unit: String = v[1]
+            let id = v.id, unit = v.unit
             let annualFrom = end.adding(days: 1).adding(months: -14)
-            let last = try Int64.fetchOne(db, sql: """
-                SELECT MAX(performed_at) FROM maintenance_record WHERE asset_id = ? AND service_type LIKE '%annual%' AND performed_at >= ? AND performed_at < ?
-                """, arguments: [id, request.zone.start(of: annualFrom), endMs])
+            // LOWER: SQLite's LIKE ignores ASCII case, PostgreSQL's does not.
+            let last = try reader.value("""
+                SELECT MAX(performed_at) FROM maintenance_record WHERE asset_id = ? AND LOWER(service_type) LIKE '%annual%' AND performed_at >= ? AND performed_at < ?
+                """, [.integer(id), .instant(request.zone.start(of: annualFrom)), .instant(endMs)], as: Int64.self)
             let annualCoverage = Self.coverage(first: firstMaintenance, from: annualFrom, to: end, what: "maintenance record")
             rows.append(row("Annual inspection", "49 CFR 396.21(b): 14 months", unit, annualFrom, end, last == nil ? 0 : 1,
                             last.map { "held: inspected \(request.zone.day(of: $0))" } ?? annualCoverage ?? "missing: no annual inspection in 14 months"))
             let fileFrom = end.adding(days: 1).adding(months: -12)
-            let held = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM maintenance_record WHERE asset_id = ? AND performed_at >= ? AND performed_at < ?",
-                                        arguments: [id, request.zone.start(of: fileFrom), endMs]) ?? 0
+            let held = try reader.value("SELECT COUNT(*) FROM maintenance_record WHERE asset_id = ? AND performed_at >= ? AND performed_at < ?",
+                                        [.integer(id), .instant(request.zone.start(of: fileFrom)), .instant(endMs)], as: Int.self) ?? 0
             let status: String
-            if let retired = (v[2] as String?).flatMap(CivilDate.init), retired.adding(months: 6) < end {
+            if let retired = v.retired.flatMap(CivilDate.init), retired.adding(months: 6) < end {
                 status = "no longer required: left the fleet \(retired), kept 6 months after"
             } else if let c = Self.coverage(first: firstMaintenance, from: fileFrom, to: end, what: "maintenance record") {
                 status = c

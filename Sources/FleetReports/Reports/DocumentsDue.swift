@@ -1,4 +1,4 @@
-import GRDB
+import FleetWarehouse
 import FleetCore
 
 /// Drivers whose licence or medical examiner's certificate has expired, or expires within 30,
@@ -59,23 +59,23 @@ enum DocumentsDue {
          .text("due", "Due", role: .note) { $0.due.text }]
     }
 
-    static func table(_ db: Database, _ request: ReportRequest, driving: DrivingDays) throws -> ReportTable {
+    static func table(_ reader: any WarehouseReader, _ request: ReportRequest, driving: DrivingDays) throws -> ReportTable {
         var ids = Set(driving.days.keys)
         if request.assets?.isEmpty ?? true {
-            ids.formUnion(try Int64.fetchAll(db, sql: "SELECT id FROM driver WHERE status IS NULL OR status <> 'inactive'"))
+            ids.formUnion(try reader.column("SELECT id FROM driver WHERE status IS NULL OR status <> 'inactive'", as: Int64.self))
         }
         let asOf = request.period.to
         // Before v13-driver-medical (a warehouse read-only since an upgrade) no medical date is on file.
-        let medical = try db.columns(in: "driver").contains { $0.name == "medical_expiry" } ? "medical_expiry" : "NULL"
+        let medical = try reader.columnExists("medical_expiry", in: "driver") ? "medical_expiry" : "NULL"
         var lines: [Line] = []
         var valid = 0
         for id in ids {
-            guard let d = try Row.fetchOne(db, sql: "SELECT employee_id, name, license_expiry, \(medical) FROM driver WHERE id = ?", arguments: [id]) else { continue }
+            guard let d = try reader.all("SELECT employee_id, name, license_expiry, \(medical) FROM driver WHERE id = ?", [.integer(id)], { $0 }).first else { continue }
             for document in DriverDocuments.Document.allCases {
-                let text: String? = document == .licence ? d[2] : d[3]
+                let text: String? = try document == .licence ? d[2] : d[3]
                 let expiry = text.flatMap { CivilDate($0) }
                 guard let due = Due.of(expiry, asOf: asOf) else { valid += 1; continue }
-                lines.append(Line(employeeID: d[0], driver: d[1], document: document, expiry: expiry,
+                lines.append(Line(employeeID: try d[0], driver: try d[1], document: document, expiry: expiry,
                                   daysLeft: expiry.map { $0.daysSinceEpoch - asOf.daysSinceEpoch }, due: due))
             }
         }

@@ -1,5 +1,5 @@
-import GRDB
 import FleetCore
+import FleetWarehouse
 
 /// Drivers who drove on a local day their licence or medical examiner's certificate had expired
 /// (49 CFR 391.11(b)(5): a currently valid operator's licence; 391.41, 391.45: a current medical
@@ -45,17 +45,17 @@ enum DriverDocuments {
     }
 
     /// The table, and the drivers who drove with a document's expiry not on file.
-    static func table(_ db: Database, _ request: ReportRequest, units: [Int64: String], driving: DrivingDays) throws -> (table: ReportTable, unjudged: [String]) {
+    static func table(_ reader: any WarehouseReader, _ request: ReportRequest, units: [Int64: String], driving: DrivingDays) throws -> (table: ReportTable, unjudged: [String]) {
         let drove = driving.days
         var builder = TableBuilder(name: "driver_documents", title: "Drivers who drove with an expired licence or medical card", columns: columns())
         var unjudged: [String] = []
         for driverID in drove.keys.sorted() {
-            guard let d = try Row.fetchOne(db, sql: "SELECT employee_id, name, license_expiry, medical_expiry FROM driver WHERE id = ?", arguments: [driverID]) else { continue }
-            let employee: String? = d[0], name: String? = d[1]
+            guard let d = try reader.all("SELECT employee_id, name, license_expiry, medical_expiry FROM driver WHERE id = ?", [.integer(driverID)], { $0 }).first else { continue }
+            let employee: String? = try d[0], name: String? = try d[1]
             let label = [employee, name].compactMap { $0 }.joined(separator: " ")
             let byAsset = drove[driverID] ?? [:]
             for document in Document.allCases {
-                let text: String? = document == .licence ? d[2] : d[3]
+                let text: String? = try document == .licence ? d[2] : d[3]
                 guard let text, let expiry = CivilDate(text) else {
                     unjudged.append("\(label.isEmpty ? "driver #\(driverID)" : label) (\(document.rawValue))")
                     continue

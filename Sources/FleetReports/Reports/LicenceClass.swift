@@ -1,5 +1,5 @@
-import GRDB
 import FleetCore
+import FleetWarehouse
 
 /// Drivers who drove a vehicle their licence class does not cover (49 CFR 383.91: the vehicle
 /// groups and which licence covers which; 383.37(a): a carrier may not let a driver operate a
@@ -39,19 +39,22 @@ enum LicenceClass {
         var vehicles: [String] = []
     }
 
-    static func table(_ db: Database, _ request: ReportRequest, units: [Int64: String], driving: DrivingDays) throws -> (table: ReportTable, unjudged: Unjudged) {
+    static func table(_ reader: any WarehouseReader, _ request: ReportRequest, units: [Int64: String], driving: DrivingDays) throws -> (table: ReportTable, unjudged: Unjudged) {
         // A warehouse read before v14-driver-licence (read-only since an upgrade) has neither
         // column: every class is then not on file.
-        let vehicleClass = try db.columns(in: "asset").contains { $0.name == "cdl_class" } ? "cdl_class" : "NULL"
-        let licenceClass = try db.columns(in: "driver").contains { $0.name == "license_class" } ? "license_class" : "NULL"
+        let vehicleClass = try reader.columnExists("cdl_class", in: "asset") ? "cdl_class" : "NULL"
+        let licenceClass = try reader.columnExists("license_class", in: "driver") ? "license_class" : "NULL"
         var needed: [Int64: String?] = [:]
-        for r in try Row.fetchAll(db, sql: "SELECT id, \(vehicleClass) FROM asset") where units[r[0] as Int64] != nil { needed[r[0]] = r[1] as String? }
+        try reader.forEach("SELECT id, \(vehicleClass) FROM asset", []) { r in
+            let id: Int64 = try r[0]
+            if units[id] != nil { needed[id] = .some(try r[1] as String?) }
+        }
         var builder = TableBuilder(name: "licence_class", title: "Drivers who drove a vehicle their licence class does not cover", columns: columns())
         var unjudged = Unjudged()
         var unclassed = Set<Int64>()
         for driverID in driving.days.keys.sorted() {
-            guard let d = try Row.fetchOne(db, sql: "SELECT employee_id, name, \(licenceClass) FROM driver WHERE id = ?", arguments: [driverID]) else { continue }
-            let employee: String? = d[0], name: String? = d[1], held: String? = d[2]
+            guard let d = try reader.all("SELECT employee_id, name, \(licenceClass) FROM driver WHERE id = ?", [.integer(driverID)], { $0 }).first else { continue }
+            let employee: String? = try d[0], name: String? = try d[1], held: String? = try d[2]
             let label = [employee, name].compactMap { $0 }.joined(separator: " ")
             let byAsset = driving.days[driverID] ?? [:]
             var namedUnjudged = false

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import FleetCore
 import FleetWarehouse
 
@@ -7,7 +6,8 @@ import FleetWarehouse
 /// due by date, distance and engine hours (whichever comes first), what is left, the status and
 /// a forecast date; then the open fault codes, and PM compliance for services done in the
 /// period. Status is as of the end of the period (docs/METRICS.md, "Maintenance due").
-public struct MaintenanceDueReport: Report {
+/// Portable: it runs on SQLite and PostgreSQL alike.
+public struct MaintenanceDueReport: PortableReport {
     public static let name = "maintenance-due"
     public static let title = "Maintenance due"
     public static let summary = "Per asset and schedule: last done, next due by each meter (first reached wins), status, forecast; open fault codes; PM compliance"
@@ -30,27 +30,33 @@ public struct MaintenanceDueReport: Report {
     }
 
     /// The open fault codes, one per asset and code, from the grouped `dtc_event` query.
-    static func faultColumns() -> [TableColumn<Row>] { [
-        .text("unit", "Unit") { $0[0] }, .text("code", "Code") { $0[1] }, .text("system", "System") { $0[2] },
-        .integer("spn", "SPN") { $0[3] }, .integer("fmi", "FMI") { $0[4] }, .text("description", "Description", role: .note) { ($0[5] as String?) ?? "" },
-        .datetime("first_seen", "First seen") { $0[6] }, .datetime("last_seen", "Last seen") { $0[7] }, .integer("times", "Times seen") { $0[8] },
+    static func faultColumns() -> [TableColumn<OpenFault>] { [
+        .text("unit", "Unit") { $0.unit }, .text("code", "Code") { $0.code }, .text("system", "System") { $0.system },
+        .integer("spn", "SPN") { $0.spn }, .integer("fmi", "FMI") { $0.fmi }, .text("description", "Description", role: .note) { $0.description ?? "" },
+        .datetime("first_seen", "First seen") { $0.firstSeen }, .datetime("last_seen", "Last seen") { $0.lastSeen }, .integer("times", "Times seen") { $0.times },
     ] }
 
-    public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {
+    /// One asset's open fault code: the code's fields as last reported, and when it was seen.
+    struct OpenFault {
+        var unit: String, code: String, system: String, spn: Int?, fmi: Int?, description: String?
+        var firstSeen: Int64, lastSeen: Int64, times: Int
+    }
+
+    public func run(_ reader: any WarehouseReader, _ request: ReportRequest) throws -> ReportOutput {
         let asOf = request.period.to
         let asOfEnd = request.end
         var dues: [MaintenanceDue] = []
-        for asset in try AssetInfo.fetchAll(db, request) {
-            let inService = try String.fetchOne(db, sql: "SELECT in_service_date FROM asset WHERE id = ?", arguments: [asset.id]).flatMap { CivilDate($0) }
-            let meters = try MeterState.fetch(db, asset: asset.id, asOfEnd: asOfEnd, asOf: asOf)
-            for s in try MaintenanceDue.schedules(db, for: asset, assetGroup: asset.group) {
+        for asset in try AssetInfo.fetchAll(reader, request) {
+            let inService = try reader.value("SELECT in_service_date FROM asset WHERE id = ?", [.integer(asset.id)], as: String.self).flatMap { CivilDate($0) }
+            let meters = try MeterState.fetch(reader, asset: asset.id, asOfEnd: asOfEnd, asOf: asOf)
+            for s in try MaintenanceDue.schedules(reader, for: asset, assetGroup: asset.group) {
                 // A distance-only schedule does not apply to a machine without an odometer, nor an
                 // hours-only schedule to a vehicle without an hour meter.
                 if s.everyDays == nil, s.everyMonths == nil {
                     if s.everyM != nil, s.everyEngineS == nil, asset.kind == "equipment", meters.odometerM == nil { continue }
                     if s.everyEngineS != nil, s.everyM == nil, meters.engineS == nil { continue }
                 }
-                dues.append(try evaluate(db, asset: asset, schedule: s, meters: meters, inService: inService, asOf: asOf, asOfEnd: asOfEnd, zone: request.zone))
+                dues.append(try evaluate(reader, asset: asset, schedule: s, meters: meters, inService: inService, asOf: asOf, asOfEnd: asOfEnd, zone: request.zone))
             }
         }
         let order = ["overdue": 0, "due_soon": 1, "unknown": 2, "ok": 3]
@@ -59,16 +65,28 @@ public struct MaintenanceDueReport: Report {
         var dueTable = TableBuilder(name: "due", title: "Service status by asset and schedule", columns: Self.dueColumns(request, asOf: asOf))
         for d in dues { try dueTable.add(d) }
 
-        let dtcs = try Row.fetchAll(db, sql: """
-            SELECT COALESCE(a.unit_number, a.vin, a.pin, 'asset #' || a.id) AS unit, d.code, d.system, d.spn, d.fmi, d.description, MIN(d.at), MAX(d.at), COUNT(*)
-            FROM dtc_event d JOIN asset a ON a.id = d.asset_id
-            WHERE d.at < ? AND d.cleared_at IS NULL AND COALESCE(d.mil_on, 1) = 1 AND \(request.assetFilter().sql)
-            GROUP BY d.asset_id, d.code ORDER BY unit, d.code
-            """, arguments: StatementArguments([asOfEnd as (any DatabaseValueConvertible)?] + request.assetFilter().arguments.map { $0 as (any DatabaseValueConvertible)? }))
+        // The code's system, SPN, FMI and description are those of its latest open event (one
+        // per asset, code and instant: the table's unique key), the same row on both engines;
+        // a bare column beside MIN and MAX would be whichever row SQLite met last.
+        let filter = request.assetFilter()
+        let unit = "COALESCE(a.unit_number, a.vin, a.pin, 'asset #' || a.id)"
+        let dtcs = try reader.all("""
+            SELECT \(unit), d.code, d.system, d.spn, d.fmi, d.description, g.first_at, g.last_at, g.times
+            FROM (SELECT d.asset_id, d.code, MIN(d.at) AS first_at, MAX(d.at) AS last_at, COUNT(*) AS times
+                  FROM dtc_event d JOIN asset a ON a.id = d.asset_id
+                  WHERE d.at < ? AND d.cleared_at IS NULL AND COALESCE(d.mil_on, 1) = 1 AND \(filter.sql)
+                  GROUP BY d.asset_id, d.code) g
+            JOIN dtc_event d ON d.asset_id = g.asset_id AND d.code = g.code AND d.at = g.last_at
+            JOIN asset a ON a.id = g.asset_id
+            ORDER BY \(reader.dialect.ascending(unit, text: true)), \(reader.dialect.ascending("d.code", text: true))
+            """, [.instant(asOfEnd)] + filter.arguments.map(WarehouseArgument.text)) {
+            OpenFault(unit: try $0[0], code: try $0[1], system: try $0[2], spn: try $0[3], fmi: try $0[4], description: try $0[5],
+                      firstSeen: try $0[6], lastSeen: try $0[7], times: try $0[8])
+        }
         var dtcTable = TableBuilder(name: "open_faults", title: "Open fault codes (MIL on, not cleared)", columns: Self.faultColumns())
         for r in dtcs { try dtcTable.add(r) }
 
-        let compliance = try PMCompliance.compute(db, request)
+        let compliance = try PMCompliance.compute(reader, request)
         let complianceTable = compliance.table(note: "A service is late when it was done more than 10 % of its interval past the due point of any of its meters.")
 
         let overdue = dues.filter { $0.status == "overdue" }.count, soon = dues.filter { $0.status == "due_soon" }.count
@@ -79,13 +97,15 @@ public struct MaintenanceDueReport: Report {
         let never = dues.filter { $0.lastDone == nil }
         quality.add("Services never recorded (counted from the in-service date)", never.count,
                     never.isEmpty ? "none" : never.prefix(10).map { "\($0.asset.unit) \($0.schedule.serviceType)" }.joined(separator: ", ") + (never.count > 10 ? ", …" : ""))
-        let sources = try ReportSource.fetch(db, union: [
+        // The meter window's start is computed here: an instant minus milliseconds is a number
+        // on SQLite and an error on PostgreSQL's timestamptz.
+        let sources = try ReportSource.fetch(reader, union: [
             "SELECT DISTINCT source_file_id FROM maintenance_record WHERE performed_at < ?1",
             "SELECT DISTINCT source_file_id FROM service_schedule",
-            "SELECT DISTINCT source_file_id FROM meter_reading WHERE at < ?1 AND at >= ?1 - 31 * 86400000",
+            "SELECT DISTINCT source_file_id FROM meter_reading WHERE at < ?1 AND at >= ?2",
             "SELECT DISTINCT source_file_id FROM dtc_event WHERE at < ?1",
-        ], arguments: [.instant(asOfEnd)])
-        try quality.addCommon(db, request, sources: sources)
+        ], arguments: [.instant(asOfEnd), .instant(asOfEnd - 31 * 86_400_000)])
+        try quality.addCommon(reader, request, sources: sources)
 
         let chartDues = dues.filter { $0.status != "ok" && $0.forecast != nil }.prefix(25)
         let chart = ReportChart(kind: .timeline, title: "Overdue and due soon: days until the forecast due date",
@@ -106,14 +126,14 @@ public struct MaintenanceDueReport: Report {
                                                               dtcTable.table(), complianceTable], charts: chartDues.isEmpty ? [] : [chart], dataQuality: quality.table)
     }
 
-    private func evaluate(_ db: Database, asset: AssetInfo, schedule s: MaintenanceDue.Schedule, meters: MeterState, inService: CivilDate?,
+    private func evaluate(_ reader: any WarehouseReader, asset: AssetInfo, schedule s: MaintenanceDue.Schedule, meters: MeterState, inService: CivilDate?,
                           asOf: CivilDate, asOfEnd: Int64, zone: FleetZone) throws -> MaintenanceDue {
         var d = MaintenanceDue(asset: asset, schedule: s, status: "unknown")
-        if let r = try Row.fetchOne(db, sql: """
+        if let r = try reader.all("""
             SELECT performed_at, odometer_m, engine_s FROM maintenance_record WHERE asset_id = ? AND service_type = ? AND performed_at < ?
-            ORDER BY performed_at DESC LIMIT 1
-            """, arguments: [asset.id, s.serviceType, asOfEnd]) {
-            d.lastDone = (zone.day(of: r[0]), r[1], r[2])
+            ORDER BY performed_at DESC, id DESC LIMIT 1
+            """, [.integer(asset.id), .text(s.serviceType), .instant(asOfEnd)], { $0 }).first {
+            d.lastDone = (zone.day(of: try r[0] as Int64), try r[1], try r[2])
         }
         d.baselineDay = d.lastDone?.day ?? inService
         d.currentOdometerM = meters.odometerM

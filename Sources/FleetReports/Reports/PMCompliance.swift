@@ -1,5 +1,5 @@
-import GRDB
 import FleetCore
+import FleetWarehouse
 
 /// PM compliance: of the scheduled services done in the period, the share done on time.
 ///
@@ -35,17 +35,28 @@ enum PMCompliance {
         .text("on_time", "On time", role: .measure, total: .share(of: ["yes"], among: ["yes", "late"])) { $0.onTime },
     ] }
 
-    static func compute(_ db: Database, _ request: ReportRequest) throws -> TableBuilder<Service> {
+    /// One maintenance record as the verdict needs it.
+    private struct Record {
+        var service: String, at: Int64, odometerM: Double?, engineS: Double?
+    }
+
+    static func compute(_ reader: any WarehouseReader, _ request: ReportRequest) throws -> TableBuilder<Service> {
         var table = TableBuilder(name: "pm_compliance", title: "PM compliance: services done in the period", columns: columns)
-        for asset in try AssetInfo.fetchAll(db, request) {
-            let schedules = Dictionary(try MaintenanceDue.schedules(db, for: asset, assetGroup: asset.group).map { ($0.serviceType, $0) }) { a, _ in a }
+        for asset in try AssetInfo.fetchAll(reader, request) {
+            let schedules = Dictionary(try MaintenanceDue.schedules(reader, for: asset, assetGroup: asset.group).map { ($0.serviceType, $0) }) { a, _ in a }
             guard !schedules.isEmpty else { continue }
-            let records = try Row.fetchAll(db, sql: """
-                SELECT service_type, performed_at, odometer_m, engine_s FROM maintenance_record WHERE asset_id = ? AND performed_at < ? ORDER BY service_type, performed_at
-                """, arguments: [asset.id, request.end])
-            var previous: [String: Row] = [:]
+            // Service types in byte order on both engines; the loop needs only each type's
+            // records in time order (two at one instant in record order), so the order of types
+            // is for a stable row order.
+            let records = try reader.all("""
+                SELECT service_type, performed_at, odometer_m, engine_s FROM maintenance_record WHERE asset_id = ? AND performed_at < ?
+                ORDER BY \(reader.dialect.ascending("service_type", text: true)), performed_at, id
+                """, [.integer(asset.id), .instant(request.end)]) {
+                Record(service: try $0[0], at: try $0[1], odometerM: try $0[2], engineS: try $0[3])
+            }
+            var previous: [String: Record] = [:]
             for r in records {
-                let service: String = r[0], at: Int64 = r[1]
+                let service = r.service, at = r.at
                 defer { previous[service] = r }
                 guard at >= request.start, let s = schedules[service] else { continue }
                 let day = request.zone.day(of: at)
@@ -55,17 +66,17 @@ enum PMCompliance {
                 }
                 var late = -Double.infinity
                 var due: [String] = []
-                let pDay = request.zone.day(of: p[1] as Int64)
+                let pDay = request.zone.day(of: p.at)
                 if let days = s.everyDays ?? s.everyMonths.map({ pDay.adding(months: $0).daysSinceEpoch - pDay.daysSinceEpoch }) {
                     let dueDay = pDay.adding(days: days)
                     late = max(late, Double(day.daysSinceEpoch - dueDay.daysSinceEpoch) / Double(days))
                     due.append(dueDay.description)
                 }
-                if let every = s.everyM, let po: Double = p[2], let o: Double = r[2] {
+                if let every = s.everyM, let po = p.odometerM, let o = r.odometerM {
                     late = max(late, (o - (po + every)) / every)
                     due.append("\(Int(request.distance(po + every))) \(request.distanceUnit)")
                 }
-                if let every = s.everyEngineS, let ph: Double = p[3], let h: Double = r[3] {
+                if let every = s.everyEngineS, let ph = p.engineS, let h = r.engineS {
                     late = max(late, (h - (ph + every)) / every)
                     due.append("\(Int((ph + every) / 3600)) h")
                 }

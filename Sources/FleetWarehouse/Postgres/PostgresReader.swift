@@ -57,6 +57,11 @@ public struct PostgresReader: WarehouseReader {
         try value("SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = ?1", [.text(name)], as: Int.self) != nil
     }
 
+    public func columnExists(_ column: String, in table: String) throws -> Bool {
+        try value("SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?1 AND column_name = ?2",
+                  [.text(table), .text(column)], as: Int.self) != nil
+    }
+
     /// One field's text as a cell, by its column type OID (pg_type.h); nil when unreadable.
     static func cell(_ text: String, type: UInt32) -> WarehouseCell? {
         switch type {

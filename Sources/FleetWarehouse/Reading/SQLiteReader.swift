@@ -39,4 +39,6 @@ public struct SQLiteReader: WarehouseReader {
     }
 
     public func tableExists(_ name: String) throws -> Bool { try db.tableExists(name) }
+
+    public func columnExists(_ column: String, in table: String) throws -> Bool { try db.columns(in: table).contains { $0.name == column } }
 }

@@ -21,6 +21,9 @@ public protocol WarehouseReader {
     func forEach(_ sql: String, _ arguments: [WarehouseArgument], _ body: (WarehouseRow) throws -> Void) throws
     /// Whether the warehouse has the table (an older warehouse may lack a later one).
     func tableExists(_ name: String) throws -> Bool
+    /// Whether the warehouse's `table` has `column` (an older warehouse, read-only since an
+    /// upgrade, may lack a column a later migration added).
+    func columnExists(_ column: String, in table: String) throws -> Bool
 }
 
 extension WarehouseReader {
