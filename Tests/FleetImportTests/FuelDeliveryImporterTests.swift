@@ -40,6 +40,26 @@ final class FuelDeliveryImporterTests: XCTestCase {
         XCTAssertEqual(try t.count("reject", where: "row_table = 'tank_delivery' AND row_key = 'id:heartland|A-7'"), 1)
     }
 
+    /// `unreadable-kind.csv`: line 2's kind is `refill`, neither a delivery nor a dip. Before, its
+    /// reject was labelled a delivery (with its 10.00 as a missing delivery cost); now it claims
+    /// no table, key or amount, and its reason names the kind as read. Line 3 loads.
+    func testAnUnreadableKindIsRejectedAsNeitherDeliveryNorDip() throws {
+        let t = try TestWarehouse()
+        let outcome = try t.importFile(fixture("fuel-delivery/unreadable-kind.csv"))
+        XCTAssertEqual([outcome.loaded, outcome.rejected], [1, 1])
+        let reject = try XCTUnwrap(t.rows("SELECT location, reason, message, raw, row_table, row_key, amount_minor FROM reject").first)
+        XCTAssertTrue((reject["location"] as String).hasPrefix("line 2"), reject["location"] as String)
+        XCTAssertEqual(reject["reason"] as String, "bad_value")
+        let message: String = reject["message"]
+        XCTAssertTrue(message.contains("'kind' is 'refill', which is unreadable as a row kind"), message)
+        XCTAssertTrue(message.contains("neither a delivery nor a dip"), message)
+        XCTAssertEqual(reject["raw"] as String, "refill,2026-10-01,YARD-D1,100,10.00,USD,Heartland,K-1")
+        XCTAssertNil(reject["row_table"] as String?)
+        XCTAssertNil(reject["row_key"] as String?)
+        XCTAssertNil(reject["amount_minor"] as Int64?)
+        XCTAssertEqual(try t.rows("SELECT source_key FROM tank_delivery").map { $0[0] as String }, ["id:heartland|K-2"])
+    }
+
     func testWithoutAnInvoiceACorrectedCostRestatesTheDelivery() throws {
         let t = try TestWarehouse()
         try t.importFile(fixture("fuel-delivery/no-invoice.csv"))

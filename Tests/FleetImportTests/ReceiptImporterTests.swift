@@ -203,9 +203,9 @@ final class ReceiptImporterTests: XCTestCase {
     // MARK: - Reconciliation
 
     /// A card export recording the SHELL purchase of r00 (unit T-12, 10 minutes later, same total).
-    func shellCard(_ t: TestWarehouse, total: String = "46.15") throws -> URL {
+    func shellCard(_ t: TestWarehouse, total: String = "46.15", gallons: String = "11.891") throws -> URL {
         try t.write("Transaction Date,Transaction Time,Transaction ID,Card Number,Vehicle Number,Merchant Name,Gallons,Total Amount\n"
-                    + "2025-07-09,07:01,WX-1,XXXXXXXXXXXX4444,T-12,Shell,11.891,\(total)\n", to: "card-\(total).csv")
+                    + "2025-07-09,07:01,WX-1,XXXXXXXXXXXX4444,T-12,Shell,\(gallons),\(total)\n", to: "card-\(total).csv")
     }
 
     func linkState(_ t: TestWarehouse) throws -> [String] {
@@ -233,13 +233,29 @@ final class ReceiptImporterTests: XCTestCase {
         XCTAssertEqual(try linkState(t), ["card - 4449 -> nil", "receipt - 4449 -> card:WX-7"])
     }
 
+    /// A card row of another total is the same fill only when its volume agrees (within 40 mL):
+    /// 11.991 gal against the slip's 11.891 is another fill; the same total 39 minutes later is
+    /// outside the card window.
     func testNoLinkWhenTheAmountOrTimeDiffers() throws {
         let t = try TestWarehouse()
         try t.importFile(Self.shell, options: options(asset: "T-12"))
-        try t.importFile(shellCard(t, total: "46.16"))
+        try t.importFile(shellCard(t, total: "46.16", gallons: "11.991"))
         try t.importFile(t.write("Transaction Date,Transaction Time,Transaction ID,Card Number,Vehicle Number,Gallons,Total Amount\n"
                                  + "2025-07-09,07:30,WX-2,XXXXXXXXXXXX4444,T-12,11.891,46.15\n", to: "late.csv"))
         XCTAssertEqual(try t.count("fuel_purchase", where: "linked_to IS NOT NULL"), 0)
+    }
+
+    /// The card row corrected to 46.16 (the slip, read by Tesseract, says 46.15) with the slip's
+    /// 11.891 gal, 10 minutes later on the same asset: the same fill (rule 3), linked in either
+    /// order and counted once at the card's amount.
+    func testACardOfAnotherTotalForTheSameFillIsLinkedInEitherOrder() throws {
+        for receiptFirst in [true, false] {
+            let t = try TestWarehouse()
+            if receiptFirst { try t.importFile(Self.shell, options: options(asset: "T-12")) }
+            try t.importFile(shellCard(t, total: "46.16"))
+            if !receiptFirst { try t.importFile(Self.shell, options: options(asset: "T-12")) }
+            XCTAssertEqual(try linkState(t), ["card T-12 4616 -> nil", "receipt T-12 4615 -> card:WX-1"], "receipt first: \(receiptFirst)")
+        }
     }
 
     func testTwoImagesOfOnePurchaseAreLinkedOnceInEitherOrder() throws {

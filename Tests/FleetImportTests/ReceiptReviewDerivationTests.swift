@@ -18,10 +18,11 @@ final class ReceiptReviewDerivationTests: XCTestCase {
 
         """
 
-    /// The slip as OCR read it: 07:42, card …1234, total misread as 42.70; nothing on it (no unit
-    /// price, no payment line) confirms the total, so it waits for review and does not match
-    /// the card's 42.90.
-    static let slip: [(String, Double)] = [("SHELL", 95), ("03/14/2025 07:42", 95), ("UNLEADED REGULAR", 95), ("GALLONS 12.345", 95),
+    /// The slip as OCR read it: 07:42, card …1234, total misread as 42.70 and gallons as 12.845;
+    /// nothing on it (no unit price, no payment line) confirms the total, so it waits for review
+    /// and does not match the card's 42.90. (Were the gallons read right, the card's 12.345 gal
+    /// would link it before review as the same fill at another amount.)
+    static let slip: [(String, Double)] = [("SHELL", 95), ("03/14/2025 07:42", 95), ("UNLEADED REGULAR", 95), ("GALLONS 12.845", 95),
                                            ("VISA ************1234", 95), ("TOTAL $ 42.70", 95)]
 
     /// The derived and fact state the comparison covers: fuel purchases with the link as the

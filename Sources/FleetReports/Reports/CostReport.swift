@@ -178,6 +178,11 @@ public struct CostReport: Report {
                         + (pendingRows > pendingFirst.count ? "; …" : "") + "; `fleetkit review list` settles them")
         quality.add("Fuel purchases needing review (counted)", reviewRows,
                     reviewRows == 0 ? "none" : reviewFirst.joined(separator: "; "))
+        let links = try FuelLinkFindings(db, request)
+        quality.add("Receipts linked to their card transaction at another amount (counted once, as the card charged)", links.corrected.count,
+                    FuelLinkFindings.detail(links.corrected, "the card's amount is the one counted"))
+        quality.add("Receipts that may be a card fill but match ambiguously (left unlinked and counted: check for a double count)", links.ambiguous.count,
+                    FuelLinkFindings.detail(links.ambiguous, "several cards or receipts fit the same fill"))
         let judgedFuel = try FuelExceptions.compute(db, request)
         let fuelExceptions = try judgedFuel.summary(converter: converter, request)
         quality.add("Fuel purchases with exceptions (misfuel, over capacity, refill, price; see fuel-exceptions)", fuelExceptions.count, fuelExceptions.detail)

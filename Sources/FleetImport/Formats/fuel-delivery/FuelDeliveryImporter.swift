@@ -9,7 +9,8 @@ import FleetWarehouse
 /// not the pump), and is what a finance user corrects and re-exports (docs/FORMATS.md).
 ///
 /// Each row is a `delivery` (the default) or, with `kind` = `dip`, a level reading of the tank
-/// (a dip stick or gauge), which the tank reconciliation uses for the level change.
+/// (a dip stick or gauge), which the tank reconciliation uses for the level change. A kind that
+/// is neither is rejected as neither (`BulkFuelRejects`), never taken for a delivery.
 ///
 /// The natural keys:
 /// - a delivery with an invoice (or bill of lading) number: `id:<supplier>|<invoice>` (unique per
@@ -51,17 +52,9 @@ public struct FuelDeliveryImporter: Importer {
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
         var rows = try CSVRows(input, format: Self.format, columns: Self.columns, required: Self.required)
         var assumed = AssumedCurrency()
-        rows.salvage = { row in
-            guard (try? row.choice("kind", Self.kinds)) ?? "delivery" == "delivery" else {
-                return RejectedRow(table: "tank_dip", key: nil, amountMinor: nil, currency: nil, at: try? row.timestamp(date: "date", time: "time"))
-            }
-            let currency = (try? row.currencyCode()) ?? row.currency
-            let key = row.text("invoice").map { "id:" + (row.text("supplier").map { $0.lowercased() + "|" } ?? "") + $0 }
-            return RejectedRow(table: "tank_delivery", key: key, amountMinor: try? row.money("cost", currency: currency), currency: currency,
-                               at: try? row.timestamp(date: "date", time: "time"))
-        }
+        rows.salvage = BulkFuelRejects.delivery
         try rows.forEach(into: &sink) { row, sink in
-            let kind = try row.choice("kind", Self.kinds) ?? "delivery"
+            let kind = try BulkFuelRejects.deliveryKind(row)
             guard let tankText = row.text("tank") else { throw RowError(.missingField, "'tank' is empty; every \(kind) names its tank") }
             let tank = try FuelDispenseImporter.tankID(tankText)
             guard let at = try row.timestamp(date: "date", time: "time") else {
@@ -90,7 +83,7 @@ public struct FuelDeliveryImporter: Importer {
             let supplier = row.text("supplier"), invoice = row.text("invoice")
             let key: String
             if let invoice {
-                key = "id:" + (supplier.map { $0.lowercased() + "|" } ?? "") + invoice
+                key = BulkFuelRejects.deliveryKey(supplier: supplier, invoice: invoice)
                 try row.unique(key, "invoice \(invoice)" + (supplier.map { " of \($0)" } ?? ""))
             } else {
                 key = "row:\(Timestamp.iso(at))|\(tank)"

@@ -53,11 +53,7 @@ public struct FuelDispenseImporter: Importer {
 
     public func read(_ input: InputFile, into sink: inout some RecordSink) throws {
         var rows = try CSVRows(input, format: Self.format, columns: Self.columns, required: Self.required)
-        rows.salvage = { row in
-            let tank = row.text("tank").flatMap { try? Self.tankID($0) }
-            let key = tank.flatMap { t in row.text("dispense_id").map { "id:\(t)|\($0)" } }
-            return RejectedRow(table: "fuel_dispense", key: key, amountMinor: nil, currency: nil, at: try? row.timestamp(date: "date", time: "time"))
-        }
+        rows.salvage = BulkFuelRejects.dispense
         try rows.forEach(into: &sink) { row, sink in
             guard let tankText = row.text("tank") else { throw RowError(.missingField, "'tank' is empty; every dispense names the tank it was pumped from") }
             let tank = try Self.tankID(tankText)
@@ -74,7 +70,7 @@ public struct FuelDispenseImporter: Importer {
             let engine = try row.double("engine_hours", min: 0, max: 1_000_000).map { $0 * Units.secondsPerHour }
             let key: String
             if let id = row.text("dispense_id") {
-                key = "id:\(tank)|\(id)"
+                key = BulkFuelRejects.dispenseKey(tank: tank, id: id)
                 try row.unique(key, "dispense \(id) of tank \(tank)")
             } else {
                 key = "row:\(Timestamp.iso(at))|\(tank)|\(unit?.uppercased() ?? vin!)"

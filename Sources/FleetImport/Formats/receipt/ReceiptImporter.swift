@@ -19,8 +19,8 @@ import FleetOCR
 ///   whose accepted and fixed values (`receipt_correction`, by the image's hash) are applied
 ///   before loading, so a person's correction holds whenever the same image is read.
 /// - **Card numbers** are kept as their last four digits; OCR text is stored masked.
-/// - **Links.** `FuelPurchaseLinker` links a receipt to the card transaction or the earlier image
-///   of the same purchase.
+/// - **Links.** `FuelPurchaseLinker` links a receipt to the card transaction (of the same total,
+///   or the same fill at another total) or the earlier image of the same purchase.
 public struct ReceiptImporter: PrereadingImporter {
     public static let format = "receipt"
     public static let summary = "Receipt photos and scans (PNG, JPEG, TIFF) read by OCR: fuel receipts become fuel purchases, others expenses; doubtful ones go to review"

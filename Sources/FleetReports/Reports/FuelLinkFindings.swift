@@ -1,0 +1,57 @@
+import GRDB
+import FleetCore
+import FleetWarehouse
+
+/// What the fuel linking of a period settled at a cost to trust, for the cost report's data
+/// quality (docs/METRICS.md, "Receipts and card transactions"):
+///
+/// - **corrected**: receipts linked to a card transaction that records the same fill at another
+///   total (`FuelPurchaseLinker` rule 3). The fill is counted once, as the card charged it; the
+///   difference is shown so a person can see why the slip and the statement disagree.
+/// - **ambiguous**: receipts rule 3 could not settle (several cards, or another receipt for the
+///   same card). They stay unlinked and are counted on their own, so one fill may be counted
+///   twice: the finding says which rows to look at.
+///
+/// Both follow the card's time for corrected links (the row the period counts) and the receipt's
+/// for ambiguous ones; the report's asset filter applies to the row's asset.
+struct FuelLinkFindings {
+    var corrected: [String] = []
+    var ambiguous: [String] = []
+
+    init(_ db: Database, _ request: ReportRequest) throws {
+        let filter = request.assetFilter()
+        let restrict = filter.arguments.isEmpty ? "" : " AND \(filter.sql)"
+        let range: [(any DatabaseValueConvertible)?] = [request.start, request.end] + filter.arguments
+        let linked = try Row.fetchAll(db, sql: """
+            SELECT COALESCE(a.unit_number, a.vin, a.pin, a.name) AS unit, c.at, c.source_key AS card, c.total_minor AS card_total, c.currency,
+                   r.total_minor AS receipt_total
+            FROM fuel_purchase r JOIN fuel_purchase c ON c.id = r.linked_to AND c.origin = 'card' LEFT JOIN asset a ON a.id = c.asset_id
+            WHERE r.origin = 'receipt' AND r.total_minor IS NOT NULL AND r.total_minor != c.total_minor AND c.at >= ? AND c.at < ?\(restrict)
+            ORDER BY c.at, c.source_key, r.source_key
+            """, arguments: StatementArguments(range))
+        for l in linked {
+            let currency: String = l["currency"], card: Int64 = l["card_total"], receipt: Int64 = l["receipt_total"]
+            let (difference, overflow) = card.subtractingReportingOverflow(receipt)
+            corrected.append("\(l["unit"] as String? ?? "Unassigned") \(request.zone.day(of: l["at"])): \(l["card"] as String) \(Money(minor: card, currency: currency)), "
+                + "its receipt \(Money(minor: receipt, currency: currency))"
+                + (overflow ? "" : " (card − receipt \(difference >= 0 ? "+" : "")\(Money(minor: difference, currency: currency)))"))
+        }
+        let unlinked = try Row.fetchAll(db, sql: """
+            SELECT r.id, COALESCE(a.unit_number, a.vin, a.pin, a.name) AS unit, r.at, r.source_key FROM fuel_purchase r LEFT JOIN asset a ON a.id = r.asset_id
+            WHERE r.origin = 'receipt' AND r.linked_to IS NULL AND r.total_minor IS NOT NULL AND r.volume_ml IS NOT NULL AND r.at >= ? AND r.at < ?\(restrict)
+            ORDER BY r.at, r.source_key
+            """, arguments: StatementArguments(range))
+        for u in unlinked {
+            guard case let .ambiguous(cards, receipts) = try FuelPurchaseLinker.sameFill(receipt: u["id"], in: db) else { continue }
+            let keys = try String.fetchAll(db, sql: "SELECT source_key FROM fuel_purchase WHERE id IN (\(Array(repeating: "?", count: cards.count + receipts.count).joined(separator: ", "))) ORDER BY source_key",
+                                           arguments: StatementArguments(cards + receipts))
+            ambiguous.append("\(u["unit"] as String? ?? "Unassigned") \(request.zone.day(of: u["at"])): \(u["source_key"] as String) may be the fill of "
+                + keys.filter { $0 != u["source_key"] as String }.joined(separator: ", "))
+        }
+    }
+
+    /// A finding's detail, bounded to the first ten.
+    static func detail(_ lines: [String], _ advice: String) -> String {
+        lines.isEmpty ? "none" : lines.prefix(10).joined(separator: "; ") + (lines.count > 10 ? "; …" : "") + "; " + advice
+    }
+}
