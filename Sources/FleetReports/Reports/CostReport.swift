@@ -245,6 +245,13 @@ public struct CostReport: Report {
         if withoutTotal > 0 {
             output.metadata.partial.append("\(withoutTotal) fuel purchases have no readable total and are not counted: see `fleetkit rejects` and the review listing")
         }
+        // Both rows of a possible double count are in the totals: a figure nobody can sign as it
+        // stands, so the report says it is partial until a person settles it.
+        if !links.ambiguous.isEmpty {
+            output.metadata.partial.append("\(links.ambiguous.count) receipts may be the fill of a card transaction but fit more than one, so both are counted "
+                + "(a possible double count; see data quality): forget a receipt's image that is a card's fill (`fleetkit forget FILE`), "
+                + "or run the report with --allow-partial when they are separate fills")
+        }
         return output
     }
 
