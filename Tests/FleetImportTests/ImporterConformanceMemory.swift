@@ -69,8 +69,13 @@ extension ImporterConformanceTests {
             let file = try large.write(to: dir, bytes: bytes)
             let (r, kb) = try Fleetkit.peakMemory(["import", "--db", db, "--json", "--format", e.format] + (e.asset.map { ["--asset", $0] } ?? []) + [file.path])
             if ![0, 1].contains(r.status) { m.failures.append("\(e.format), \(bytes >> 20) MiB: exit \(r.status): \(r.stderr.prefix(600))") }
-            let summary = try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
-            if summary == nil { m.failures.append("\(e.format), \(bytes >> 20) MiB: the summary is not JSON: \(r.stdout.prefix(300))") }
+            var summary: [String: Any]?
+            do {
+                summary = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+                if summary == nil { m.failures.append("\(e.format), \(bytes >> 20) MiB: the summary is not a JSON object: \(r.stdout.prefix(300))") }
+            } catch {
+                m.failures.append("\(e.format), \(bytes >> 20) MiB: the summary is not JSON (\(error)): \(r.stdout.prefix(300))")
+            }
             let totals = summary?["totals"] as? [String: Any]
             m.peaks.append(kb)
             m.rows.append(["loaded", "updated", "unchanged", "rejected"].reduce(0) { $0 + ((totals?[$1] as? Int) ?? 0) })

@@ -4,6 +4,10 @@ import FleetCore
 /// (`CSVRows.salvage`), and the natural keys both the load and the reject use, so that the
 /// corrected row, once loaded, resolves its reject (`RejectResolution`).
 ///
+/// The `try?`s below are salvage, not error handling: the row's own error is already its
+/// reject's reason (`CSVRows`), and these only recover what else the row still says (its time,
+/// key, amount) for the reject's listing; a part that cannot be read is left out of it.
+///
 /// A row of a delivery file whose `kind` cannot be read is neither a delivery nor a dip: its
 /// reject claims no fact table, no key and no amount (a guess would list an unknown row as a
 /// delivery whose cost is missing), and its reason names the kind as read.
