@@ -76,4 +76,50 @@ final class VendorTotalComparisonTests: XCTestCase {
         let d = byAsset.columns.firstIndex { $0.name == "distance" }!
         XCTAssertEqual(byAsset.rows.first.map { $0[d].number ?? 0 } ?? 0, 120, accuracy: 1e-9)
     }
+
+    /// Purchased fuel counts each fill once: a card transaction of 60 L and the receipt linked to
+    /// it are one 60 L fill, so a vendor's 60 L for the day differs by nothing (counting the
+    /// receipt too would give 120 L and a difference of −60 L).
+    func testPurchasedFuelCountsALinkedReceiptOnce() throws {
+        let t = try TestWarehouse()
+        try t.warehouse.apply(setting: [.timezone]) { $0.zone = FleetZone(identifier: "America/Chicago")! }
+        let dir = t.directory.appendingPathComponent("profiles")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try """
+            name: card-monthly
+            version: 1
+            target: period_totals
+            zone: America/Chicago
+            constants:
+              source: card-statement
+            columns:
+              Vehicle: unit_number
+              Day: date
+              Fuel (L): {field: fuel_purchased, unit: L}
+            """.write(to: dir.appendingPathComponent("card-monthly.yml"), atomically: true, encoding: .utf8)
+        var o = ImportOptions()
+        o.profileFolders = [dir.path]
+        let outcome = try t.importFile(try t.write("Vehicle,Day,Fuel (L)\nT-12,2026-10-05,60\n", to: "card-totals.csv"), options: o)
+        XCTAssertEqual(outcome.loaded, 1, outcome.error ?? "")
+        // 2026-10-05 14:00 Chicago: the card fill and, 5 minutes later, its receipt linked to it.
+        try t.warehouse.pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO fuel_purchase (source_key, origin, asset_id, at, volume_ml, total_minor, currency, source_file_id)
+                SELECT 'card:1', 'card', id, 1791226800000, 60000, 6000, 'USD', (SELECT MIN(id) FROM source_file) FROM asset WHERE unit_number = 'T-12'
+                """)
+            try db.execute(sql: """
+                INSERT INTO fuel_purchase (source_key, origin, asset_id, at, volume_ml, total_minor, currency, linked_to, source_file_id)
+                SELECT 'receipt:a', 'receipt', asset_id, at + 300000, 60000, 6000, 'USD', id, source_file_id FROM fuel_purchase WHERE source_key = 'card:1'
+                """)
+        }
+        let request = ReportRequest(period: .month(2026, 10), zone: zone, units: .metric, currency: "USD", generatedAt: 0, asOf: CivilDate(year: 2026, month: 11, day: 5)!)
+        let out = try t.warehouse.pool.read { db in try UtilizationReport().run(db, request) }
+        let table = try XCTUnwrap(out.tables.first { $0.name == "vendor_totals" }, "\(out.tables.map(\.name))")
+        let names = table.columns.map(\.name)
+        let row = try XCTUnwrap(table.rows.first)
+        func number(_ name: String) -> Double? { if case let .number(d) = row[names.firstIndex(of: name)!] { return d }; return nil }
+        XCTAssertEqual(number("vendor") ?? -1, 60, accuracy: 1e-9)
+        XCTAssertEqual(number("fleetkit") ?? -1, 60, accuracy: 1e-9)
+        XCTAssertEqual(number("difference") ?? -1, 0, accuracy: 1e-9)
+    }
 }

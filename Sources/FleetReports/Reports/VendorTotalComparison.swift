@@ -34,7 +34,8 @@ struct VendorTotalComparison {
     }
 
     /// The FleetKit figure of each measure: a daily rollup column, or for purchased fuel the
-    /// card, receipt and manual purchases stored for the asset in the period.
+    /// card, receipt and manual purchases stored for the asset in the period, each fill once (a
+    /// receipt linked to its card transaction is left out, as in every fuel figure).
     static let rollupColumn = ["distance": "distance_m", "engine_hours": "engine_s", "idle_hours": "idle_s", "fuel_used": "fuel_ml"]
 
     var lines: [Line] = []
@@ -64,7 +65,8 @@ struct VendorTotalComparison {
                 line.knownDays = r?.0 ?? 0
                 line.fleetKit = line.knownDays > 0 ? r?.1 : nil
             } else {
-                let r = try reader.all("SELECT COUNT(volume_ml), SUM(volume_ml) FROM fuel_purchase WHERE asset_id = ? AND at >= ? AND at < ?",
+                // A receipt linked to its card transaction is that fill again (the card counts it).
+                let r = try reader.all("SELECT COUNT(volume_ml), SUM(volume_ml) FROM fuel_purchase WHERE asset_id = ? AND at >= ? AND at < ? AND linked_to IS NULL",
                                        [.integer(id), .instant(start), .instant(end)]) { (try $0[0] as Int, try $0[1] as Double?) }.first
                 // Purchases are events, not daily figures: any purchase is a figure for the period.
                 line.fleetKit = (r?.0 ?? 0) > 0 ? r?.1 : nil
