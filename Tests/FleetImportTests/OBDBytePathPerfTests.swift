@@ -145,6 +145,32 @@ final class OBDBytePathPerfTests: XCTestCase {
         ])
     }
 
+    /// In the repeated hour a local stamp's instant depends on the latest one, so a stamp text
+    /// seen before is resolved again when a line read another way (non-ASCII, on the String path;
+    /// a time of day) moved the time in between. Chicago, 2026-11-01: 01:15 after 01:45 CST is
+    /// its first occurrence by the file-order rule (later ≥ latest fails), as the String path says.
+    func testARepeatedStampAfterAnotherLineMovedTheTimeIsResolvedAgain() {
+        let chicago = TimeZone(identifier: "America/Chicago")!
+        let lines = ["2026-11-01 01:59:00.000 >> 010D", "2026-11-01 01:15:00.100 << 41 0D 28",
+                     "2026-11-01 01:45:00.000 °", "2026-11-01 01:15:00.100 << 41 0D 28",
+                     "01:50:00 >> 010D", "2026-11-01 01:15:00.100 << 41 0D 28"]
+        var slowTime = ELMLineTime()
+        var fast = ELMByteParser(zone: chicago)
+        var times: [Int64?] = []
+        for (n, line) in lines.enumerated() {
+            let slow = ELMLineParser.pieces(of: line, line: n + 1, lastTime: &slowTime, zone: chicago)
+            var got: [ELMPiece] = []
+            Array(line.utf8).withUnsafeBufferPointer { fast.pieces($0, line: n + 1, into: &got) }
+            XCTAssertEqual(got, slow, "line \(n + 1): \(line)")
+            XCTAssertEqual(fast.lastTime, slowTime, "time after line \(n + 1): \(line)")
+            times.append(slowTime.instant)
+        }
+        // 01:59 CDT = 06:59Z; 01:15 after it is CST, 07:15Z; 01:45 CST = 07:45Z; 01:15 after 07:45Z is 06:15Z.
+        XCTAssertEqual(times[1], 1_793_517_300_100)
+        XCTAssertEqual(times[2], 1_793_519_100_000)
+        XCTAssertEqual(times[3], 1_793_513_700_100)
+    }
+
     /// Torque's Device Time: the byte reader takes its usual shape and must agree with `parse`
     /// there (value or error); it declines everything else.
     func testQuickDeviceTimeAgreesWithParse() {

@@ -47,8 +47,6 @@ struct ELMByteParser {
             p = after
         } else if let (clock, text, after) = Self.leadingClock(line) {
             lastTime = ELMLineParser.time(ofClock: clock, text: String(decoding: UnsafeBufferPointer(rebasing: line[text]), as: UTF8.self), after: lastTime, zone: zone)
-            // The next stamp is resolved after this time, not after the one the cache followed.
-            stamp.removeAll(keepingCapacity: true)
             p = after
         }
         let time = lastTime
@@ -262,9 +260,12 @@ struct ELMByteParser {
             end = z
         }
         let text = UnsafeBufferPointer(rebasing: line[t..<(t + end)])
-        // Timestamp.parse is a function of the text (the zone is the file's): a repeat is not
-        // parsed again, and another second of the same UTC minute is that minute plus its seconds.
-        if !Self.same(stamp, text) {
+        // Timestamp.parse is a function of the text (the zone is the file's), and a local time's
+        // value a function of the text and the latest instant: a repeat that follows its own
+        // value is not parsed again; after any other line set the time (a time of day, a line
+        // read on the String path) it is. Another second of the same UTC minute is that minute
+        // plus its seconds.
+        if !Self.same(stamp, text) || stampValue != lastTime {
             stamp.removeAll(keepingCapacity: true)
             stamp.append(contentsOf: text)
             if !minutePrefix.isEmpty, text.count > 17, Self.same(minutePrefix, UnsafeBufferPointer(rebasing: text[0..<17])), let within = Self.secondsZ(text) {
