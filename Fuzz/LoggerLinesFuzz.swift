@@ -16,6 +16,8 @@ public func fuzzLoggerLines(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var local = OBDLocalClock(zone: utc)
     while let line = try? reader.next() {
         let text = Substring(line.text)
+        // An event record is never also a reading (the importer skips it before parsing).
+        if FreematicsLine.isEvent(text) { precondition(FreematicsLine.parse(text) == nil, "an EV= line parsed as a reading") }
         if let r = FreematicsLine.parse(text) {
             precondition((1...3).contains(r.values.count) && r.id >= 0 && r.id <= 0xFFFF)
             if clock.restarts(r.time) { precondition(clock.boots >= 1) }

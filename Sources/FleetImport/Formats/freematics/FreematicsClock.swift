@@ -7,8 +7,9 @@ import FleetCore
 /// instant of a boot with a GPS time and a known date anchors that boot: every reading of the boot
 /// is then anchor + (device ms − anchor's device ms). A device time lower than the one before is a
 /// restart (the counter began again), and so is a second `#FREEMATICS` header: the next boot needs
-/// its own anchor. Readings of a boot before its anchor have no time and are rejected, never
-/// placed by a guess.
+/// its own anchor. Readings of a boot before its anchor are timed from it by the same counter
+/// (`FreematicsState` holds them until it comes); a boot that never gets one has no time, and its
+/// readings are rejected, never placed by a guess.
 struct FreematicsClock {
     /// Boots seen: 1 at the first reading, one more at each restart.
     private(set) var boots = 0

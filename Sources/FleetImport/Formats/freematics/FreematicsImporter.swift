@@ -50,8 +50,12 @@ public struct FreematicsImporter: Importer {
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty { continue }
             if trimmed.hasPrefix("#FREEMATICS") {
-                try state.flush(into: &sink)
+                try state.endStart(into: &sink)
                 state.clock.restart()
+                continue
+            }
+            if FreematicsLine.isEvent(text) {
+                state.events += 1
                 continue
             }
             readings += 1
@@ -63,18 +67,18 @@ public struct FreematicsImporter: Importer {
                 try sink.reject(Issue(.badValue, at: location, "not a Freematics reading (device time, hexadecimal PID and value: '12345,10D=50', '12345:10D=50' or '12345,10D,50')", raw: line.text))
                 continue
             }
-            if state.clock.restarts(parsed.time) { try state.flush(into: &sink) }
+            if state.clock.restarts(parsed.time) { try state.endStart(into: &sink) }
             guard let ms = state.clock.deviceTime(parsed.time) else {
                 try sink.reject(Issue(.badDate, at: location, "a time relative to the line before, with no device time before it", raw: line.text))
                 continue
             }
             try state.add(FreematicsState.Entry(line: line.number, raw: line.text, reading: parsed), at: ms, into: &sink)
         }
-        try state.flush(into: &sink)
+        try state.endStart(into: &sink)
         try state.recorder.finish(into: &sink)
         if state.recorder.samples == 0, state.positions == 0, readings > 0 {
             let why = state.unplaced > 0
-                ? "none of its \(readings) readings could be stored: \(state.unplaced) came before any GPS date and time (PIDs 11 and 10) of their device start, so they cannot be placed in time"
+                ? "none of its \(readings) readings could be stored: \(state.unplaced) are in device starts without any GPS date and time (PIDs 11 and 10), so they cannot be placed in time"
                 : "none of its \(readings) readings could be stored (see the reasons of each)"
             throw FleetError.unreadable(file: input.path, location: nil, reason: why,
                                         hint: "A Freematics log is timed by its GPS date and time, written once the GPS has a fix; a log recorded without a GPS fix cannot be placed in time. Nothing of this file was imported.")

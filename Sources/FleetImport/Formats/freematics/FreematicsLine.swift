@@ -68,6 +68,18 @@ struct FreematicsLine: Equatable {
         return FreematicsLine(time: time, id: id, values: values)
     }
 
+    /// A telelogger event record written among the readings, `102440:EV=3,TS=103160,SK=…,VIN=…`:
+    /// the device time, then `EV=` and the event number of the Freematics Hub protocol (`EVENT_LOGIN
+    /// 1`, `EVENT_LOGOUT 2`, `EVENT_SYNC 3` … in the firmware's `teleclient.h`). It is no reading.
+    static func isEvent(_ text: Substring) -> Bool {
+        let t = text.drop { $0 == " " || $0 == "\t" }
+        guard let sep = t.firstIndex(where: { $0 == ":" || $0 == "," }) else { return false }
+        let stamp = t[..<sep]
+        guard millis(stamp.first == "#" ? stamp.dropFirst() : stamp) != nil else { return false }
+        let rest = t[t.index(after: sep)...]
+        return rest.hasPrefix("EV=") && (rest.dropFirst(3).first.map { $0.isASCII && $0.isNumber } ?? false)
+    }
+
     /// 1 to 10 digits (the device counts in a 32-bit unsigned integer).
     private static func millis(_ s: Substring) -> Int64? {
         guard (1...10).contains(s.count), s.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }

@@ -4,7 +4,8 @@ import FleetWarehouse
 
 /// What a Freematics import holds between lines: the readings of the current device instant
 /// (the GPS date and time that time the instant may come after its other readings, so an instant
-/// is judged whole), the clock, and the tallies the notes report.
+/// is judged whole), the instants of the current start read before its first GPS fix, the clock,
+/// and the tallies the notes report.
 struct FreematicsState {
     struct Entry {
         var line: Int
@@ -16,10 +17,22 @@ struct FreematicsState {
     var recorder: OBDRecorder
     private let asset: Int64
     private var instant: (ms: Int64, entries: [Entry])?
+    /// Instants of this start before its anchor, in file order: the device clock that runs after
+    /// the first fix ran before it too, so the anchor places them exactly; rejected only when the
+    /// start ends without one.
+    private var early: [(ms: Int64, entries: [Entry])] = []
+    private var earlyCount = 0
     private(set) var positions = 0
     private(set) var unplaced = 0
+    private(set) var placedEarly = 0
+    /// Telelogger event records among the readings (`FreematicsLine.isEvent`).
+    var events = 0
     /// Readings of the device's own numbers or of PIDs outside FleetKit's table, by PID as written.
     private var notStored: [Int: Int] = [:]
+
+    /// Readings held before a start's first fix at most (memory stays bounded on any input); the
+    /// firmware waits for a fix before logging, so real logs hold a few hundred.
+    static let earlyLimit = 20_000
 
     init(asset: Int64, file: Int64) {
         self.asset = asset
@@ -36,42 +49,77 @@ struct FreematicsState {
         instant!.entries.append(entry)
     }
 
-    /// Judges and loads the held instant.
+    /// Judges and loads the held instant; before the start's anchor it is held in `early`.
     mutating func flush(into sink: inout some RecordSink) throws {
         guard let (ms, entries) = instant else { return }
         instant = nil
         var date: Int?, time: Int64?
         var rejected = Set<Int>()
-        func reject(_ e: Entry, _ reason: Issue.Reason, _ why: String) throws {
-            rejected.insert(e.line)
-            try sink.reject(Issue(reason, at: "line \(e.line)", why, raw: e.raw))
-        }
         for e in entries where e.reading.id == 0x10 || e.reading.id == 0x11 {
             let v = e.reading.values[0]
             if e.reading.id == 0x11 {
-                guard let d = FreematicsGPS.date(v) else { try reject(e, .badDate, "the GPS date '\(v)' is not a date written ddmmyy"); continue }
+                guard let d = FreematicsGPS.date(v) else { rejected.insert(e.line); try Self.reject(e, .badDate, "the GPS date '\(v)' is not a date written ddmmyy", into: &sink); continue }
                 date = d
             } else {
-                guard let t = FreematicsGPS.time(v) else { try reject(e, .badDate, "the GPS time '\(v)' is not a time written hhmmsscc"); continue }
+                guard let t = FreematicsGPS.time(v) else { rejected.insert(e.line); try Self.reject(e, .badDate, "the GPS time '\(v)' is not a time written hhmmsscc", into: &sink); continue }
                 time = t
             }
         }
+        let kept = entries.filter { !rejected.contains($0.line) }
         clock.observe(date: date, time: time, at: ms)
         guard let at = clock.utc(ms) else {
-            for e in entries where !rejected.contains(e.line) {
-                unplaced += 1
-                try reject(e, .badDate, "device time \(ms) ms has no GPS date and time before it since the device started (boot \(clock.boots)): the reading cannot be placed in time")
+            if earlyCount + kept.count <= Self.earlyLimit {
+                early.append((ms, kept))
+                earlyCount += kept.count
+            } else {
+                for e in kept {
+                    unplaced += 1
+                    try Self.reject(e, .badDate, "device time \(ms) ms comes before the first GPS date and time of its device start (boot \(clock.boots)) after more than \(Self.earlyLimit) such readings: FleetKit holds no more of them to place in time", into: &sink)
+                }
             }
             return
         }
+        if !early.isEmpty {
+            let held = early
+            early = []
+            earlyCount = 0
+            for (ems, eentries) in held {
+                placedEarly += eentries.count
+                try place(eentries, at: at - (ms - ems), into: &sink)
+            }
+        }
+        try place(kept, at: at, into: &sink)
+    }
+
+    /// The current start ends (a restart, a header, the end of the file): readings held for an
+    /// anchor it never got cannot be placed in time.
+    mutating func endStart(into sink: inout some RecordSink) throws {
+        try flush(into: &sink)
+        for (ms, entries) in early {
+            for e in entries {
+                unplaced += 1
+                try Self.reject(e, .badDate, "device time \(ms) ms has no GPS date and time in its device start (boot \(clock.boots)): the reading cannot be placed in time", into: &sink)
+            }
+        }
+        early = []
+        earlyCount = 0
+    }
+
+    private static func reject(_ e: Entry, _ reason: Issue.Reason, _ why: String, into sink: inout some RecordSink) throws {
+        try sink.reject(Issue(reason, at: "line \(e.line)", why, raw: e.raw))
+    }
+
+    /// Loads the readings of one instant at `at` (UTC ms).
+    private mutating func place(_ entries: [Entry], at: Int64, into sink: inout some RecordSink) throws {
+        func reject(_ e: Entry, _ reason: Issue.Reason, _ why: String) throws { try Self.reject(e, reason, why, into: &sink) }
         guard Timestamp.plausible.contains(at) else {
-            for e in entries where !rejected.contains(e.line) { try reject(e, .outOfRange, "the GPS date and time put this reading at \(at) ms, outside the years 1971–2200") }
+            for e in entries { try reject(e, .outOfRange, "the GPS date and time put this reading at \(at) ms, outside the years 1971–2200") }
             return
         }
         var values: [(pid: Int, value: Double)] = []
         var lat: (Entry, Double)?, lon: (Entry, Double)?
         var alt: Double?, speed: Double?, heading: Double?
-        for e in entries where !rejected.contains(e.line) {
+        for e in entries {
             let r = e.reading, v = r.values[0]
             switch r.id {
             case 0x10, 0x11: continue
@@ -107,7 +155,9 @@ struct FreematicsState {
     func notes() -> [String] {
         var out: [String] = []
         if clock.boots > 1 { out.append("the device started \(clock.boots) times in this log; each start is timed by its own GPS date and time (\(clock.anchors) found)") }
-        if unplaced > 0 { out.append("\(unplaced) readings before the first GPS date and time of their device start were rejected: they cannot be placed in time") }
+        if placedEarly > 0 { out.append("\(placedEarly) readings came before the first GPS fix of their device start and are timed from it by the device clock") }
+        if unplaced > 0 { out.append("\(unplaced) readings of device starts without a GPS date and time were rejected: they cannot be placed in time") }
+        if events > 0 { out.append("\(events) device event records (the telelogger's login, logout and sync lines, EV=…) are not readings and were not stored") }
         if !notStored.isEmpty {
             let total = notStored.values.reduce(0, +)
             let names = notStored.keys.sorted().prefix(10).map { id in
