@@ -14,28 +14,35 @@ import FleetTestSupport
 final class VendorTotalComparisonTests: XCTestCase {
     private let zone = FleetZone(identifier: "America/Chicago")!
 
-    private func warehouse() throws -> TestWarehouse {
+    /// A warehouse in Chicago with the vendor totals of `csv` loaded through a `period_totals`
+    /// profile of these columns (after `Vehicle: unit_number` and `Day: date`).
+    private func totals(_ columns: String, source: String, csv: String, loaded: Int) throws -> TestWarehouse {
         let t = try TestWarehouse()
         try t.warehouse.apply(setting: [.timezone]) { $0.zone = FleetZone(identifier: "America/Chicago")! }
         let dir = t.directory.appendingPathComponent("profiles")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try """
-            name: portal-daily
+            name: \(source)
             version: 1
             target: period_totals
             zone: America/Chicago
             constants:
-              source: acme-portal
+              source: \(source)
             columns:
               Vehicle: unit_number
               Day: date
-              Distance (mi): {field: distance, unit: mi}
-              Engine Hours: {field: engine_hours, unit: h}
-            """.write(to: dir.appendingPathComponent("portal-daily.yml"), atomically: true, encoding: .utf8)
+            \(columns)
+            """.write(to: dir.appendingPathComponent("\(source).yml"), atomically: true, encoding: .utf8)
         var o = ImportOptions()
         o.profileFolders = [dir.path]
-        let outcome = try t.importFile(try t.write("Vehicle,Day,Distance (mi),Engine Hours\nT-12,2026-10-05,123.4,6.5\nT-12,2026-10-06,80,4.25\n", to: "portal.csv"), options: o)
-        XCTAssertEqual(outcome.loaded, 4, outcome.error ?? "")
+        let outcome = try t.importFile(try t.write(csv, to: "\(source).csv"), options: o)
+        XCTAssertEqual(outcome.loaded, loaded, outcome.error ?? "")
+        return t
+    }
+
+    private func warehouse() throws -> TestWarehouse {
+        let t = try totals("  Distance (mi): {field: distance, unit: mi}\n  Engine Hours: {field: engine_hours, unit: h}", source: "acme-portal",
+                           csv: "Vehicle,Day,Distance (mi),Engine Hours\nT-12,2026-10-05,123.4,6.5\nT-12,2026-10-06,80,4.25\n", loaded: 4)
         // FleetKit's own day: 120 mi and 6 h on the 5th, nothing on the 6th.
         try t.warehouse.pool.write { db in
             try db.execute(sql: """
@@ -81,26 +88,7 @@ final class VendorTotalComparisonTests: XCTestCase {
     /// it are one 60 L fill, so a vendor's 60 L for the day differs by nothing (counting the
     /// receipt too would give 120 L and a difference of −60 L).
     func testPurchasedFuelCountsALinkedReceiptOnce() throws {
-        let t = try TestWarehouse()
-        try t.warehouse.apply(setting: [.timezone]) { $0.zone = FleetZone(identifier: "America/Chicago")! }
-        let dir = t.directory.appendingPathComponent("profiles")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        try """
-            name: card-monthly
-            version: 1
-            target: period_totals
-            zone: America/Chicago
-            constants:
-              source: card-statement
-            columns:
-              Vehicle: unit_number
-              Day: date
-              Fuel (L): {field: fuel_purchased, unit: L}
-            """.write(to: dir.appendingPathComponent("card-monthly.yml"), atomically: true, encoding: .utf8)
-        var o = ImportOptions()
-        o.profileFolders = [dir.path]
-        let outcome = try t.importFile(try t.write("Vehicle,Day,Fuel (L)\nT-12,2026-10-05,60\n", to: "card-totals.csv"), options: o)
-        XCTAssertEqual(outcome.loaded, 1, outcome.error ?? "")
+        let t = try totals("  Fuel (L): {field: fuel_purchased, unit: L}", source: "card-statement", csv: "Vehicle,Day,Fuel (L)\nT-12,2026-10-05,60\n", loaded: 1)
         // 2026-10-05 14:00 Chicago: the card fill and, 5 minutes later, its receipt linked to it.
         try t.warehouse.pool.write { db in
             try db.execute(sql: """
