@@ -37,18 +37,27 @@ final class OBDBytePathPerfTests: XCTestCase {
         }
         XCTAssertGreaterThan(lines.count, 150)
         for zone in [TimeZone(identifier: "UTC")!, TimeZone(identifier: "America/Chicago")!] {
-            // Threaded through all lines, as in a file: the time a line inherits must agree too.
-            var slowTime = ELMLineTime(instant: 1_790_841_600_000)
-            var fast = ELMByteParser(zone: zone)
-            fast.lastTime = slowTime
-            for (n, line) in lines.enumerated() {
-                let slow = ELMLineParser.pieces(of: line, line: n + 1, lastTime: &slowTime, zone: zone)
-                var got: [ELMPiece] = []
-                Array(line.utf8).withUnsafeBufferPointer { fast.pieces($0, line: n + 1, into: &got) }
-                XCTAssertEqual(got, slow, "line \(n + 1): \(line.debugDescription)")
-                XCTAssertEqual(fast.lastTime, slowTime, "time after \(line.debugDescription)")
-            }
+            assertPathsAgree(lines, zone: zone, from: ELMLineTime(instant: 1_790_841_600_000))
         }
+    }
+
+    /// Both parsers through `lines` in file order, the time a line inherits threaded through as in
+    /// a file: equal pieces and equal inherited time after every line. Returns the times.
+    @discardableResult
+    func assertPathsAgree(_ lines: [String], zone: TimeZone, from start: ELMLineTime, file: StaticString = #filePath, line: UInt = #line) -> [Int64?] {
+        var slowTime = start
+        var fast = ELMByteParser(zone: zone)
+        fast.lastTime = slowTime
+        var times: [Int64?] = []
+        for (n, text) in lines.enumerated() {
+            let slow = ELMLineParser.pieces(of: text, line: n + 1, lastTime: &slowTime, zone: zone)
+            var got: [ELMPiece] = []
+            Array(text.utf8).withUnsafeBufferPointer { fast.pieces($0, line: n + 1, into: &got) }
+            XCTAssertEqual(got, slow, "line \(n + 1): \(text.debugDescription)", file: file, line: line)
+            XCTAssertEqual(fast.lastTime, slowTime, "time after line \(n + 1): \(text.debugDescription)", file: file, line: line)
+            times.append(slowTime.instant)
+        }
+        return times
     }
 
     /// Lines glued from transcript fragments by a seeded generator: byte and String parsers agree
@@ -150,21 +159,10 @@ final class OBDBytePathPerfTests: XCTestCase {
     /// a time of day) moved the time in between. Chicago, 2026-11-01: 01:15 after 01:45 CST is
     /// its first occurrence by the file-order rule (later ≥ latest fails), as the String path says.
     func testARepeatedStampAfterAnotherLineMovedTheTimeIsResolvedAgain() {
-        let chicago = TimeZone(identifier: "America/Chicago")!
         let lines = ["2026-11-01 01:59:00.000 >> 010D", "2026-11-01 01:15:00.100 << 41 0D 28",
                      "2026-11-01 01:45:00.000 °", "2026-11-01 01:15:00.100 << 41 0D 28",
                      "01:50:00 >> 010D", "2026-11-01 01:15:00.100 << 41 0D 28"]
-        var slowTime = ELMLineTime()
-        var fast = ELMByteParser(zone: chicago)
-        var times: [Int64?] = []
-        for (n, line) in lines.enumerated() {
-            let slow = ELMLineParser.pieces(of: line, line: n + 1, lastTime: &slowTime, zone: chicago)
-            var got: [ELMPiece] = []
-            Array(line.utf8).withUnsafeBufferPointer { fast.pieces($0, line: n + 1, into: &got) }
-            XCTAssertEqual(got, slow, "line \(n + 1): \(line)")
-            XCTAssertEqual(fast.lastTime, slowTime, "time after line \(n + 1): \(line)")
-            times.append(slowTime.instant)
-        }
+        let times = assertPathsAgree(lines, zone: TimeZone(identifier: "America/Chicago")!, from: ELMLineTime())
         // 01:59 CDT = 06:59Z; 01:15 after it is CST, 07:15Z; 01:45 CST = 07:45Z; 01:15 after 07:45Z is 06:15Z.
         XCTAssertEqual(times[1], 1_793_517_300_100)
         XCTAssertEqual(times[2], 1_793_519_100_000)
