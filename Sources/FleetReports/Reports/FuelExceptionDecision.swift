@@ -65,7 +65,8 @@ public struct FuelExceptionDecision: Sendable, Equatable {
     }
 
     /// An id that names no exception FleetKit finds: what to match (the id, or its purchase key
-    /// when no such purchase is stored), why, and what there is to choose from.
+    /// when no such purchase is stored), why, and what there is to choose from (the purchase's
+    /// exceptions, or up to 10,000 stored purchase keys within two characters of its length).
     public struct UnknownException: Error, CustomStringConvertible {
         public var value: String
         public var reason: String
@@ -113,7 +114,11 @@ public struct FuelExceptionDecision: Sendable, Equatable {
             try warehouse.pool.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
                     guard var purchase = try Row.fetchOne(db, sql: "SELECT id, at, linked_to, source_file_id FROM fuel_purchase WHERE source_key = ?", arguments: [key]) else {
-                        let keys = try String.fetchAll(db, sql: "SELECT source_key FROM fuel_purchase WHERE linked_to IS NULL ORDER BY source_key")
+                        // Keys near it in length, at most 10,000: what a close match can be, in bounded memory.
+                        let keys = try String.fetchAll(db, sql: """
+                            SELECT source_key FROM fuel_purchase WHERE linked_to IS NULL AND length(source_key) BETWEEN ? AND ?
+                            ORDER BY source_key LIMIT 10000
+                            """, arguments: [key.count - 2, key.count + 2])
                         throw UnknownException(value: key, reason: "no fuel purchase \(key) is in the warehouse", candidates: keys)
                     }
                     var judged = key
