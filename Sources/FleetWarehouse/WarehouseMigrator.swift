@@ -37,6 +37,7 @@ public enum WarehouseMigrator {
         m.registerMigration("v14-check-lists", foreignKeyChecks: .immediate) { db in try rewriteCheckLists(db) }
         m.registerMigration("v15-bulk-fuel") { db in try db.execute(sql: v15BulkFuel) }
         m.registerMigration("v16-vendor-totals") { db in try db.execute(sql: v16VendorTotals) }
+        m.registerMigration("v17-fuel-exception-decisions") { db in try db.execute(sql: v17FuelExceptionDecisions) }
         return m
     }
 

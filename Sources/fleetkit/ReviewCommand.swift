@@ -3,19 +3,21 @@ import Foundation
 import FleetKit
 
 /// `fleetkit review list|accept|fix`: the receipts waiting for a person (docs/FORMATS.md, "receipt"); `review finding`: a
-/// compliance officer's decision on a DVIR finding.
+/// compliance officer's decision on a DVIR finding; `review exception`: a person's decision on a fuel exception.
 struct ReviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "review",
-        abstract: "Receipts and fields waiting for a person: list them, accept a value read, or fix it; accept or dispute a DVIR finding.",
+        abstract: "Receipts and fields waiting for a person: list them, accept a value read, or fix it; accept or dispute a DVIR finding; accept or reject a fuel exception.",
         discussion: """
             A receipt is listed while its total, date or (fuel) volume is missing or doubtful, or its currency \
             was not printed. Once every field it needs is accepted or fixed, its fuel purchase is no longer \
             flagged, or its expense is loaded. Corrections are kept with who and when, against the image's \
             content, and applied whenever the same image is imported again. `review finding accept|dispute` \
-            records a compliance officer's decision on a DVIR signature-chain finding, with a reason.
+            records a compliance officer's decision on a DVIR signature-chain finding, with a reason; \
+            `review exception accept|reject` a person's decision on a fuel exception (a rejected purchase \
+            leaves the cost report's totals).
             """,
-        subcommands: [ReviewListCommand.self, ReviewAcceptCommand.self, ReviewFixCommand.self, ReviewFindingCommand.self])
+        subcommands: [ReviewListCommand.self, ReviewAcceptCommand.self, ReviewFixCommand.self, ReviewFindingCommand.self, ReviewExceptionCommand.self])
 }
 
 /// Shared by `accept` and `fix`: who is correcting, and how the outcome is printed.

@@ -59,6 +59,7 @@ final class RecordSchemaTests: XCTestCase {
         "correction": "Corrections.forget",
         "row_version": "RowVersions.record",
         "dvir_finding_decision": "DVIRFindingDecision.record, append-only",
+        "fuel_exception_decision": "FuelExceptionDecision.record, append-only",
     ]
 
     private func liveColumns(_ t: TestWarehouse, _ table: String) throws -> [String] {

@@ -152,7 +152,7 @@ final class WarehouseMigratorTests: XCTestCase {
                                  "v10-dvir-defect-pending", "v11-asset-name-source", "v12-dvir-audit", "v12-assumed-currency", "v12-reject-rows", "v12-month-end",
                                  "v13-verify-keys", "v13-fuel", "v13-dvir-findings", "v13-driver-medical", "v13-run-exit-code", "v13-twin-keys", "v14-file-keys",
                                  "v14-driver-licence", "v14-hos-logs", "v14-check-lists", "v15-bulk-fuel",
-                                 "v16-vendor-totals"])
+                                 "v16-vendor-totals", "v17-fuel-exception-decisions"])
     }
 
     func testNotADatabaseIsRefusedUntouched() throws {

@@ -24,6 +24,10 @@ struct CostLine {
     /// fixed with `fleetkit review`: kept out of every total (`reportMinor` nil), listed in data
     /// quality, and the report is partial (`pendingSQL`).
     var pendingReview: Bool
+    /// A fuel purchase a person rejected at the review of one of its fuel exceptions
+    /// (`FuelExceptionDecision`): the decision as shown in the detail row; kept out of every
+    /// total (`reportMinor` nil) and every fuel figure, listed in data quality.
+    var rejection: String?
     var sourceFileID: Int64
 
     static let categories = ["fuel", "maintenance", "repair", "tires", "parts", "tolls", "insurance", "lease", "registration", "other"]
@@ -32,7 +36,8 @@ struct CostLine {
     /// (`TankCosting`); a dispense the tank could not price is listed in data quality, not summed.
     /// Fuel purchases are counted once: a receipt linked to the card transaction it duplicates
     /// (`linked_to`) is not a cost of its own, and a purchase whose total was not read is listed
-    /// in data quality but not summed. Maintenance records whose service type starts with
+    /// in data quality but not summed; a purchase rejected at a fuel exception's review is a
+    /// detail row with its decision and no report amount (`CountedCosts.rejectedSQL`). Maintenance records whose service type starts with
     /// `repair` are repairs; the rest are maintenance.
     ///
     /// One query in report order (time, source, key), read through a cursor: the cost report
@@ -40,6 +45,7 @@ struct CostLine {
     /// so no more than one line is in memory at a time (`ReportRowStream`).
     static func cursor(_ db: Database, _ request: ReportRequest, converter: CurrencyConverter) throws -> MapCursor<RowCursor, CostLine> {
         let pending = try pendingSQL(db, "x")
+        let rejected = try FuelExceptionDecision.rejectionSQL(db, "x")
         let filter = request.assetFilter()
         let assetJoin = "LEFT JOIN asset a ON a.id = x.asset_id"
         let restrict = filter.arguments.isEmpty ? "" : " AND \(filter.sql)"
@@ -49,19 +55,19 @@ struct CostLine {
             SELECT * FROM (
               SELECT x.at AS at, x.asset_id AS asset_id, x.category AS category, 'expense' AS source, x.amount_minor AS amount,
                      x.currency AS currency, x.vendor AS vendor, x.description AS description, x.source_key AS source_key,
-                     x.source_file_id AS source_file_id, NULL AS volume_ml, 0 AS needs_review, 0 AS pending
+                     x.source_file_id AS source_file_id, NULL AS volume_ml, 0 AS needs_review, 0 AS pending, NULL AS rejected
               FROM expense x \(assetJoin) WHERE x.at >= ? AND x.at < ?\(restrict)
               UNION ALL
               SELECT x.at, x.asset_id, 'fuel', 'fuel_' || COALESCE(x.origin, ''), x.total_minor, x.currency, x.merchant, x.fuel_grade,
-                     x.source_key, x.source_file_id, x.volume_ml, x.needs_review, CASE WHEN \(pending) THEN 1 ELSE 0 END
+                     x.source_key, x.source_file_id, x.volume_ml, x.needs_review, CASE WHEN \(pending) THEN 1 ELSE 0 END, \(rejected)
               FROM fuel_purchase x \(assetJoin) WHERE x.at >= ? AND x.at < ? AND x.linked_to IS NULL AND x.total_minor IS NOT NULL\(restrict)
               UNION ALL
               SELECT x.performed_at, x.asset_id, CASE WHEN substr(x.service_type, 1, 6) = 'repair' THEN 'repair' ELSE 'maintenance' END,
-                     'maintenance', x.cost_minor, COALESCE(x.currency, ?), x.vendor, x.service_type, x.source_key, x.source_file_id, NULL, 0, 0
+                     'maintenance', x.cost_minor, COALESCE(x.currency, ?), x.vendor, x.service_type, x.source_key, x.source_file_id, NULL, 0, 0, NULL
               FROM maintenance_record x \(assetJoin) WHERE x.performed_at >= ? AND x.performed_at < ? AND x.cost_minor IS NOT NULL\(restrict)
               UNION ALL
               SELECT x.at, x.asset_id, 'fuel', 'fuel_bulk', x.cost_minor, x.cost_currency, 'tank ' || x.tank, x.product, x.source_key,
-                     x.source_file_id, x.volume_ml, 0, 0
+                     x.source_file_id, x.volume_ml, 0, 0, NULL
               FROM fuel_dispense x \(assetJoin) WHERE x.at >= ? AND x.at < ? AND x.cost_minor IS NOT NULL\(restrict)
             ) ORDER BY at, source, source_key
             """
@@ -70,10 +76,11 @@ struct CostLine {
             let day = request.zone.day(of: at)
             let minor: Int64 = row["amount"]
             let unconfirmed: Bool = row["pending"]
+            let rejection = FuelExceptionDecision.rejectionText(row["rejected"])
             return CostLine(at: at, day: day, assetID: row["asset_id"], category: row["category"], source: row["source"], sourceKey: row["source_key"],
                             vendor: row["vendor"], description: row["description"], amountMinor: minor, currency: currency,
-                            rate: converter.rate(currency, on: day), reportMinor: unconfirmed ? nil : try converter.convert(minor: minor, currency: currency, on: day),
-                            volumeML: row["volume_ml"], needsReview: row["needs_review"] ?? false, pendingReview: unconfirmed, sourceFileID: row["source_file_id"])
+                            rate: converter.rate(currency, on: day), reportMinor: unconfirmed || rejection != nil ? nil : try converter.convert(minor: minor, currency: currency, on: day),
+                            volumeML: row["volume_ml"], needsReview: row["needs_review"] ?? false, pendingReview: unconfirmed, rejection: rejection, sourceFileID: row["source_file_id"])
         }
     }
 

@@ -46,6 +46,8 @@ public struct CostReport: Report {
         var reviewFirst: [String] = []
         var pending: [String: (rows: Int, minor: Int64)] = [:]
         var pendingFirst: [String] = []
+        var rejected: [String: (rows: Int, minor: Int64)] = [:]
+        var rejectedFirst: [String] = []
         var lineCount = 0
         var countedMinor: Int64 = 0
         var detail = TableBuilder(name: "detail", title: "Every cost row",
@@ -56,6 +58,12 @@ public struct CostReport: Report {
             // Every line is totalled; only up to the limit are held (about 0.5 KB per row held).
             try detail.add(l, hold: lineCount <= request.heldRowLimit)
             if lineCount == request.heldRowLimit + 1 { detail.dropHeldRows() }
+            if let rejection = l.rejection {
+                rejected[l.currency, default: (0, 0)].rows += 1
+                try rejected[l.currency, default: (0, 0)].minor.add(l.amountMinor, "the rejected \(l.currency) fuel amounts")
+                if rejectedFirst.count < 10 { rejectedFirst.append("\(l.day) \(l.sourceKey) \(Money(minor: l.amountMinor, currency: l.currency)): \(rejection)") }
+                continue
+            }
             if l.pendingReview {
                 pending[l.currency, default: (0, 0)].rows += 1
                 try pending[l.currency, default: (0, 0)].minor.add(l.amountMinor, "the unconfirmed \(l.currency) receipt amounts")
@@ -176,6 +184,10 @@ public struct CostReport: Report {
         quality.add("Receipt fuel purchases with an unconfirmed total (not counted until reviewed)", pendingRows,
                     pendingRows == 0 ? "none" : "\(pendingAmounts) as read: " + pendingFirst.joined(separator: "; ")
                         + (pendingRows > pendingFirst.count ? "; …" : "") + "; `fleetkit review list` settles them")
+        let rejectedRows = rejected.values.reduce(0) { $0 + $1.rows }
+        quality.add("Fuel purchases rejected at the review of a fuel exception (not counted)", rejectedRows,
+                    rejectedRows == 0 ? "none" : rejected.keys.sorted().map { "\(Money(minor: rejected[$0]!.minor, currency: $0))" }.joined(separator: " + ")
+                        + " in all; " + rejectedFirst.joined(separator: "; ") + (rejectedRows > rejectedFirst.count ? "; …" : ""))
         quality.add("Fuel purchases needing review (counted)", reviewRows,
                     reviewRows == 0 ? "none" : reviewFirst.joined(separator: "; "))
         let links = try FuelLinkFindings(db, request)
@@ -184,7 +196,7 @@ public struct CostReport: Report {
         quality.add("Receipts that may be a card fill but match ambiguously (left unlinked and counted: check for a double count)", links.ambiguous.count,
                     FuelLinkFindings.detail(links.ambiguous, "several cards or receipts fit the same fill"))
         let judgedFuel = try FuelExceptions.compute(db, request)
-        let fuelExceptions = try judgedFuel.summary(converter: converter, request)
+        let fuelExceptions = try judgedFuel.summary(converter: converter, request, decisions: try FuelExceptionDecision.latest(db))
         quality.add("Fuel purchases with exceptions (misfuel, over capacity, refill, price; see fuel-exceptions)", fuelExceptions.count, fuelExceptions.detail)
         let fuelBalance = try BoughtAgainstBurned.compute(db, request, fills: judgedFuel.fills).summary(request)
         quality.add("Assets whose fuel bought differs from fuel burned beyond the band (see fuel-exceptions)", fuelBalance.count, fuelBalance.detail)

@@ -59,7 +59,9 @@ extension CostReport {
             .text("currency", "Currency") { $0.currency },
             TableColumn(ReportColumn("rate", "Rate to \(cur)", .rate), role: .measure, total: .none) { $0.rate.map { .number($0) } ?? .null },
             .money("amount_report", "Amount", currency: cur) { $0.reportMinor },
-            .text("needs_review", "Needs review", role: .note) { $0.pendingReview ? "yes: total unconfirmed, not counted" : $0.needsReview ? "yes" : "" },
+            .text("needs_review", "Needs review", role: .note) { l in
+                l.rejection.map { "no: \($0); not counted" } ?? (l.pendingReview ? "yes: total unconfirmed, not counted" : l.needsReview ? "yes" : "")
+            },
             TableColumn(ReportColumn("source_file", "Source file", .integer), role: .note) { .integer($0.sourceFileID) },
         ]
     }

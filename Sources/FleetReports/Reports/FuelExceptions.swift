@@ -70,6 +70,9 @@ struct FuelExceptions {
         var rule: Rule
         var status: Status
         var evidence: String
+        /// The exception id a person's decision names (`FuelExceptionDecision`): the purchase's
+        /// natural key and the rule, never a row id.
+        var id: String { FuelExceptionDecision.id(purchase: fill.sourceKey, rule: rule) }
     }
 
     /// A fill this close after the asset's previous fill is a second fill: a tank drivers fill
@@ -240,9 +243,15 @@ extension FuelExceptions.Finding {
 extension FuelExceptions {
     /// The count of purchases with an exception and their amount in the report currency, for
     /// the cost report's data quality: "none", or the count by rule and the amount at stake.
-    func summary(converter: CurrencyConverter, _ request: ReportRequest) throws -> (count: Int, detail: String) {
-        let with = fillsWithExceptions
-        guard !with.isEmpty else { return (0, "none") }
+    /// Only open exceptions count: one a person accepted is settled, and a rejected purchase is
+    /// out of the totals and listed on its own row.
+    func summary(converter: CurrencyConverter, _ request: ReportRequest, decisions: [String: FuelExceptionDecision]) throws -> (count: Int, detail: String) {
+        let exceptions = exceptions.filter { decisions[$0.id] == nil }
+        var seen = Set<Int64>()
+        let with = exceptions.map(\.fill).filter { seen.insert($0.id).inserted }
+        let decided = self.exceptions.count - exceptions.count
+        let settled = decided == 0 ? "" : "; \(decided) decided at review (see fuel-exceptions)"
+        guard !with.isEmpty else { return (0, decided == 0 ? "none" : "none open" + settled) }
         var minor: Int64 = 0
         var unconverted: [String: Int64] = [:]
         for f in with {
@@ -259,6 +268,6 @@ extension FuelExceptions {
         }
         let atStake = ([Money(minor: minor, currency: request.currency).description]
             + unconverted.keys.sorted().map { "\(Money(minor: unconverted[$0]!, currency: $0)) without a rate" }).joined(separator: " + ")
-        return (with.count, "\(atStake) at stake (\(byRule.joined(separator: ", "))); counted in the totals, listed in the fuel-exceptions report")
+        return (with.count, "\(atStake) at stake (\(byRule.joined(separator: ", "))); counted in the totals, listed in the fuel-exceptions report" + settled)
     }
 }

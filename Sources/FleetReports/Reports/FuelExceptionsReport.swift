@@ -8,7 +8,8 @@ import FleetWarehouse
 /// with its rule and evidence, what could not be judged and why, and each rule's counts; and
 /// per asset, fuel bought against fuel burned (`BoughtAgainstBurned`) with the purchases behind
 /// each variance. The purchases stay in the cost report's totals: an exception is a question,
-/// not a correction.
+/// not a correction, until a person rejects it (`FuelExceptionDecision`); each exception shows
+/// its id and its latest decision.
 public struct FuelExceptionsReport: Report {
     public static let name = "fuel-exceptions"
     public static let title = "Fuel exceptions"
@@ -36,9 +37,14 @@ public struct FuelExceptionsReport: Report {
             .text("product", "Product") { FuelExceptions.describe($0.fill.product) },
             .volume("volume", "Volume", request, total: .none) { $0.fill.volumeMl },
         ]
-        var exceptions = TableBuilder(name: "exceptions", title: "Exceptions", columns: purchaseColumns + [
+        let decisions = try FuelExceptionDecision.latest(db)
+        var exceptions = TableBuilder(name: "exceptions", title: "Exceptions", columns: [.text("exception_id", "Exception id", role: .note) { $0.id }] + purchaseColumns + [
             .money("amount", "Amount", currency: cur, total: .none) { amounts[$0.fill.id] ?? nil },
             .text("rule", "Rule") { $0.rule.rawValue }, .text("evidence", "Evidence", role: .note) { $0.evidence },
+            .text("decision", "Decision") { decisions[$0.id]?.state.rawValue ?? "open" },
+            .text("decision_reason", "Decision reason", role: .note) { decisions[$0.id]?.reason },
+            .text("decided_by", "Decided by", role: .note) { decisions[$0.id]?.by },
+            TableColumn(ReportColumn("decided_at", "Decided at", .datetime), role: .note) { decisions[$0.id].map { .datetime($0.at) } ?? .null },
         ])
         for e in judged.exceptions { try exceptions.add(e) }
         var notJudged = TableBuilder(name: "not_judged", title: "Purchases a rule cannot judge", columns: purchaseColumns + [
@@ -165,7 +171,8 @@ public struct FuelExceptionsReport: Report {
                       "A receipt linked to the card transaction it duplicates, or to an earlier image of the same receipt, is the same fill and is not judged again; its product text names the fill's product when the card line names none.",
                       "Products are read from the grade text, else from the NACS product codes 001–003 (docs/METRICS.md, \"Fuel products\"); fuel types: hybrid takes gasoline, flex gasoline or E85, bifuel any motor fuel.",
                       "The refill window looks back \(FuelExceptions.refillWindowMs / 3_600_000) h, into the days before the period too; the price median is per product and currency over the period's lines.",
-                      "Amounts are converted to \(cur) with the rate in force on the purchase's day; the amount at stake counts each purchase with an exception once. The purchases stay in the cost report's totals.",
+                      "Amounts are converted to \(cur) with the rate in force on the purchase's day; the amount at stake counts each purchase with an exception once. The purchases stay in the cost report's totals unless a person rejects one of their exceptions.",
+                      "An exception is open until a person accepts it (the purchase stands) or rejects it (the purchase leaves the cost report's totals and fuel figures, listed there with the reason); decisions are append-only with who and when, keyed by the purchase's natural key and the rule (the Exception id), and the latest one is shown.",
                       "Idle cost, per asset with idle hours: the fuel of the idling periods the telematics reported, else idle hours × the no-load idle rate of its class (gasoline vehicle 0.39, hybrid 0.16, diesel vehicle 0.64 US gal/h; U.S. DOE Fact #861), × the period's median price of its fuel (regular gasoline or diesel) in \(cur); machines without measured idle fuel are not judged.",
                       "Tank reconciliation, per bulk tank: variance = fuel delivered − fuel dispensed − (level at end − level at start), the levels from the tank's dip readings (the last at or before the start, the last before the end); outside \(Int(TankReconciliation.tolerance * 100)) % of the fuel delivered and dispensed it is over or under.",
                       "Bought against burned, per asset: variance = fuel bought (its fills of the period, and the bulk fuel dispensed into it from on-site tanks) − fuel burned (the daily rollup of its fuel-used meter) − (level at end − level at start) × tank capacity; the level at the start is the last fuel-level reading at or before it (else the first in the period), at the end the last reading in the period. Outside the band (\(Int(BoughtAgainstBurned.meterTolerance * 100)) % of burned, plus \(Int(BoughtAgainstBurned.levelTolerance * 100)) % of the tank at each end when level-corrected, else one tank) it is over or under, and its purchases are listed."],
@@ -175,7 +182,8 @@ public struct FuelExceptionsReport: Report {
                         ReportHeadline("idle_cost", Double(idleTotal) / pow10(Money.minorDigits(cur)), .money)],
             generatedAt: request.generatedAt, sources: sources)
         var output = ReportOutput(metadata: metadata, tables: [
-            exceptions.table(note: "One row per purchase and rule that fired; a purchase with two exceptions is on two rows (the amount at stake counts it once)."),
+            exceptions.table(note: "One row per purchase and rule that fired; a purchase with two exceptions is on two rows (the amount at stake counts it once). "
+                             + "A person accepts or rejects one with `fleetkit review exception accept|reject EXCEPTION-ID --reason TEXT`; a rejected purchase is out of the cost report's totals."),
             notJudged.table(note: "Each purchase and rule that lacks a fact to judge by: what to add to judge it."),
             rules.table(note: "Each rule's threshold and how the period's purchases fared."),
             balanceTable.table(note: "Per asset: fuel bought against fuel burned, corrected by the tank level's change; over or under when the variance is outside the band."),

@@ -6,10 +6,11 @@ import FleetCore
 /// changes them, an fx-rates correction included, is a restatement.
 ///
 /// The rows counted are the cost report's (docs/METRICS.md, "Cost"): expenses; fuel purchases
-/// not linked to the card transaction they duplicate, with a total, and not a receipt amount
-/// waiting for review; bulk fuel dispensed, at its tank's weighted-average cost (`TankCosting`;
-/// a dispense the tank cannot price is not counted); maintenance records with a cost (in the warehouse currency when they
-/// name none), `repair…` service types as repairs. Each converts with `CurrencyConverter` on
+/// not linked to the card transaction they duplicate, with a total, not a receipt amount
+/// waiting for review, and not rejected at a fuel exception's review (`rejectedSQL`); bulk
+/// fuel dispensed, at its tank's weighted-average cost (`TankCosting`; a dispense the tank
+/// cannot price is not counted); maintenance records with a cost (in the warehouse currency
+/// when they name none), `repair…` service types as repairs. Each converts with `CurrencyConverter` on
 /// its local day and is rounded row by row; a row with no rate in force is not counted and is
 /// listed per currency instead.
 public struct CountedCosts: Sendable, Equatable {
@@ -28,12 +29,12 @@ public struct CountedCosts: Sendable, Equatable {
     /// The costs with `at` in `from..<to` (Unix seconds), their days in `zone`, converted with
     /// `converter` (whose `base` prices maintenance records without a currency).
     public static func read(_ db: Database, from: Int64, to: Int64, zone: FleetZone, converter: CurrencyConverter) throws -> CountedCosts {
-        let pending = try pendingReviewSQL(db, "x")
+        let pending = try pendingReviewSQL(db, "x"), rejected = try rejectedSQL(db, "x")
         let sql = """
             SELECT x.at, x.category, x.amount_minor, x.currency FROM expense x WHERE x.at >= ?1 AND x.at < ?2
             UNION ALL
             SELECT x.at, 'fuel', x.total_minor, x.currency FROM fuel_purchase x
-            WHERE x.at >= ?1 AND x.at < ?2 AND x.linked_to IS NULL AND x.total_minor IS NOT NULL AND NOT \(pending)
+            WHERE x.at >= ?1 AND x.at < ?2 AND x.linked_to IS NULL AND x.total_minor IS NOT NULL AND NOT \(pending) AND NOT \(rejected)
             UNION ALL
             SELECT x.performed_at, CASE WHEN substr(x.service_type, 1, 6) = 'repair' THEN 'repair' ELSE 'maintenance' END,
                    x.cost_minor, COALESCE(x.currency, ?3) FROM maintenance_record x
@@ -70,6 +71,18 @@ public struct CountedCosts: Sendable, Equatable {
         guard try db.tableExists("receipt_field") else { return flagged + ")" }
         return flagged + " AND NOT EXISTS (SELECT 1 FROM receipt_field rf WHERE rf.source_file_id = \(x).source_file_id"
             + " AND rf.field = 'total' AND rf.confidence >= \(reviewThreshold)))"
+    }
+
+    /// The condition, on fuel purchase alias `x`, of a purchase a person rejected at the review
+    /// of one of its fuel exceptions (`fleetkit review exception reject`): the latest decision on
+    /// some (purchase, rule) of its natural key is `rejected`. A later `accept` of that exception
+    /// puts it back. Judged by the decision alone, not by whether the rule still fires: what a
+    /// person signed off stays signed off when master data changes, until a person decides again.
+    /// A warehouse not yet migrated to v17-fuel-exception-decisions has no decisions: `0`.
+    public static func rejectedSQL(_ db: Database, _ x: String) throws -> String {
+        guard try db.tableExists("fuel_exception_decision") else { return "0" }
+        return "EXISTS (SELECT 1 FROM fuel_exception_decision d WHERE d.purchase = \(x).source_key AND d.decision = 'rejected'"
+            + " AND NOT EXISTS (SELECT 1 FROM fuel_exception_decision e WHERE e.purchase = d.purchase AND e.rule = d.rule AND e.id > d.id))"
     }
 
     /// `ReceiptFields.reviewThreshold` of FleetOCR, which the warehouse does not link: a stored
