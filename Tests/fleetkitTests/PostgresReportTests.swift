@@ -160,6 +160,37 @@ final class PostgresReportTests: XCTestCase {
         XCTAssertEqual(dashboard.first.map { "\($0[1]) \($0[3])" }, "33 25 vehicles and trailers, 8 machines")
     }
 
+    /// A month whose cost detail is streamed (past `heldRowLimit`) writes from PostgreSQL the
+    /// same CSV, JSON and HTML as the held rows from SQLite: each format runs the cost lines again
+    /// in the PostgreSQL snapshot, and HTML's first rows stop that query early.
+    func testStreamedCostDetailOnPostgresGivesTheFilesOfHeldRows() throws {
+        let (sqlite, url) = try Self.copied.get()
+        func request(_ limit: Int) -> ReportRequest {
+            var r = ReportRequest(period: .month(2026, 10), generatedAt: 0)
+            r.heldRowLimit = limit
+            return r
+        }
+        let held = FileManager.default.temporaryDirectory.appendingPathComponent("pg-held-\(UUID())")
+        let streamed = FileManager.default.temporaryDirectory.appendingPathComponent("pg-streamed-\(UUID())")
+        defer { for d in [held, streamed] { try? FileManager.default.removeItem(at: d) } }
+        let formats = ReportFormats.all.filter { $0.name != "xlsx" }
+        let a = try ReportWriter(warehouse: try Warehouse(path: sqlite), formats: formats).write([CostReport.self], request: request(50_000), to: held, index: false)
+        let b = try ReportWriter(postgres: try PostgresConnection(try XCTUnwrap(PostgresURL(url))), formats: formats)
+            .write([CostReport.self], request: request(3), to: streamed, index: false)
+        XCTAssertEqual(a.failures, [])
+        XCTAssertEqual(b.failures, [])
+        let detail = b.outputs.first?.tables.first { $0.name == "detail" }
+        XCTAssertEqual(detail?.rows.count, 0, "streamed, not held")
+        XCTAssertEqual(detail?.stream?.count, 470)
+        let names = try FileManager.default.contentsOfDirectory(atPath: held.path).sorted()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: streamed.path).sorted(), names)
+        XCTAssertGreaterThanOrEqual(names.count, 3)
+        for name in names {
+            let x = try Data(contentsOf: held.appendingPathComponent(name)), y = try Data(contentsOf: streamed.appendingPathComponent(name))
+            XCTAssertTrue(x == y, "\(name) differs between held rows on SQLite and streamed rows on PostgreSQL")
+        }
+    }
+
     /// A report that does not run on PostgreSQL yet exits 2 before connecting, naming the ones
     /// that do, with the password masked.
     func testUnportedReportIsRefusedNamingThePortableOnes() throws {
