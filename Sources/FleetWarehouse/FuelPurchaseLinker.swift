@@ -45,106 +45,140 @@ public enum FuelPurchaseLinker {
 
     static let columns = "id, source_key, asset_id, at, merchant, total_minor, currency, card_last4, volume_ml, linked_to"
 
+    /// One fuel purchase as the rules read it (`columns`, in that order).
+    struct Purchase {
+        var id: Int64, sourceKey: String, assetID: Int64?, at: Int64, merchant: String?
+        var totalMinor: Int64?, currency: String, cardLast4: String?, volumeML: Double?, linkedTo: Int64?
+
+        init(_ r: WarehouseRow) throws {
+            id = try r[0]; sourceKey = try r[1]; assetID = try r[2]; at = try r[3]; merchant = try r[4]
+            totalMinor = try r[5]; currency = try r[6]; cardLast4 = try r[7]; volumeML = try r[8]; linkedTo = try r[9]
+        }
+    }
+
+    /// "The same asset or the same card last four" for `?first` and the next parameter: only
+    /// the known ones are compared (a NULL parameter compared alone has no type on PostgreSQL).
+    /// Callers have checked that one of the two is known.
+    static func sameAssetOrCard(_ asset: Int64?, _ last4: String?, first: Int) -> (sql: String, arguments: [WarehouseArgument]) {
+        var terms: [String] = [], arguments: [WarehouseArgument] = []
+        if let asset { terms.append("asset_id = ?\(first + arguments.count)"); arguments.append(.integer(asset)) }
+        if let last4 { terms.append("card_last4 = ?\(first + arguments.count)"); arguments.append(.text(last4)) }
+        return ("(" + terms.joined(separator: " OR ") + ")", arguments)
+    }
+
     /// Recomputes the links of the receipts within reach of fuel purchases at times
-    /// `first...last` (those a file stored or changed).
+    /// `first...last` (those a file stored or changed). The rules read through the read
+    /// boundary (the same SQL the reports' `sameFill` runs on either engine); the links are
+    /// written here, in the caller's transaction.
     public static func refresh(_ db: Database, around span: ClosedRange<Int64>) throws {
         let (first, last) = (span.lowerBound, span.upperBound)
         // A receipt's rule 3 reads the card (30 min away), that card's other receipts (30 min
         // from the card) and their rule 1 cards (30 min further) and earlier images: a changed
         // row reaches receipts three card windows and a duplicate window away.
         let margin = 3 * cardWindowMs + duplicateWindowMs
-        let receipts = try GRDB.Row.fetchAll(db, sql: """
+        let reader = SQLiteReader(db)
+        let receipts = try reader.all("""
             SELECT \(columns) FROM fuel_purchase
             WHERE origin = 'receipt' AND at BETWEEN ? AND ? ORDER BY at, source_key
-            """, arguments: [first - margin, last + margin])
+            """, [.instant(first - margin), .instant(last + margin)], Purchase.init)
         for r in receipts {
-            let id: Int64 = r["id"]
-            let target = try link(for: r, in: db)
-            if target != r["linked_to"] as Int64? {
-                try db.execute(sql: "UPDATE fuel_purchase SET linked_to = ? WHERE id = ?", arguments: [target, id])
+            let target = try link(for: r, in: reader)
+            if target != r.linkedTo {
+                try db.execute(sql: "UPDATE fuel_purchase SET linked_to = ? WHERE id = ?", arguments: [target, r.id])
             }
         }
     }
 
     /// The row a receipt duplicates, by the rules above; nil when it stands on its own.
-    static func link(for r: GRDB.Row, in db: Database) throws -> Int64? {
-        guard r["total_minor"] as Int64? != nil else { return nil }
-        if let card = try exactCard(for: r, in: db) { return card }
-        if let image = try earlierImage(for: r, in: db) { return image }
-        if case .card(let card) = try sameFill(for: r, in: db) { return card }
+    static func link(for r: Purchase, in reader: any WarehouseReader) throws -> Int64? {
+        guard r.totalMinor != nil else { return nil }
+        if let card = try exactCard(for: r, in: reader) { return card }
+        if let image = try earlierImage(for: r, in: reader) { return image }
+        if case .card(let card) = try sameFill(for: r, in: reader) { return card }
         return nil
     }
 
-    /// Rule 1: the card transaction of the same total.
-    static func exactCard(for r: GRDB.Row, in db: Database) throws -> Int64? {
-        guard let total: Int64 = r["total_minor"] else { return nil }
-        let at: Int64 = r["at"], currency: String = r["currency"]
-        let asset: Int64? = r["asset_id"], last4: String? = r["card_last4"]
-        guard asset != nil || last4 != nil else { return nil }
-        return try Int64.fetchOne(db, sql: """
+    /// Rule 1: the card transaction of the same total. The distance in time is taken on epoch
+    /// milliseconds (`SQLDialect.epochMilliseconds`), the tie goes to the smaller key by bytes.
+    static func exactCard(for r: Purchase, in reader: any WarehouseReader) throws -> Int64? {
+        guard let total = r.totalMinor else { return nil }
+        guard r.assetID != nil || r.cardLast4 != nil else { return nil }
+        let d = reader.dialect
+        let match = sameAssetOrCard(r.assetID, r.cardLast4, first: 6)
+        return try reader.value("""
             SELECT id FROM fuel_purchase
-            WHERE origin = 'card' AND currency = ? AND total_minor = ? AND at BETWEEN ? AND ?
-              AND ((? IS NOT NULL AND asset_id = ?) OR (? IS NOT NULL AND card_last4 = ?))
-            ORDER BY ABS(at - ?), source_key LIMIT 1
-            """, arguments: [currency, total, at - cardWindowMs, at + cardWindowMs, asset, asset, last4, last4, at])
+            WHERE origin = 'card' AND currency = ?1 AND total_minor = ?2 AND at BETWEEN ?3 AND ?4 AND \(match.sql)
+            ORDER BY ABS(\(d.epochMilliseconds("at")) - ?5), \(d.ascending("source_key", text: true)) LIMIT 1
+            """, [.text(r.currency), .integer(total), .instant(r.at - cardWindowMs), .instant(r.at + cardWindowMs), .integer(r.at)] + match.arguments,
+            as: Int64.self)
     }
 
     /// Rule 2: the earliest earlier image of the same receipt.
-    static func earlierImage(for r: GRDB.Row, in db: Database) throws -> Int64? {
-        guard let total: Int64 = r["total_minor"], let merchant = normalised(r["merchant"]) else { return nil }
-        let at: Int64 = r["at"], currency: String = r["currency"], key: String = r["source_key"]
-        let earlier = try GRDB.Row.fetchAll(db, sql: """
+    static func earlierImage(for r: Purchase, in reader: any WarehouseReader) throws -> Int64? {
+        guard let total = r.totalMinor, let merchant = normalised(r.merchant) else { return nil }
+        let d = reader.dialect
+        let earlier = try reader.all("""
             SELECT id, merchant FROM fuel_purchase
-            WHERE origin = 'receipt' AND currency = ? AND total_minor = ? AND at BETWEEN ? AND ? AND (at < ? OR (at = ? AND source_key < ?))
-            ORDER BY at, source_key
-            """, arguments: [currency, total, at - duplicateWindowMs, at, at, at, key])
-        return earlier.first { normalised($0["merchant"]) == merchant }?["id"]
+            WHERE origin = 'receipt' AND currency = ?1 AND total_minor = ?2 AND at BETWEEN ?3 AND ?4
+              AND (at < ?4 OR (at = ?4 AND \(d.binary("source_key")) < ?5))
+            ORDER BY at, \(d.ascending("source_key", text: true))
+            """, [.text(r.currency), .integer(total), .instant(r.at - duplicateWindowMs), .instant(r.at), .text(r.sourceKey)]) {
+            (id: try $0[0] as Int64, merchant: try $0[1] as String?)
+        }
+        return earlier.first { normalised($0.merchant) == merchant }?.id
     }
 
     /// Rule 3 for the receipt with this id, as `link` applies it (reports list what it could
     /// not settle). A receipt linked by rule 1 or 2 is not asked.
     public static func sameFill(receipt id: Int64, in db: Database) throws -> SameFill {
-        guard let r = try GRDB.Row.fetchOne(db, sql: "SELECT \(columns) FROM fuel_purchase WHERE id = ? AND origin = 'receipt'", arguments: [id]) else {
-            return .none
-        }
-        return try sameFill(for: r, in: db)
+        try sameFill(receipt: id, in: SQLiteReader(db))
     }
 
-    static func sameFill(for r: GRDB.Row, in db: Database) throws -> SameFill {
-        guard let total: Int64 = r["total_minor"], let volume: Double = r["volume_ml"], volume > 0 else { return .none }
-        let id: Int64 = r["id"], at: Int64 = r["at"], currency: String = r["currency"]
-        let asset: Int64? = r["asset_id"], last4: String? = r["card_last4"]
-        guard asset != nil || last4 != nil else { return .none }
-        let cards = try GRDB.Row.fetchAll(db, sql: """
+    /// Rule 3 on either engine.
+    public static func sameFill(receipt id: Int64, in reader: any WarehouseReader) throws -> SameFill {
+        guard let r = try reader.all("SELECT \(columns) FROM fuel_purchase WHERE id = ? AND origin = 'receipt'", [.integer(id)], Purchase.init).first else {
+            return .none
+        }
+        return try sameFill(for: r, in: reader)
+    }
+
+    static func sameFill(for r: Purchase, in reader: any WarehouseReader) throws -> SameFill {
+        guard let total = r.totalMinor, let volume = r.volumeML, volume > 0 else { return .none }
+        guard r.assetID != nil || r.cardLast4 != nil else { return .none }
+        let d = reader.dialect
+        let match = sameAssetOrCard(r.assetID, r.cardLast4, first: 7)
+        let cards = try reader.all("""
             SELECT id, at, asset_id, card_last4, total_minor, volume_ml FROM fuel_purchase
-            WHERE origin = 'card' AND currency = ? AND total_minor IS NOT NULL AND total_minor != ? AND at BETWEEN ? AND ?
-              AND volume_ml IS NOT NULL AND ABS(volume_ml - ?) <= ?
-              AND ((? IS NOT NULL AND asset_id = ?) OR (? IS NOT NULL AND card_last4 = ?))
-            ORDER BY source_key
-            """, arguments: [currency, total, at - cardWindowMs, at + cardWindowMs, volume, sameFillVolumeToleranceMl, asset, asset, last4, last4])
+            WHERE origin = 'card' AND currency = ?1 AND total_minor IS NOT NULL AND total_minor != ?2 AND at BETWEEN ?3 AND ?4
+              AND volume_ml IS NOT NULL AND ABS(volume_ml - ?5) <= ?6 AND \(match.sql)
+            ORDER BY \(d.ascending("source_key", text: true))
+            """, [.text(r.currency), .integer(total), .instant(r.at - cardWindowMs), .instant(r.at + cardWindowMs),
+                  .real(volume), .real(sameFillVolumeToleranceMl)] + match.arguments) {
+            (id: try $0[0] as Int64, at: try $0[1] as Int64, assetID: try $0[2] as Int64?, last4: try $0[3] as String?,
+             total: try $0[4] as Int64, volume: try $0[5] as Double)
+        }
         guard let card = cards.first else { return .none }
-        guard cards.count == 1 else { return .ambiguous(cards: cards.map { $0["id"] }, receipts: [id]) }
+        guard cards.count == 1 else { return .ambiguous(cards: cards.map(\.id), receipts: [r.id]) }
         // The card's other receipts: one linked to it by rule 1, or one rule 3 would link to it.
-        let cardID: Int64 = card["id"], cardAt: Int64 = card["at"], cardTotal: Int64 = card["total_minor"], cardVolume: Double = card["volume_ml"]
-        let cardAsset: Int64? = card["asset_id"], cardLast4: String? = card["card_last4"]
-        let others = try GRDB.Row.fetchAll(db, sql: """
+        // The card matched on its asset or last four, so one of them is known.
+        let cardMatch = sameAssetOrCard(card.assetID, card.last4, first: 4)
+        let others = cardMatch.arguments.isEmpty ? [] : try reader.all("""
             SELECT \(columns) FROM fuel_purchase
-            WHERE origin = 'receipt' AND id != ? AND total_minor IS NOT NULL AND at BETWEEN ? AND ?
-              AND ((? IS NOT NULL AND asset_id = ?) OR (? IS NOT NULL AND card_last4 = ?))
-            ORDER BY source_key
-            """, arguments: [id, cardAt - cardWindowMs, cardAt + cardWindowMs, cardAsset, cardAsset, cardLast4, cardLast4])
+            WHERE origin = 'receipt' AND id != ?1 AND total_minor IS NOT NULL AND at BETWEEN ?2 AND ?3 AND \(cardMatch.sql)
+            ORDER BY \(d.ascending("source_key", text: true))
+            """, [.integer(r.id), .instant(card.at - cardWindowMs), .instant(card.at + cardWindowMs)] + cardMatch.arguments, Purchase.init)
         var rivals: [Int64] = []
         for o in others {
-            if let exact = try exactCard(for: o, in: db) {
-                if exact == cardID { rivals.append(o["id"]) }
+            if let exact = try exactCard(for: o, in: reader) {
+                if exact == card.id { rivals.append(o.id) }
                 continue
             }
-            if try earlierImage(for: o, in: db) != nil { continue }
-            guard o["currency"] as String == currency, o["total_minor"] as Int64 != cardTotal,
-                  let v: Double = o["volume_ml"], abs(v - cardVolume) <= sameFillVolumeToleranceMl else { continue }
-            rivals.append(o["id"])
+            if try earlierImage(for: o, in: reader) != nil { continue }
+            guard o.currency == r.currency, o.totalMinor != card.total,
+                  let v = o.volumeML, abs(v - card.volume) <= sameFillVolumeToleranceMl else { continue }
+            rivals.append(o.id)
         }
-        return rivals.isEmpty ? .card(cardID) : .ambiguous(cards: [cardID], receipts: [id] + rivals)
+        return rivals.isEmpty ? .card(card.id) : .ambiguous(cards: [card.id], receipts: [r.id] + rivals)
     }
 
     static func normalised(_ merchant: String?) -> String? {

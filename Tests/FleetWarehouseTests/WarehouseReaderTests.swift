@@ -83,6 +83,11 @@ final class WarehouseReaderTests: XCTestCase {
                        CASE WHEN MAX(CASE WHEN v > 2 THEN 1 ELSE 0 END) = 1 OR (COUNT(v) > 3 AND MAX(at) > MIN(at)) THEN 1 ELSE 0 END
                 FROM r WHERE 1 = 1 AND at < ?
                 """, [.instant(1_759_449_600_000)]) { $0.cells }
+            // Text compared and joined by bytes: names above "T10", and every name in order.
+            out += try reader.all("SELECT COUNT(*) FROM r WHERE \(d.binary("name")) > ?1", [.text("T10")]) { $0.cells }
+            out += try reader.all("""
+                SELECT \(d.joinedText("x.name", separator: "'|'", order: "x.name")) FROM (SELECT name FROM r WHERE name IS NOT NULL ORDER BY \(d.ascending("name", text: true))) x
+                """) { $0.cells }
             return out
         }
         let sqlite = try queue.read { db in try read(SQLiteReader(db)) }
@@ -90,6 +95,9 @@ final class WarehouseReaderTests: XCTestCase {
         // Worked out by hand: NULL first, then bytes ("T-10" < "T10" < "t9" < "Ä1"); the sums and flags of rows 1–4.
         XCTAssertEqual(sqlite.prefix(5).map { $0[0] }, [.integer(3), .integer(2), .integer(1), .integer(4), .integer(5)])
         XCTAssertEqual(sqlite[5], [.integer(4), .real(3.75), .integer(1), .integer(1_759_363_200_000), .integer(1)])
+        // By hand: "t9" (0x74) and "Ä1" (0xC3 0x84) are above "T10" (0x54 0x31) in bytes.
+        XCTAssertEqual(sqlite[6], [.integer(2)])
+        XCTAssertEqual(sqlite[7], [.text("T-10|T10|t9|Ä1")])
         XCTAssertTrue(try pg.tableExists("r"))
         XCTAssertFalse(try pg.tableExists("period_close"))
         // Column questions (an older warehouse may lack a later column): the table made above.

@@ -10,7 +10,7 @@ import FleetKit
 final class PostgresReportTests: XCTestCase {
     /// The reports that run on PostgreSQL (`ReportRegistry.portable`), named here rather than
     /// read from the registry, so that porting one more is a change a reviewer sees here.
-    static let portable = ["utilization", "maintenance-due", "dvir-compliance", "trips"]
+    static let portable = ["summary", "cost", "utilization", "maintenance-due", "dvir-compliance", "trips"]
     /// Report metadata fields that differ between any two runs, whatever the engine: the clock
     /// time of the run. Nothing in the JSON names the warehouse (file or URL).
     static let differing: Set<String> = ["generated_at"]
@@ -41,8 +41,25 @@ final class PostgresReportTests: XCTestCase {
         var options = ImportOptions()
         options.profileFolders = [profiles.path]
         _ = try w.importFiles([totals.path], options: options)
-        return w.warehouse.path
+        // October closed, then restated by two foreign-currency expenses (a CAD toll on a day
+        // with a rate, EUR parts on a Saturday, which takes Friday's rate), so the cost report's
+        // conversion, its closed-month and restatement rows are compared on both engines.
+        let path = w.warehouse.path
+        let close = try Fleetkit.run(["close", "2026-10", "--db", path])
+        guard close.status == 0 else { throw CopyFailed(stderr: close.stderr) }
+        let restating = try w.write(PostgresReportTests.restatingExpenses, to: "expenses-restated-2026-10.csv")
+        let restate = try Fleetkit.run(["import", "--db", path, "--allow-restatement", restating.path])
+        guard restate.status == 0 else { throw CopyFailed(stderr: restate.stderr) }
+        return path
     }
+
+    /// Expenses imported after October is closed (the sample's expense columns).
+    static let restatingExpenses = """
+        expense_id,date,category,amount,currency,vendor,description,unit_number
+        EXP-PG-0001,2026-10-20,tolls,45.00,CAD,Ontario 407 ETR,Cross-border toll,T-01
+        EXP-PG-0002,2026-10-24,parts,120.00,EUR,Rotterdam Truck Parts,Mirror assembly,T-01
+
+        """
 
     /// The sample warehouse copied to a new database of the test cluster, once per process.
     private static let copied: Result<(sqlite: String, url: String), Error> = Result {
@@ -58,8 +75,8 @@ final class PostgresReportTests: XCTestCase {
     /// Skipped without PostgreSQL on a developer's machine, failed under CI (`PostgresTestCluster.requireServer`).
     override func setUpWithError() throws { try PostgresTestCluster.requireServer() }
 
-    private func json(_ report: String, db: String, month: String) throws -> [String: Any] {
-        let r = try Fleetkit.run(["report", report, "--month", month, "--format", "json", "--out", "-", "--allow-partial", "--db", db])
+    private func json(_ report: String, db: String, month: String, _ extra: [String] = []) throws -> [String: Any] {
+        let r = try Fleetkit.run(["report", report, "--month", month, "--format", "json", "--out", "-", "--allow-partial", "--db", db] + extra)
         XCTAssertEqual(r.status, 0, "\(report) on \(db): \(r.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
         return try XCTUnwrap(object, "\(report): \(r.stdout.prefix(200))")
@@ -92,6 +109,10 @@ final class PostgresReportTests: XCTestCase {
                 XCTAssertEqual(String(decoding: right, as: UTF8.self), String(decoding: left, as: UTF8.self), "\(report) \(month): PostgreSQL differs from SQLite")
             }
         }
+        // Cost in another report currency: every row converted through two rates, on both engines.
+        let left = try JSONSerialization.data(withJSONObject: comparable(try json("cost", db: sqlite, month: "2026-10", ["--currency", "EUR"])), options: [.sortedKeys])
+        let right = try JSONSerialization.data(withJSONObject: comparable(try json("cost", db: url, month: "2026-10", ["--currency", "EUR"])), options: [.sortedKeys])
+        XCTAssertEqual(String(decoding: right, as: UTF8.self), String(decoding: left, as: UTF8.self), "cost in EUR: PostgreSQL differs from SQLite")
         // The October report has rows to compare (not two empty documents).
         let october = try json("utilization", db: url, month: "2026-10")
         let tables = october["tables"] as? [[String: Any]] ?? []
@@ -112,6 +133,62 @@ final class PostgresReportTests: XCTestCase {
         XCTAssertEqual(dvirTables["register"], 1023)
         XCTAssertGreaterThan(dvirTables["findings"] ?? 0, 0)
         XCTAssertGreaterThan(dvirTables["violations"] ?? 0, 0)
+        // Cost has every cost row of October: 470, counted by sqlite3 on the sample warehouse
+        // (expenses, fuel purchases not linked and with a total, maintenance records with a cost,
+        // priced dispenses, in UTC days). The restating expenses are converted at the rate in
+        // force (Python's Decimal, half-even: 45.00 CAD / 1.3808 = 32.59 USD; 120.00 EUR on
+        // Saturday the 24th at Friday's 0.9266 = 129.51 USD), and October's data quality shows
+        // it closed and its five restated figures (as `fleetkit import` printed them).
+        let cost = try json("cost", db: url, month: "2026-10")
+        let costTables = (cost["tables"] as? [[String: Any]] ?? [])
+        let detail = costTables.first { $0["name"] as? String == "detail" }?["rows"] as? [[Any]] ?? []
+        XCTAssertEqual(detail.count, 470)
+        func converted(_ description: String) -> [String] {
+            detail.first { ($0[5] as? String) == description }.map { ["\($0[7])", "\($0[9])"] } ?? []
+        }
+        XCTAssertEqual(converted("Cross-border toll"), ["CAD", "32.59"])
+        XCTAssertEqual(converted("Mirror assembly"), ["EUR", "129.51"])
+        let quality = Dictionary(((cost["data_quality"] as? [String: Any])?["rows"] as? [[Any]] ?? []).map { ("\($0[0])", "\($0[1])") }) { a, _ in a }
+        XCTAssertEqual(quality["Closed months in the period"], "1")
+        XCTAssertEqual(quality["Restatements of closed months"], "5")
+        XCTAssertEqual(quality["Costs without an exchange rate (excluded from totals)"], "0")
+        // The summary repeats those reports' headlines: its dashboard has every figure, with the
+        // 33 assets of the sample's master data (8 machines, counted by sqlite3).
+        let summary = try json("summary", db: url, month: "2026-10")
+        let dashboard = (summary["tables"] as? [[String: Any]] ?? []).first?["rows"] as? [[Any]] ?? []
+        XCTAssertEqual(dashboard.count, 13)
+        XCTAssertEqual(dashboard.first.map { "\($0[1]) \($0[3])" }, "33 25 vehicles and trailers, 8 machines")
+    }
+
+    /// A month whose cost detail is streamed (past `heldRowLimit`) writes from PostgreSQL the
+    /// same CSV, JSON and HTML as the held rows from SQLite: each format runs the cost lines again
+    /// in the PostgreSQL snapshot, and HTML's first rows stop that query early.
+    func testStreamedCostDetailOnPostgresGivesTheFilesOfHeldRows() throws {
+        let (sqlite, url) = try Self.copied.get()
+        func request(_ limit: Int) -> ReportRequest {
+            var r = ReportRequest(period: .month(2026, 10), generatedAt: 0)
+            r.heldRowLimit = limit
+            return r
+        }
+        let held = FileManager.default.temporaryDirectory.appendingPathComponent("pg-held-\(UUID())")
+        let streamed = FileManager.default.temporaryDirectory.appendingPathComponent("pg-streamed-\(UUID())")
+        defer { for d in [held, streamed] { try? FileManager.default.removeItem(at: d) } }
+        let formats = ReportFormats.all.filter { $0.name != "xlsx" }
+        let a = try ReportWriter(warehouse: try Warehouse(path: sqlite), formats: formats).write([CostReport.self], request: request(50_000), to: held, index: false)
+        let b = try ReportWriter(postgres: try PostgresConnection(try XCTUnwrap(PostgresURL(url))), formats: formats)
+            .write([CostReport.self], request: request(3), to: streamed, index: false)
+        XCTAssertEqual(a.failures, [])
+        XCTAssertEqual(b.failures, [])
+        let detail = b.outputs.first?.tables.first { $0.name == "detail" }
+        XCTAssertEqual(detail?.rows.count, 0, "streamed, not held")
+        XCTAssertEqual(detail?.stream?.count, 470)
+        let names = try FileManager.default.contentsOfDirectory(atPath: held.path).sorted()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: streamed.path).sorted(), names)
+        XCTAssertGreaterThanOrEqual(names.count, 3)
+        for name in names {
+            let x = try Data(contentsOf: held.appendingPathComponent(name)), y = try Data(contentsOf: streamed.appendingPathComponent(name))
+            XCTAssertTrue(x == y, "\(name) differs between held rows on SQLite and streamed rows on PostgreSQL")
+        }
     }
 
     /// A report that does not run on PostgreSQL yet exits 2 before connecting, naming the ones
@@ -121,7 +198,7 @@ final class PostgresReportTests: XCTestCase {
         let url = "postgresql://fleet:s3cr3t-pw@127.0.0.1:\(cluster.port)/no_such_db"
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("pg-refused-\(UUID())")
         defer { try? FileManager.default.removeItem(at: out) }
-        for name in ["cost", "all", "summary"] {
+        for name in ["fuel-exceptions", "all"] {
             let r = try Fleetkit.run(["report", name, "--month", "2026-10", "--format", "json", "--out", out.path, "--db", url])
             XCTAssertEqual(r.status, 2, "\(name): \(r.stderr)")
             XCTAssertFalse((r.stdout + r.stderr).contains("s3cr3t-pw"), r.stderr)

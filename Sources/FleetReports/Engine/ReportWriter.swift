@@ -156,8 +156,7 @@ public struct ReportWriter {
                 continue
             } else {
                 do {
-                    guard let db else { throw FleetError.invalidArgument(name: "report", value: report.name, hint: "It does not run on PostgreSQL yet.") }
-                    output = try checked(SummaryReport().run(db, request, reusing: done), db, request)
+                    output = try checked(SummaryReport().run(reader, request, reusing: done), reader, request)
                 } catch {
                     if stopsAll(error) { throw error }
                     record(ReportStep(report: report.name, format: nil, files: [], failure: ReportFailure(report: report.name, format: nil, reason: "\(error)")))
@@ -186,7 +185,7 @@ public struct ReportWriter {
         for report in reports where report.name != SummaryReport.name { done[report.name] = try checked(report.init().run(db, request), db, request) }
         return try reports.map { report in
             if let output = done[report.name] { return output }
-            return try checked(SummaryReport().run(db, request, reusing: done), db, request)
+            return try checked(SummaryReport().run(SQLiteReader(db), request, reusing: done), db, request)
         }
     }
 

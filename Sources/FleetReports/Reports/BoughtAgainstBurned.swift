@@ -77,40 +77,44 @@ struct BoughtAgainstBurned {
 
     /// Every asset with a fuel-used figure or a fill in the period (the request's assets).
     static func compute(_ db: Database, _ request: ReportRequest, fills: [FuelExceptions.Fill]) throws -> BoughtAgainstBurned {
+        try compute(SQLiteReader(db), request, fills: fills)
+    }
+
+    static func compute(_ reader: any WarehouseReader, _ request: ReportRequest, fills: [FuelExceptions.Fill]) throws -> BoughtAgainstBurned {
         let filter = request.assetFilter()
         let restrict = filter.arguments.isEmpty ? "" : " AND \(filter.sql)"
+        let assets = filter.arguments.map(WarehouseArgument.text)
         var byAsset: [Int64: [FuelExceptions.Fill]] = [:]
         for f in fills where f.inPeriod && f.isFill { if let a = f.assetID { byAsset[a, default: []].append(f) } }
-        let burned = try Row.fetchAll(db, sql: """
+        var burnedBy: [Int64: Double] = [:]
+        try reader.forEach("""
             SELECT d.asset_id, SUM(d.fuel_ml) AS fuel FROM asset_day d JOIN asset a ON a.id = d.asset_id
             WHERE d.day >= ? AND d.day <= ? AND d.fuel_ml IS NOT NULL\(restrict) GROUP BY d.asset_id
-            """, arguments: StatementArguments([request.period.from.description, request.period.to.description] as [(any DatabaseValueConvertible)?] + filter.arguments))
-        var burnedBy: [Int64: Double] = [:]
-        for r in burned { burnedBy[r["asset_id"]] = r["fuel"] }
+            """, [.text(request.period.from.description), .text(request.period.to.description)] + assets) { burnedBy[try $0[0]] = try $0[1] }
         var dispensedBy: [Int64: (ml: Double, count: Int)] = [:]
-        if try db.tableExists("fuel_dispense") {
-            for r in try Row.fetchAll(db, sql: """
+        if try reader.tableExists("fuel_dispense") {
+            try reader.forEach("""
                 SELECT x.asset_id, SUM(x.volume_ml), COUNT(*) FROM fuel_dispense x JOIN asset a ON a.id = x.asset_id
                 WHERE x.at >= ? AND x.at < ?\(restrict) GROUP BY x.asset_id
-                """, arguments: StatementArguments([request.start, request.end] as [(any DatabaseValueConvertible)?] + filter.arguments)) {
-                dispensedBy[r[0]] = (r[1], r[2])
-            }
+                """, [.instant(request.start), .instant(request.end)] + assets) { dispensedBy[try $0[0]] = (try $0[1], try $0[2]) }
         }
         let ids = Set(burnedBy.keys).union(byAsset.keys).union(dispensedBy.keys).sorted()
         var result = BoughtAgainstBurned()
         for id in ids {
-            guard let a = try Row.fetchOne(db, sql: "SELECT COALESCE(unit_number, vin, pin, name) AS unit, tank_capacity_ml FROM asset WHERE id = ?", arguments: [id]) else { continue }
-            let start = try Double.fetchOne(db, sql: """
+            guard let a = try reader.all("SELECT COALESCE(unit_number, vin, pin, name) AS unit, tank_capacity_ml FROM asset WHERE id = ?", [.integer(id)], {
+                (unit: try $0[0] as String?, tank: try $0[1] as Double?)
+            }).first else { continue }
+            let start = try reader.value("""
                 SELECT value FROM meter_reading WHERE asset_id = ?1 AND meter = 'fuel_level' AND at <= ?2 ORDER BY at DESC LIMIT 1
-                """, arguments: [id, request.start]) ?? Double.fetchOne(db, sql: """
+                """, [.integer(id), .instant(request.start)], as: Double.self) ?? reader.value("""
                 SELECT value FROM meter_reading WHERE asset_id = ?1 AND meter = 'fuel_level' AND at > ?2 AND at < ?3 ORDER BY at LIMIT 1
-                """, arguments: [id, request.start, request.end])
-            let end = try Double.fetchOne(db, sql: """
+                """, [.integer(id), .instant(request.start), .instant(request.end)], as: Double.self)
+            let end = try reader.value("""
                 SELECT value FROM meter_reading WHERE asset_id = ?1 AND meter = 'fuel_level' AND at < ?2 ORDER BY at DESC LIMIT 1
-                """, arguments: [id, request.end])
-            result.lines.append(Line(assetID: id, unit: a["unit"] ?? "asset \(id)", purchases: byAsset[id] ?? [],
+                """, [.integer(id), .instant(request.end)], as: Double.self)
+            result.lines.append(Line(assetID: id, unit: a.unit ?? "asset \(id)", purchases: byAsset[id] ?? [],
                                      dispensedMl: dispensedBy[id]?.ml ?? 0, dispenses: dispensedBy[id]?.count ?? 0, burnedMl: burnedBy[id],
-                                     tankMl: a["tank_capacity_ml"], levelStart: start, levelEnd: end))
+                                     tankMl: a.tank, levelStart: start, levelEnd: end))
         }
         result.lines.sort { ($0.unit, $0.assetID) < ($1.unit, $1.assetID) }
         return result

@@ -1,4 +1,3 @@
-import GRDB
 import FleetCore
 import FleetWarehouse
 
@@ -40,17 +39,20 @@ struct CostLine {
     /// detail row with its decision and no report amount (`CountedCosts.rejectedSQL`). Maintenance records whose service type starts with
     /// `repair` are repairs; the rest are maintenance.
     ///
-    /// One query in report order (time, source, key), read through a cursor: the cost report
-    /// walks it once for its totals and again per format for the detail rows of a large month,
-    /// so no more than one line is in memory at a time (`ReportRowStream`).
-    static func cursor(_ db: Database, _ request: ReportRequest, converter: CurrencyConverter) throws -> MapCursor<RowCursor, CostLine> {
-        let pending = try pendingSQL(db, "x")
-        let rejected = try FuelExceptionDecision.rejectionSQL(db, "x")
+    /// One query in report order (time, source, key by bytes: SQLite's order, stated for both
+    /// engines), walked as it comes (`WarehouseReader.forEach`): the cost report walks it once
+    /// for its totals and again per format for the detail rows of a large month, so no more
+    /// than one line is in memory at a time (`ReportRowStream`). `body` must not query `reader`.
+    static func forEach(_ reader: any WarehouseReader, _ request: ReportRequest, converter: CurrencyConverter,
+                        _ body: (CostLine) throws -> Void) throws {
+        let pending = try pendingSQL(reader, "x")
+        let rejected = try FuelExceptionDecision.rejectionSQL(reader, "x")
         let filter = request.assetFilter()
         let assetJoin = "LEFT JOIN asset a ON a.id = x.asset_id"
         let restrict = filter.arguments.isEmpty ? "" : " AND \(filter.sql)"
-        let range: [(any DatabaseValueConvertible)?] = [request.start, request.end] + filter.arguments
-        let arguments = StatementArguments(range + range + [converter.base] + range + range)
+        let range: [WarehouseArgument] = [.instant(request.start), .instant(request.end)] + filter.arguments.map(WarehouseArgument.text)
+        let arguments = range + range + [.text(converter.base)] + range + range
+        let d = reader.dialect
         let sql = """
             SELECT * FROM (
               SELECT x.at AS at, x.asset_id AS asset_id, x.category AS category, 'expense' AS source, x.amount_minor AS amount,
@@ -69,48 +71,50 @@ struct CostLine {
               SELECT x.at, x.asset_id, 'fuel', 'fuel_bulk', x.cost_minor, x.cost_currency, 'tank ' || x.tank, x.product, x.source_key,
                      x.source_file_id, x.volume_ml, 0, 0, NULL
               FROM fuel_dispense x \(assetJoin) WHERE x.at >= ? AND x.at < ? AND x.cost_minor IS NOT NULL\(restrict)
-            ) ORDER BY at, source, source_key
+            ) c ORDER BY c.at, \(d.ascending("c.source", text: true)), \(d.ascending("c.source_key", text: true))
             """
-        return try Row.fetchCursor(db, sql: sql, arguments: arguments).map { row in
-            let at: Int64 = row["at"], currency: String = row["currency"]
+        try reader.forEach(sql, arguments) { row in
+            let at: Int64 = try row[0], currency: String = try row[5]
             let day = request.zone.day(of: at)
-            let minor: Int64 = row["amount"]
-            let unconfirmed: Bool = row["pending"]
-            let rejection = FuelExceptionDecision.rejectionText(row["rejected"])
-            return CostLine(at: at, day: day, assetID: row["asset_id"], category: row["category"], source: row["source"], sourceKey: row["source_key"],
-                            vendor: row["vendor"], description: row["description"], amountMinor: minor, currency: currency,
-                            rate: converter.rate(currency, on: day), reportMinor: unconfirmed || rejection != nil ? nil : try converter.convert(minor: minor, currency: currency, on: day),
-                            volumeML: row["volume_ml"], needsReview: row["needs_review"] ?? false, pendingReview: unconfirmed, rejection: rejection, sourceFileID: row["source_file_id"])
+            let minor: Int64 = try row[4]
+            let unconfirmed: Bool = try row[12]
+            let rejection = FuelExceptionDecision.rejectionText(try row[13])
+            try body(CostLine(at: at, day: day, assetID: try row[1], category: try row[2], source: try row[3], sourceKey: try row[8],
+                              vendor: try row[6], description: try row[7], amountMinor: minor, currency: currency,
+                              rate: converter.rate(currency, on: day),
+                              reportMinor: unconfirmed || rejection != nil ? nil : try converter.convert(minor: minor, currency: currency, on: day),
+                              volumeML: try row[10], needsReview: (try row[11] as Bool?) ?? false, pendingReview: unconfirmed, rejection: rejection,
+                              sourceFileID: try row[9]))
         }
     }
 
     /// The condition, on fuel purchase alias `x`, of a receipt amount waiting for review
     /// (`CountedCosts.pendingReviewSQL`: the closed months' figures count the same rows).
-    static func pendingSQL(_ db: Database, _ x: String) throws -> String {
-        try CountedCosts.pendingReviewSQL(db, x)
+    static func pendingSQL(_ reader: any WarehouseReader, _ x: String) throws -> String {
+        try CountedCosts.pendingReviewSQL(reader, x)
     }
 
     /// Bulk fuel dispensed in the period that no tank average priced, per state
     /// (`before_delivery`, `no_rate`): count and litres. Listed in data quality, never summed.
-    static func unpricedDispenses(_ db: Database, _ request: ReportRequest) throws -> [(state: String, count: Int, litres: Double)] {
-        guard try db.tableExists("fuel_dispense") else { return [] }
+    static func unpricedDispenses(_ reader: any WarehouseReader, _ request: ReportRequest) throws -> [(state: String, count: Int, litres: Double)] {
+        guard try reader.tableExists("fuel_dispense") else { return [] }
         let filter = request.assetFilter()
         let restrict = filter.arguments.isEmpty ? "" : " AND \(filter.sql)"
-        let values: [(any DatabaseValueConvertible)?] = [request.start, request.end] + filter.arguments
-        return try Row.fetchAll(db, sql: """
+        let values: [WarehouseArgument] = [.instant(request.start), .instant(request.end)] + filter.arguments.map(WarehouseArgument.text)
+        return try reader.all("""
             SELECT x.cost_state, COUNT(*), SUM(x.volume_ml) / 1000.0 FROM fuel_dispense x LEFT JOIN asset a ON a.id = x.asset_id
-            WHERE x.at >= ? AND x.at < ? AND x.cost_minor IS NULL\(restrict) GROUP BY x.cost_state ORDER BY x.cost_state
-            """, arguments: StatementArguments(values)).map { ($0[0], $0[1], $0[2]) }
+            WHERE x.at >= ? AND x.at < ? AND x.cost_minor IS NULL\(restrict) GROUP BY x.cost_state ORDER BY \(reader.dialect.ascending("x.cost_state", text: true))
+            """, values) { (try $0[0], try $0[1], try $0[2]) }
     }
 
     /// Fuel purchases whose total was not read: listed in data quality, never summed.
-    static func withoutTotal(_ db: Database, _ request: ReportRequest) throws -> Int {
+    static func withoutTotal(_ reader: any WarehouseReader, _ request: ReportRequest) throws -> Int {
         let filter = request.assetFilter()
         let restrict = filter.arguments.isEmpty ? "" : " AND \(filter.sql)"
-        let values: [(any DatabaseValueConvertible)?] = [request.start, request.end] + filter.arguments
-        return try Int.fetchOne(db, sql: """
+        let values: [WarehouseArgument] = [.instant(request.start), .instant(request.end)] + filter.arguments.map(WarehouseArgument.text)
+        return try reader.value("""
             SELECT COUNT(*) FROM fuel_purchase x LEFT JOIN asset a ON a.id = x.asset_id
             WHERE x.at >= ? AND x.at < ? AND x.linked_to IS NULL AND x.total_minor IS NULL\(restrict)
-            """, arguments: StatementArguments(values)) ?? 0
+            """, values, as: Int.self) ?? 0
     }
 }

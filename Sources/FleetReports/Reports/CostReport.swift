@@ -1,4 +1,3 @@
-import GRDB
 import FleetCore
 import FleetWarehouse
 
@@ -8,24 +7,25 @@ import FleetWarehouse
 /// cent (docs/METRICS.md, "Cost").
 ///
 /// Memory does not grow with the number of cost rows: every figure is accumulated in one pass
-/// over a cursor (`CostLine.cursor`), and the detail rows are held only up to
+/// over the cost lines as they come (`CostLine.forEach`), and the detail rows are held only up to
 /// `ReportRequest.heldRowLimit`; past that the detail table is a `ReportRowStream` that runs the
 /// same query again, in the same read transaction, for each format, and checks on a full walk
 /// that the rows still give the count and total computed here.
-public struct CostReport: Report {
+/// Portable: it runs on SQLite and PostgreSQL alike, money compared in minor units.
+public struct CostReport: PortableReport {
     public static let name = "cost"
     public static let title = "Cost report"
     public static let summary = "Costs per asset, month and category with group and cost-centre subtotals, cost per distance and engine hour, fuel economy"
     public static let needs = [ReportDataNeed(.fuel, headlines: ["total", "fuel"])]
     public init() {}
 
-    public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {
-        let base = try WarehouseSettings.load(db).currency
-        let converter = try CurrencyConverter(db, base: base, target: request.currency)
-        let withoutTotal = try CostLine.withoutTotal(db, request)
-        let assets = try AssetInfo.fetchAll(db, request)
+    public func run(_ reader: any WarehouseReader, _ request: ReportRequest) throws -> ReportOutput {
+        let base = try WarehouseSettings.load(reader).currency
+        let converter = try CurrencyConverter(reader, base: base, target: request.currency)
+        let withoutTotal = try CostLine.withoutTotal(reader, request)
+        let assets = try AssetInfo.fetchAll(reader, request)
         let assetByID = Dictionary(uniqueKeysWithValues: assets.map { ($0.id, $0) })
-        let usage = try AssetUsage.fetch(db, request)
+        let usage = try AssetUsage.fetch(reader, request)
         let cur = request.currency
         func money(_ minor: Int64) -> ReportValue { .money(minor: minor, currency: cur) }
 
@@ -52,8 +52,7 @@ public struct CostReport: Report {
         var countedMinor: Int64 = 0
         var detail = TableBuilder(name: "detail", title: "Every cost row",
                                   columns: Self.detailColumns(request) { $0.flatMap { assetByID[$0]?.unit } ?? "Unassigned" })
-        let lines = try CostLine.cursor(db, request, converter: converter)
-        while let l = try lines.next() {
+        try CostLine.forEach(reader, request, converter: converter) { l in
             lineCount += 1
             // Every line is totalled; only up to the limit are held (about 0.5 KB per row held).
             try detail.add(l, hold: lineCount <= request.heldRowLimit)
@@ -62,19 +61,19 @@ public struct CostReport: Report {
                 rejected[l.currency, default: (0, 0)].rows += 1
                 try rejected[l.currency, default: (0, 0)].minor.add(l.amountMinor, "the rejected \(l.currency) fuel amounts")
                 if rejectedFirst.count < 10 { rejectedFirst.append("\(l.day) \(l.sourceKey) \(Money(minor: l.amountMinor, currency: l.currency)): \(rejection)") }
-                continue
+                return
             }
             if l.pendingReview {
                 pending[l.currency, default: (0, 0)].rows += 1
                 try pending[l.currency, default: (0, 0)].minor.add(l.amountMinor, "the unconfirmed \(l.currency) receipt amounts")
                 if pendingFirst.count < 10 { pendingFirst.append("receipt \(l.sourceFileID) \(l.day)") }
-                continue
+                return
             }
             guard let minor = l.reportMinor else {
                 missingRows += 1
                 missing[l.currency, default: (0, 0)].rows += 1
                 try missing[l.currency, default: (0, 0)].minor.add(l.amountMinor, "the \(l.currency) amounts without an exchange rate")
-                continue
+                return
             }
             // Every sum is checked: amounts may be credits, so a partial sum can overflow where
             // the grand total does not.
@@ -144,14 +143,19 @@ public struct CostReport: Report {
 
         // A large month's rows are read again per format instead of held.
         let stream = lineCount <= request.heldRowLimit ? nil : ReportRowStream(table: "detail", count: lineCount) { [detail] limit, body in
-            let again = try CostLine.cursor(db, request, converter: converter)
             var rows = 0
             var sum: Int64 = 0
-            while limit.map({ rows < $0 }) ?? true, let l = try again.next() {
-                rows += 1
-                try sum.add(l.reportMinor ?? 0, "the cost detail in \(cur)")
-                try body(detail.cells(l))
-            }
+            // A walk of the first `limit` rows stops the query by a private error (on PostgreSQL
+            // the rest of the result is read and dropped).
+            struct Enough: Error {}
+            do {
+                try CostLine.forEach(reader, request, converter: converter) { l in
+                    if let limit, rows >= limit { throw Enough() }
+                    rows += 1
+                    try sum.add(l.reportMinor ?? 0, "the cost detail in \(cur)")
+                    try body(detail.cells(l))
+                }
+            } catch is Enough {}
             if limit == nil, rows != lineCount || sum != countedMinor {
                 throw ReportRowStream.Error.changed(table: "detail", detail: "\(rows) rows summing to \(sum) minor units, expected \(lineCount) and \(countedMinor)")
             }
@@ -159,7 +163,7 @@ public struct CostReport: Report {
         tables.append(detail.table(note: "One row per expense, fuel purchase and maintenance record in the period; the totals above are sums of the Amount (\(cur)) column.",
                                    stream: stream))
 
-        let sources = try ReportSource.fetch(db, union: [
+        let sources = try ReportSource.fetch(reader, union: [
             "SELECT DISTINCT source_file_id FROM expense WHERE at >= ?1 AND at < ?2",
             "SELECT DISTINCT source_file_id FROM fuel_purchase WHERE at >= ?1 AND at < ?2",
             "SELECT DISTINCT source_file_id FROM maintenance_record WHERE performed_at >= ?1 AND performed_at < ?2",
@@ -172,9 +176,9 @@ public struct CostReport: Report {
                     missing.isEmpty ? "none" : missing.keys.sorted().map { c in
                         "\(c): \(missing[c]!.rows) rows, \(Money(minor: missing[c]!.minor, currency: c))"
                     }.joined(separator: "; ") + "; import an fx-rates file")
-        let openRejects = try OpenMoneyRejects(db, request, sources: sources)
+        let openRejects = try OpenMoneyRejects(reader, request, sources: sources)
         quality.add("Money rows rejected and not loaded since (not counted)", openRejects.count, openRejects.detail)
-        let assumed = try AssumedCurrencyCosts(db, request, base: base)
+        let assumed = try AssumedCurrencyCosts(reader, request, base: base)
         quality.add("Costs whose file gave no currency (counted in the warehouse currency \(base))", assumed.rows,
                     assumed.rows == 0 ? "none" : assumed.detail + "; if they are in another currency, import the files again with a currency column")
         quality.add("Costs with no asset (on the Unassigned row)", unassignedRows,
@@ -190,17 +194,17 @@ public struct CostReport: Report {
                         + " in all; " + rejectedFirst.joined(separator: "; ") + (rejectedRows > rejectedFirst.count ? "; …" : ""))
         quality.add("Fuel purchases needing review (counted)", reviewRows,
                     reviewRows == 0 ? "none" : reviewFirst.joined(separator: "; "))
-        let links = try FuelLinkFindings(db, request)
+        let links = try FuelLinkFindings(reader, request)
         quality.add("Receipts linked to their card transaction at another amount (counted once, as the card charged)", links.corrected.count,
                     FuelLinkFindings.detail(links.corrected, "the card's amount is the one counted"))
         quality.add("Receipts that may be a card fill but match ambiguously (left unlinked and counted: check for a double count)", links.ambiguous.count,
                     FuelLinkFindings.detail(links.ambiguous, "several cards or receipts fit the same fill"))
-        let judgedFuel = try FuelExceptions.compute(db, request)
-        let fuelExceptions = try judgedFuel.summary(converter: converter, request, decisions: try FuelExceptionDecision.latest(db))
+        let judgedFuel = try FuelExceptions.compute(reader, request)
+        let fuelExceptions = try judgedFuel.summary(converter: converter, request, decisions: try FuelExceptionDecision.latest(reader))
         quality.add("Fuel purchases with exceptions (misfuel, over capacity, refill, price; see fuel-exceptions)", fuelExceptions.count, fuelExceptions.detail)
-        let fuelBalance = try BoughtAgainstBurned.compute(db, request, fills: judgedFuel.fills).summary(request)
+        let fuelBalance = try BoughtAgainstBurned.compute(reader, request, fills: judgedFuel.fills).summary(request)
         quality.add("Assets whose fuel bought differs from fuel burned beyond the band (see fuel-exceptions)", fuelBalance.count, fuelBalance.detail)
-        let unpriced = try CostLine.unpricedDispenses(db, request)
+        let unpriced = try CostLine.unpricedDispenses(reader, request)
         let unpricedRows = unpriced.reduce(0) { $0 + $1.count }
         let unpricedDetail = unpriced.map { u in
             String(format: "%d dispensed %@ (%.1f L)", u.count, u.state == "before_delivery" ? "before the tank's first delivery" : u.state == "no_rate" ? "after a delivery with no exchange rate" : "not yet costed", u.litres)
@@ -208,10 +212,10 @@ public struct CostReport: Report {
         quality.add("Bulk fuel dispensed that no tank average prices (not counted)", unpricedRows,
                     unpricedRows == 0 ? "none" : unpricedDetail + "; import the tank's deliveries (fuel-delivery) and the rates")
         quality.add("Fuel purchases without a readable total (not counted)", withoutTotal, withoutTotal == 0 ? "none" : "see `fleetkit rejects` and the review listing")
-        let unloaded = try ReceiptsUnderReview(db, request)
+        let unloaded = try ReceiptsUnderReview(reader, request)
         quality.add("Receipts under review and not loaded (not counted)", unloaded.count, unloaded.detail)
         quality.add("Receipts with no currency printed (counted in the fleet's currency)", unloaded.assumedCurrency.count, unloaded.assumedDetail)
-        try quality.addCommon(db, request, sources: sources)
+        try quality.addCommon(reader, request, sources: sources)
 
         let metadata = ReportMetadata(
             report: Self.name, title: Self.title, period: request.period, timeZone: request.zone.identifier, units: request.units, currency: cur,

@@ -34,11 +34,15 @@ public struct FuelExceptionDecision: Sendable, Equatable {
     /// The latest decision of every decided exception, by exception id; none before the
     /// warehouse has the table.
     static func latest(_ db: Database) throws -> [String: FuelExceptionDecision] {
-        guard try db.tableExists("fuel_exception_decision") else { return [:] }
+        try latest(SQLiteReader(db))
+    }
+
+    static func latest(_ reader: any WarehouseReader) throws -> [String: FuelExceptionDecision] {
+        guard try reader.tableExists("fuel_exception_decision") else { return [:] }
         var out: [String: FuelExceptionDecision] = [:]
-        for r in try Row.fetchAll(db, sql: "SELECT purchase, rule, decision, reason, decided_by, decided_at FROM fuel_exception_decision ORDER BY id") {
-            guard let rule = FuelExceptions.Rule(rawValue: r[1]), let state = State(rawValue: r[2]) else { continue }
-            out[id(purchase: r[0], rule: rule)] = FuelExceptionDecision(state: state, reason: r[3], by: r[4], at: r[5])
+        try reader.forEach("SELECT purchase, rule, decision, reason, decided_by, decided_at FROM fuel_exception_decision ORDER BY id", []) { r in
+            guard let rule = FuelExceptions.Rule(rawValue: try r[1]), let state = State(rawValue: try r[2]) else { return }
+            out[id(purchase: try r[0], rule: rule)] = FuelExceptionDecision(state: state, reason: try r[3], by: try r[4], at: try r[5])
         }
         return out
     }
@@ -46,10 +50,12 @@ public struct FuelExceptionDecision: Sendable, Equatable {
     /// An SQL expression, on fuel purchase alias `x`, that is NULL unless the purchase is
     /// rejected (`CountedCosts.rejectedSQL`, the same condition), and else the latest rejecting
     /// decision as `id␟reason␟by␟at` for `rejectionText`.
-    static func rejectionSQL(_ db: Database, _ x: String) throws -> String {
-        guard try db.tableExists("fuel_exception_decision") else { return "NULL" }
+    /// The separator is a literal U+001F in the SQL text (both engines take it in a string;
+    /// SQLite's `char(31)` is not PostgreSQL's `chr(31)`).
+    static func rejectionSQL(_ reader: any WarehouseReader, _ x: String) throws -> String {
+        guard try reader.tableExists("fuel_exception_decision") else { return "NULL" }
         return """
-            (SELECT d.purchase || '/' || d.rule || char(31) || d.reason || char(31) || d.decided_by || char(31) || d.decided_at
+            (SELECT d.purchase || '/' || d.rule || '\u{1F}' || d.reason || '\u{1F}' || d.decided_by || '\u{1F}' || CAST(d.decided_at AS TEXT)
              FROM fuel_exception_decision d WHERE d.purchase = \(x).source_key AND d.decision = 'rejected'
              AND NOT EXISTS (SELECT 1 FROM fuel_exception_decision e WHERE e.purchase = d.purchase AND e.rule = d.rule AND e.id > d.id)
              ORDER BY d.id DESC LIMIT 1)

@@ -95,34 +95,38 @@ struct FuelExceptions {
         return exceptions.map(\.fill).filter { seen.insert($0.id).inserted }
     }
 
-    static func compute(_ db: Database, _ request: ReportRequest) throws -> FuelExceptions {
+    static func compute(_ db: Database, _ request: ReportRequest) throws -> FuelExceptions { try compute(SQLiteReader(db), request) }
+
+    /// The fills in time order, ties by key (by bytes on both engines); a fill's linked receipts
+    /// joined in key order.
+    static func compute(_ reader: any WarehouseReader, _ request: ReportRequest) throws -> FuelExceptions {
         let filter = request.assetFilter()
         let restrict = filter.arguments.isEmpty ? "" : " AND \(filter.sql)"
-        let rows = try Row.fetchAll(db, sql: """
+        let d = reader.dialect
+        var result = FuelExceptions()
+        try reader.forEach("""
             SELECT p.id, p.source_key, p.origin, p.asset_id, COALESCE(a.unit_number, a.vin, a.pin, a.name) AS unit, p.at, p.merchant,
                    p.merchant_state, p.volume_ml, p.unit_price_minor_per_l, p.total_minor, p.currency, p.fuel_grade, p.product_code,
                    a.fuel_type, a.tank_capacity_ml,
-                   (SELECT group_concat(r.source_key, ', ') FROM (SELECT source_key FROM fuel_purchase WHERE linked_to = p.id ORDER BY source_key) r) AS linked,
-                   (SELECT r.fuel_grade FROM fuel_purchase r WHERE r.linked_to = p.id AND r.fuel_grade IS NOT NULL ORDER BY r.source_key LIMIT 1) AS linked_grade
+                   (SELECT \(d.joinedText("r.source_key", separator: "', '", order: "r.source_key")) FROM (SELECT source_key FROM fuel_purchase WHERE linked_to = p.id ORDER BY \(d.ascending("source_key", text: true))) r) AS linked,
+                   (SELECT r.fuel_grade FROM fuel_purchase r WHERE r.linked_to = p.id AND r.fuel_grade IS NOT NULL ORDER BY \(d.ascending("r.source_key", text: true)) LIMIT 1) AS linked_grade
             FROM fuel_purchase p LEFT JOIN asset a ON a.id = p.asset_id
             WHERE p.linked_to IS NULL AND p.at >= ? AND p.at < ?\(restrict)
-            ORDER BY p.at, p.source_key
-            """, arguments: StatementArguments([request.start - refillWindowMs, request.end] as [(any DatabaseValueConvertible)?] + filter.arguments))
-        var result = FuelExceptions()
-        for r in rows {
-            let grade: String? = r["fuel_grade"], code: String? = r["product_code"], linkedGrade: String? = r["linked_grade"]
+            ORDER BY p.at, \(d.ascending("p.source_key", text: true))
+            """, [.instant(request.start - refillWindowMs), .instant(request.end)] + filter.arguments.map(WarehouseArgument.text)) { r in
+            let grade: String? = try r[12], code: String? = try r[13], linkedGrade: String? = try r[17]
             var product = FuelProduct.classify(text: grade, code: code)
             var text = grade ?? code
             if product == .unknown, let linkedGrade {
                 product = FuelProduct.classify(text: linkedGrade)
                 text = linkedGrade + " (linked receipt)"
             }
-            let at: Int64 = r["at"]
-            result.fills.append(Fill(id: r["id"], sourceKey: r["source_key"], origin: r["origin"], assetID: r["asset_id"], unit: r["unit"], at: at,
-                                     merchant: r["merchant"], merchantState: r["merchant_state"], volumeMl: r["volume_ml"],
-                                     priceMinorPerL: r["unit_price_minor_per_l"], totalMinor: r["total_minor"], currency: r["currency"],
-                                     productText: text, product: product, fuelType: r["fuel_type"], tankMl: r["tank_capacity_ml"],
-                                     linked: (r["linked"] as String?)?.components(separatedBy: ", ") ?? [], inPeriod: at >= request.start))
+            let at: Int64 = try r[5]
+            result.fills.append(Fill(id: try r[0], sourceKey: try r[1], origin: try r[2], assetID: try r[3], unit: try r[4], at: at,
+                                     merchant: try r[6], merchantState: try r[7], volumeMl: try r[8],
+                                     priceMinorPerL: try r[9], totalMinor: try r[10], currency: try r[11],
+                                     productText: text, product: product, fuelType: try r[14], tankMl: try r[15],
+                                     linked: (try r[16] as String?)?.components(separatedBy: ", ") ?? [], inPeriod: at >= request.start))
         }
         let medians = Self.medians(result.fills.filter(\.inPeriod))
         var previous: [Int64: Fill] = [:]

@@ -1,4 +1,3 @@
-import GRDB
 import FleetCore
 import FleetWarehouse
 
@@ -14,20 +13,24 @@ struct OpenMoneyRejects {
     var lines: [String] = []
     static let shown = 10
 
-    init(_ db: Database, _ request: ReportRequest, sources: [ReportSource]) throws {
-        let files = "[" + sources.map { String($0.id) }.joined(separator: ",") + "]"
-        let rows = try Row.fetchAll(db, sql: """
+    init(_ reader: any WarehouseReader, _ request: ReportRequest, sources: [ReportSource]) throws {
+        // The period's files as a list of their ids (integers the warehouse gave): no
+        // engine-specific way to pass a list is needed.
+        let files = sources.isEmpty ? "" : " OR r.at IS NULL AND r.source_file_id IN (" + sources.map { String($0.id) }.joined(separator: ",") + ")"
+        let rows = try reader.all("""
             SELECT f.path, r.location, r.amount_minor, r.currency, r.reason FROM reject r JOIN source_file f ON f.id = r.source_file_id
             WHERE r.row_table IN (\(RejectResolution.tables.map { "'\($0)'" }.joined(separator: ",")))
-              AND (r.at >= ?1 AND r.at < ?2 OR r.at IS NULL AND r.source_file_id IN (SELECT value FROM json_each(?3)))
+              AND (r.at >= ?1 AND r.at < ?2\(files))
               AND (\(RejectResolution.resolvedBy("r"))) IS NULL
-            ORDER BY f.path, r.id
-            """, arguments: [request.start, request.end, files])
+            ORDER BY \(reader.dialect.ascending("f.path", text: true)), r.id
+            """, [.instant(request.start), .instant(request.end)]) {
+            (path: try $0[0] as String, location: try $0[1] as String, minor: try $0[2] as Int64?, currency: try $0[3] as String?, reason: try $0[4] as String)
+        }
         count = rows.count
         for r in rows.prefix(Self.shown) {
-            let name = (r[0] as String).split(separator: "/").last.map(String.init) ?? "?"
-            let amount: String = (r[2] as Int64?).map { Money(minor: $0, currency: r[3] as String? ?? request.currency).description } ?? "amount unreadable"
-            lines.append("\(name) \(r[1] as String): \(amount) (\(r[4] as String))")
+            let name = r.path.split(separator: "/").last.map(String.init) ?? "?"
+            let amount: String = r.minor.map { Money(minor: $0, currency: r.currency ?? request.currency).description } ?? "amount unreadable"
+            lines.append("\(name) \(r.location): \(amount) (\(r.reason))")
         }
     }
 

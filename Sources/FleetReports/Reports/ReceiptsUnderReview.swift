@@ -1,5 +1,5 @@
-import GRDB
 import FleetCore
+import FleetWarehouse
 
 /// Receipts the import kept for review and did not load (an expense whose total or date is
 /// doubtful, a receipt without a date): costs the report's totals cannot include, so the cost
@@ -14,11 +14,11 @@ struct ReceiptsUnderReview {
     var assumedCurrency: [String] = []
     var count: Int { dated.count + undated.count }
 
-    init(_ db: Database, _ request: ReportRequest) throws {
+    init(_ reader: any WarehouseReader, _ request: ReportRequest) throws {
         // A warehouse not yet migrated to v9-receipt-review (read-only since an upgrade) keeps no
         // review state: its receipts under review are among the rejects data quality counts.
-        guard try db.tableExists("receipt_read") else { return }
-        let rows = try Row.fetchAll(db, sql: """
+        guard try reader.tableExists("receipt_read") else { return }
+        let rows = try reader.all("""
             SELECT r.source_file_id, COALESCE(s.path, r.image_path) AS image_path, r.asset_unit, d.value AS day, t.value AS total, c.value AS currency
             FROM receipt_read r LEFT JOIN source_file s ON s.id = r.source_file_id
             LEFT JOIN receipt_field d ON d.source_file_id = r.source_file_id AND d.field = 'date'
@@ -29,31 +29,34 @@ struct ReceiptsUnderReview {
               AND NOT EXISTS (SELECT 1 FROM fuel_purchase f WHERE f.source_key = 'receipt:' || r.content_sha256)
               AND (d.value IS NULL OR d.value BETWEEN ? AND ?)
             ORDER BY r.source_file_id
-            """, arguments: [request.period.from.description, request.period.to.description])
+            """, [.text(request.period.from.description), .text(request.period.to.description)]) {
+            (file: try $0[0] as Int64, image: try $0[1] as String, unit: try $0[2] as String?, day: try $0[3] as String?,
+             total: try $0[4] as String?, currency: try $0[5] as String?)
+        }
         // Row by row on the natural keys (few receipts), never a scan of every expense.
-        let pending = try CostLine.pendingSQL(db, "fuel_purchase")
-        for r in try Row.fetchAll(db, sql: """
+        let pending = try CostLine.pendingSQL(reader, "fuel_purchase")
+        let fleetCurrency = try reader.all("""
             SELECT r.source_file_id, COALESCE(s.path, r.image_path) AS image_path, 'receipt:' || r.content_sha256 AS key
             FROM receipt_read r LEFT JOIN source_file s ON s.id = r.source_file_id
             WHERE r.currency_source = 'fleet' ORDER BY r.source_file_id
-            """) {
-            let counted = try Row.fetchOne(db, sql: """
+            """) { (file: try $0[0] as Int64, image: try $0[1] as String, key: try $0[2] as String) }
+        for r in fleetCurrency {
+            let counted = try reader.all("""
                 SELECT a.unit_number FROM (SELECT at, asset_id FROM fuel_purchase WHERE source_key = ?1 AND linked_to IS NULL AND total_minor IS NOT NULL AND NOT \(pending)
                                            UNION ALL SELECT at, asset_id FROM expense WHERE source_key = ?1) x
                 LEFT JOIN asset a ON a.id = x.asset_id WHERE x.at >= ?2 AND x.at < ?3
-                """, arguments: [r["key"] as String, request.start, request.end])
-            guard let counted else { continue }
-            if let wanted = request.assets, !wanted.isEmpty, !wanted.contains(counted["unit_number"] as String? ?? "") { continue }
-            assumedCurrency.append("receipt \(r["source_file_id"] as Int64) \((r["image_path"] as String).split(separator: "/").last.map(String.init) ?? "")")
+                """, [.text(r.key), .instant(request.start), .instant(request.end)]) { try $0[0] as String? }
+            guard let unit = counted.first else { continue }
+            if let wanted = request.assets, !wanted.isEmpty, !wanted.contains(unit ?? "") { continue }
+            assumedCurrency.append("receipt \(r.file) \(r.image.split(separator: "/").last.map(String.init) ?? "")")
         }
         for row in rows {
             // An asset filter keeps receipts of those units, and unassigned ones that might be theirs.
-            if let wanted = request.assets, !wanted.isEmpty, let unit = row["asset_unit"] as String?, !wanted.contains(unit) { continue }
-            let name = (row["image_path"] as String).split(separator: "/").last.map(String.init) ?? ""
-            let amount = (row["total"] as String?).map { " total read \($0) \(row["currency"] as String? ?? "")" } ?? " no total read"
-            let day: String? = row["day"]
-            let text = "receipt \(row["source_file_id"] as Int64) \(name) (\(day ?? "no date")\(amount))"
-            if day == nil { undated.append(text) } else { dated.append(text) }
+            if let wanted = request.assets, !wanted.isEmpty, let unit = row.unit, !wanted.contains(unit) { continue }
+            let name = row.image.split(separator: "/").last.map(String.init) ?? ""
+            let amount = row.total.map { " total read \($0) \(row.currency ?? "")" } ?? " no total read"
+            let text = "receipt \(row.file) \(name) (\(row.day ?? "no date")\(amount))"
+            if row.day == nil { undated.append(text) } else { dated.append(text) }
         }
     }
 

@@ -1,39 +1,40 @@
-import GRDB
 import FleetCore
+import FleetWarehouse
 
 /// The fleet dashboard: one page of headline figures from the other reports, over the same
-/// snapshot, each with the report that explains it.
-public struct SummaryReport: Report {
+/// snapshot, each with the report that explains it. Portable: the reports it repeats run on
+/// SQLite and PostgreSQL alike, and so does its one query of its own.
+public struct SummaryReport: PortableReport {
     public static let name = "summary"
     public static let title = "Fleet summary"
     public static let summary = "Assets, active assets, utilization, maintenance due and overdue, open defects, DVIR violations, fuel and total spend"
     public static let needs = [ReportDataNeed(.fuel, headlines: ["fuel", "total"]), ReportDataNeed(.dvir, headlines: ["open_defects"]), ReportDataNeed(.telematics, headlines: ["utilization", "active_assets"])]
     public init() {}
 
-    public func run(_ db: Database, _ request: ReportRequest) throws -> ReportOutput {
-        try run(db, request, reusing: [:])
+    public func run(_ reader: any WarehouseReader, _ request: ReportRequest) throws -> ReportOutput {
+        try run(reader, request, reusing: [:])
     }
 
     /// The summary from the other reports' outputs when they were just computed over the same
     /// snapshot (`report all`: `reusing` is keyed by report name), so they are not run twice.
-    public func run(_ db: Database, _ request: ReportRequest, reusing done: [String: ReportOutput]) throws -> ReportOutput {
-        let cost = try done[CostReport.name] ?? CostReport().run(db, request)
-        let utilization = try done[UtilizationReport.name] ?? UtilizationReport().run(db, request)
-        let maintenance = try done[MaintenanceDueReport.name] ?? MaintenanceDueReport().run(db, request)
-        let dvir = try done[DVIRComplianceReport.name] ?? DVIRComplianceReport().run(db, request)
+    public func run(_ reader: any WarehouseReader, _ request: ReportRequest, reusing done: [String: ReportOutput]) throws -> ReportOutput {
+        let cost = try done[CostReport.name] ?? CostReport().run(reader, request)
+        let utilization = try done[UtilizationReport.name] ?? UtilizationReport().run(reader, request)
+        let maintenance = try done[MaintenanceDueReport.name] ?? MaintenanceDueReport().run(reader, request)
+        let dvir = try done[DVIRComplianceReport.name] ?? DVIRComplianceReport().run(reader, request)
         func headline(_ o: ReportOutput, _ key: String) -> ReportHeadline? { o.metadata.headlines.first { $0.name == key } }
         func total(_ o: ReportOutput, _ key: String) -> Double? { headline(o, key)?.value }
-        let assets = try AssetInfo.fetchAll(db, request)
-        let usage = try AssetUsage.fetch(db, request)
+        let assets = try AssetInfo.fetchAll(reader, request)
+        let usage = try AssetUsage.fetch(reader, request)
         // Active assets are counted among those whose use is known: an asset without telematics,
         // or with one snapshot that measures nothing, is unknown, not inactive (docs/METRICS.md).
         let known = assets.filter { usage[$0.id]?.measured ?? false }
         let active = known.filter { usage[$0.id]!.daysOperated > 0 }.count
         let unknown = assets.count - known.count
-        let openDefects = try Int.fetchOne(db, sql: """
+        let openDefects = try reader.value("""
             SELECT COUNT(*) FROM dvir_defect d JOIN dvir v ON v.id = d.dvir_id
             WHERE d.safety_critical = 1 AND COALESCE(d.created_at, v.signed_at) < ?1 AND (d.resolved_at IS NULL OR d.resolved_at >= ?1)
-            """, arguments: [request.end]) ?? 0
+            """, [.instant(request.end)], as: Int.self) ?? 0
         let cur = request.currency
         let digits = Money.minorDigits(cur)
         // A figure too large for minor units (a ratio over a tiny distance) is unknown, never a trap.

@@ -67,8 +67,13 @@ public struct CountedCosts: Sendable, Equatable {
     /// confirmed but whose volume is doubtful is counted (the money is right). A warehouse not
     /// yet migrated to v9-receipt-review keeps no fields: every flagged receipt is pending.
     public static func pendingReviewSQL(_ db: Database, _ x: String) throws -> String {
+        try pendingReviewSQL(SQLiteReader(db), x)
+    }
+
+    /// The same condition, written once for both engines.
+    public static func pendingReviewSQL(_ reader: any WarehouseReader, _ x: String) throws -> String {
         let flagged = "(\(x).origin = 'receipt' AND \(x).needs_review = 1"
-        guard try db.tableExists("receipt_field") else { return flagged + ")" }
+        guard try reader.tableExists("receipt_field") else { return flagged + ")" }
         return flagged + " AND NOT EXISTS (SELECT 1 FROM receipt_field rf WHERE rf.source_file_id = \(x).source_file_id"
             + " AND rf.field = 'total' AND rf.confidence >= \(reviewThreshold)))"
     }

@@ -19,11 +19,16 @@ public struct CurrencyConverter: Sendable {
     private var rates: [String: [(day: CivilDate, perBase: Double)]] = [:]
 
     public init(_ db: Database, base: String, target: String) throws {
+        try self.init(SQLiteReader(db), base: base, target: target)
+    }
+
+    /// The rates as either engine holds them (one per currency and day: the table's key).
+    public init(_ reader: any WarehouseReader, base: String, target: String) throws {
         self.base = base
         self.target = target
-        for row in try Row.fetchAll(db, sql: "SELECT day, currency, per_base FROM fx_rate ORDER BY currency, day") {
-            guard let day = CivilDate(row[0] as String) else { continue }
-            rates[row[1] as String, default: []].append((day, row[2]))
+        try reader.forEach("SELECT day, currency, per_base FROM fx_rate ORDER BY \(reader.dialect.ascending("currency", text: true)), \(reader.dialect.ascending("day", text: true))", []) { row in
+            guard let day = CivilDate(try row[0] as String) else { return }
+            rates[try row[1] as String, default: []].append((day, try row[2]))
         }
     }
 

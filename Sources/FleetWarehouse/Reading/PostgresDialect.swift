@@ -49,6 +49,12 @@ public struct PostgresDialect: SQLDialect {
     /// Exact: EXTRACT gives a numeric (PostgreSQL 14 and later), so milliseconds stay whole.
     public func epochMilliseconds(_ expression: String) -> String { "(EXTRACT(EPOCH FROM \(expression)) * 1000)" }
 
+    public func binary(_ expression: String) -> String { "(\(expression)) COLLATE \"C\"" }
+
+    public func joinedText(_ expression: String, separator: String, order: String) -> String {
+        "string_agg(\(expression), \(separator) ORDER BY (\(order)) COLLATE \"C\")"
+    }
+
     /// NULLs first and text by bytes, as SQLite sorts (`COLLATE "C"` compares UTF-8 bytes).
     public func ascending(_ expression: String, text: Bool) -> String {
         text ? "(\(expression)) COLLATE \"C\" NULLS FIRST" : "\(expression) NULLS FIRST"

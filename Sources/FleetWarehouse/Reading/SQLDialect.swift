@@ -17,6 +17,15 @@ public protocol SQLDialect: Sendable {
     /// A time column (or expression) as epoch milliseconds, for arithmetic on times: SQLite
     /// stores them so; PostgreSQL's `timestamptz` minus another is an interval, not a number.
     func epochMilliseconds(_ expression: String) -> String
+
+    /// A text expression compared by its bytes (`<`, `=`), as SQLite's BINARY collation does;
+    /// PostgreSQL would compare by the database's collation.
+    func binary(_ expression: String) -> String
+
+    /// The aggregate joining `expression` over a group with `separator` (a quoted SQL string),
+    /// in the order of `order` by bytes. SQLite's `group_concat` keeps the order of its input
+    /// (an ordered subquery, which the caller writes); PostgreSQL's `string_agg` takes its own.
+    func joinedText(_ expression: String, separator: String, order: String) -> String
 }
 
 extension SQLDialect {

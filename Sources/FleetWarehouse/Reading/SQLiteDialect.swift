@@ -7,4 +7,6 @@ public struct SQLiteDialect: SQLDialect {
     public func ascending(_ expression: String, text: Bool) -> String { expression }
     /// Times are stored as epoch milliseconds already.
     public func epochMilliseconds(_ expression: String) -> String { expression }
+    public func binary(_ expression: String) -> String { expression }
+    public func joinedText(_ expression: String, separator: String, order: String) -> String { "group_concat(\(expression), \(separator))" }
 }
