@@ -50,8 +50,16 @@ final class PostgresReportTests: XCTestCase {
         let restating = try w.write(PostgresReportTests.restatingExpenses, to: "expenses-restated-2026-10.csv")
         let restate = try Fleetkit.run(["import", "--db", path, "--allow-restatement", restating.path])
         guard restate.status == 0 else { throw CopyFailed(stderr: restate.stderr) }
+        // T-12's diesel receipt (the sample's misfuel; its key is the image's SHA-256) rejected at
+        // review, so the cost report's rejected row, its decision text and the restatement it
+        // records are compared on both engines too.
+        let reject = try Fleetkit.run(["review", "exception", "reject", PostgresReportTests.misfuel, "--reason", "not our van: a hire car's fill",
+                                       "--by", "auditor", "--allow-restatement", "--db", path])
+        guard reject.status == 0 else { throw CopyFailed(stderr: reject.stderr) }
         return path
     }
+
+    static let misfuel = "receipt:70ed4c115157498ced54db16ef6201cbb94358b440053bda0b98995900a2aa59/misfuel"
 
     /// Expenses imported after October is closed (the sample's expense columns).
     static let restatingExpenses = """
@@ -150,7 +158,8 @@ final class PostgresReportTests: XCTestCase {
         XCTAssertEqual(converted("Mirror assembly"), ["EUR", "129.51"])
         let quality = Dictionary(((cost["data_quality"] as? [String: Any])?["rows"] as? [[Any]] ?? []).map { ("\($0[0])", "\($0[1])") }) { a, _ in a }
         XCTAssertEqual(quality["Closed months in the period"], "1")
-        XCTAssertEqual(quality["Restatements of closed months"], "5")
+        XCTAssertEqual(quality["Restatements of closed months"], "7", "five by the expenses, two (fuel and total) by the rejection")
+        XCTAssertEqual(quality["Fuel purchases rejected at the review of a fuel exception (not counted)"], "1")
         XCTAssertEqual(quality["Costs without an exchange rate (excluded from totals)"], "0")
         // The summary repeats those reports' headlines: its dashboard has every figure, with the
         // 33 assets of the sample's master data (8 machines, counted by sqlite3).

@@ -51,11 +51,12 @@ public struct FuelExceptionDecision: Sendable, Equatable {
     /// rejected (`CountedCosts.rejectedSQL`, the same condition), and else the latest rejecting
     /// decision as `id␟reason␟by␟at` for `rejectionText`.
     /// The separator is a literal U+001F in the SQL text (both engines take it in a string;
-    /// SQLite's `char(31)` is not PostgreSQL's `chr(31)`).
+    /// SQLite's `char(31)` is not PostgreSQL's `chr(31)`); the time is epoch milliseconds on both
+    /// (PostgreSQL keeps a `timestamptz`).
     static func rejectionSQL(_ reader: any WarehouseReader, _ x: String) throws -> String {
         guard try reader.tableExists("fuel_exception_decision") else { return "NULL" }
         return """
-            (SELECT d.purchase || '/' || d.rule || '\u{1F}' || d.reason || '\u{1F}' || d.decided_by || '\u{1F}' || CAST(d.decided_at AS TEXT)
+            (SELECT d.purchase || '/' || d.rule || '\u{1F}' || d.reason || '\u{1F}' || d.decided_by || '\u{1F}' || CAST(CAST(\(reader.dialect.epochMilliseconds("d.decided_at")) AS BIGINT) AS TEXT)
              FROM fuel_exception_decision d WHERE d.purchase = \(x).source_key AND d.decision = 'rejected'
              AND NOT EXISTS (SELECT 1 FROM fuel_exception_decision e WHERE e.purchase = d.purchase AND e.rule = d.rule AND e.id > d.id)
              ORDER BY d.id DESC LIMIT 1)
