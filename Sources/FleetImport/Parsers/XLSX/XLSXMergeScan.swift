@@ -73,7 +73,9 @@ enum XLSXMergeScan {
                         if b == quote { mode = .tag(quote: 0) }
                         if tag.count < maxTag { tag.append(b) }
                     } else if b == Byte.gt {
-                        if out.count < maxMerges, let r = mergeRef(tag) { out.append(r) }
+                        // Most tags are cells and rows (`c r=…`, `row r=…`): a first letter other
+                        // than `m`, without a prefix, is never a mergeCell.
+                        if out.count < maxMerges, tag.count > 9, tag[0] == UInt8(ascii: "m") || tag.contains(Byte.colon), let r = mergeRef(tag) { out.append(r) }
                         mode = .text
                     } else {
                         if b == Byte.quote || b == Byte.apos { mode = .tag(quote: b) }
