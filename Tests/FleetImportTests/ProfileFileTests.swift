@@ -80,7 +80,7 @@ final class ProfileFileTests: XCTestCase {
         assertRefused("constant-and-column", line: 4, ["field currency is both a constant and mapped from column 'Cur' (line 9)"], fix: "keep one")
         assertRefused("constant-bad-currency", line: 4, ["constant currency 'Euro' is not an ISO 4217 code"], fix: "USD or EUR")
         assertRefused("skip-bad-preamble", line: 4, ["preamble 'two' is not a number of records"], fix: "preamble: 3")
-        assertRefused("skip-every-row", line: 4, ["skip pattern '*' would match every cell"], fix: "\"Total*\"")
+        assertRefused("skip-every-row", line: 4, ["skip pattern '*' would match every cell"], fix: "\"Total\"")
         assertRefused("skip-unknown-key", line: 4, ["unknown key 'footer' in skip"], fix: "preamble: and rows:")
         assertRefused("native-no-vehicle", line: 3, ["maintenance_records need the vehicle", "unit_number or vin"], fix: "constants: {unit_number: UNIT}")
         assertRefused("native-missing-required", line: 3, ["dvirs need a column mapped to safety_status"], fix: "safety_status column")
@@ -110,11 +110,36 @@ final class ProfileFileTests: XCTestCase {
     }
 
     func testGlobIsLinearAndWhole() {
-        XCTAssertTrue(Profile.glob("a*b*c", matches: "aXXbYYc"))
-        XCTAssertFalse(Profile.glob("a*b*c", matches: "aXXbYY"))
+        XCTAssertTrue(Profile.glob("a*b*c", matches: "a XX b-YY c"))
+        XCTAssertFalse(Profile.glob("a*b*c", matches: "a XX b YY"))
+        XCTAssertTrue(Profile.glob("-*-", matches: "-anything-"), "beside punctuation `*` is any text")
         XCTAssertTrue(Profile.glob("*total*", matches: "Grand TOTAL (USD)"))
         let long = String(repeating: "a", count: 10_000)
         XCTAssertFalse(Profile.glob(String(repeating: "a*", count: 50) + "b", matches: long), "no backtracking blow-up on a long cell")
+    }
+
+    /// A totals row is recognised by its word: a data cell that only starts with the letters
+    /// of `Total` (a merchant TotalEnergies, a unit Totalfina 3) is data, whatever the pattern.
+    func testSkipPatternsNeverSplitAWord() throws {
+        for cell in ["Total", "TOTAL", "total", "Total:", "Total (USD) 1,359.05", "Total for March"] {
+            XCTAssertTrue(Profile.glob("Total*", matches: cell), cell)
+        }
+        for cell in ["TotalEnergies Dallas", "Totalfina 3", "Totals", "Subtotal", "Totally 4"] {
+            XCTAssertFalse(Profile.glob("Total*", matches: cell), cell)
+        }
+        XCTAssertTrue(Profile.glob("*total", matches: "Grand total"))
+        XCTAssertFalse(Profile.glob("*total", matches: "Subtotal"))
+        XCTAssertFalse(Profile.glob("*total*", matches: "Subtotals"))
+        XCTAssertTrue(Profile.glob("Report generated *", matches: "Report generated 11/01/2026 08:00"))
+
+        // The rule FORMATS.md recommends: the label as a whole cell.
+        let p = try ProfileFile.parse("name: c\ntarget: fuel_purchases\nskip:\n  rows: [\"Total\", \"Totals\", \"Grand total\"]\ncolumns:\n  Date: datetime\n  Unit: unit_number\n  Merchant: merchant\n  Amount: {field: total, unit: USD}\n", path: "c.yml")
+        XCTAssertTrue(p.skips(["Total", "", "", "1,359.05"]))
+        XCTAssertTrue(p.skips(["TOTALS", "", "", "1,359.05"]))
+        XCTAssertTrue(p.skips(["", "", "grand total", "1,359.05"]))
+        XCTAssertFalse(p.skips(["2026-03-02 08:15", "Totalfina 3", "Pilot #312", "41.20"]), "a unit named Totalfina is data")
+        XCTAssertFalse(p.skips(["2026-03-02 08:15", "T-0007", "TotalEnergies Dallas", "41.20"]), "a merchant TotalEnergies is data")
+        XCTAssertFalse(p.skips(["2026-03-02 08:15", "T-0007", "Total Access Lyon", "41.20"]), "a whole-cell pattern is not a prefix")
     }
 
     func testPatternsReadOneDateOnly() throws {

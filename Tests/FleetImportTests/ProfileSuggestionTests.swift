@@ -36,4 +36,45 @@ final class ProfileSuggestionTests: XCTestCase {
         XCTAssertTrue(s.yaml.contains("\"Odometer (km)\": {field: odometer, unit: km}"), s.yaml)
         XCTAssertNoThrow(try ProfileFile.parse(s.yaml, path: "m.yml"))
     }
+
+    /// A vendor's daily totals export (one row per vehicle and day, a distance that is no
+    /// odometer, idle hours) is period totals, though most of its names are meters' too.
+    /// Expected: 182.4 mi × 1609.344 = 293,544.3456 m; 10/13/2026 00:00 UTC as the period start.
+    func testAVendorPeriodTotalsExportIsProposedAsPeriodTotals() throws {
+        let path = fixture("profiles/vendor-period-totals.csv").path
+        let s = try ProfileSuggestion.suggest(path, name: "daily")
+        XCTAssertTrue(s.yaml.contains("target: period_totals  # GUESS: one row per vehicle and period of days, with a measure summed over it (distance, idle_hours)"), s.yaml)
+        XCTAssertTrue(s.yaml.contains("\"Date\": date  # GUESS"), s.yaml)
+        XCTAssertTrue(s.yaml.contains("date_format: \"MM/DD/YYYY\"  # GUESS"), "13 is a day: \(s.yaml)")
+        XCTAssertTrue(s.yaml.contains("\"Vehicle\": unit_number  # GUESS"), s.yaml)
+        XCTAssertTrue(s.yaml.contains("\"Distance (mi)\": {field: distance, unit: mi}  # GUESS"), s.yaml)
+        XCTAssertTrue(s.yaml.contains("\"Engine Hours\": {field: engine_hours, unit: h}  # GUESS"), s.yaml)
+        XCTAssertTrue(s.yaml.contains("\"Idle Hours\": {field: idle_hours, unit: h}  # GUESS"), s.yaml)
+        XCTAssertTrue(s.yaml.contains("\"Fuel Used (gal)\": {field: fuel_used, unit: gal}  # GUESS"), s.yaml)
+        let profile = try ProfileFile.parse(s.yaml, path: "daily.yml")
+        XCTAssertEqual(profile.target, .periodTotals)
+        let rows = try ProfilePreview.rows(path, profile: profile, zone: .utc, currency: "USD")
+        XCTAssertEqual(rows.map(\.reject), [nil, nil, nil, nil])
+        let fields = Dictionary(uniqueKeysWithValues: rows[0].fields.map { ($0.name, $0.value) })
+        XCTAssertEqual(rows[0].table, "vendor_total")
+        XCTAssertEqual(fields["start_at"], "2026-10-13T00:00:00Z")
+        XCTAssertTrue(fields["distance"]?.hasPrefix("293544.3456 m") == true, "\(fields)")
+    }
+
+    /// The other side of the rule: readings stay meter readings.
+    func testReadingsAreNotTakenForPeriodTotals() throws {
+        let t = try TestWarehouse()
+        // Days without a clock, but an odometer: readings taken once a day.
+        let odometer = try t.write("Date,Unit,Odometer (mi),Engine Hours,Idle Hours\n10/13/2026,T-12,12345,100.5,1\n10/14/2026,T-12,12400,106,1.5\n", to: "odo.csv")
+        XCTAssertTrue(try ProfileSuggestion.suggest(odometer.path, name: "o").yaml.contains("target: meter_readings  # GUESS"))
+        // A distance, but a vehicle twice on one day: not one row per period.
+        let twice = try t.write("Date,Unit,Distance (mi),Engine Hours\n10/13/2026,T-12,10,1\n10/13/2026,T-12,12,1.5\n", to: "twice.csv")
+        XCTAssertTrue(try ProfileSuggestion.suggest(twice.path, name: "w").yaml.contains("target: meter_readings  # GUESS"))
+        // A distance, but times of day: readings at instants.
+        let clock = try t.write("Date,Unit,Distance (mi),Engine Hours\n10/13/2026 06:00,T-12,10,1\n10/14/2026 06:00,T-12,12,1.5\n", to: "clock.csv")
+        XCTAssertTrue(try ProfileSuggestion.suggest(clock.path, name: "c").yaml.contains("target: meter_readings  # GUESS"))
+        // No measure only a period has (engine hours and fuel used are meters too).
+        let meters = try t.write("Date,Unit,Engine Hours,Fuel Used (gal)\n10/13/2026,T-12,100,10\n10/14/2026,T-12,106,12\n", to: "meters.csv")
+        XCTAssertTrue(try ProfileSuggestion.suggest(meters.path, name: "m").yaml.contains("target: meter_readings  # GUESS"))
+    }
 }

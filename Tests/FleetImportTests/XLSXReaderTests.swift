@@ -75,6 +75,19 @@ final class XLSXReaderTests: XCTestCase {
         XCTAssertEqual(try records("merged-header.xlsx", sheet: "card").count, 3, "sheet names match as Excel's do, case-insensitively")
     }
 
+    /// The merges are found by scanning markup (`XLSXMergeScan`): a merge written in a comment
+    /// or as a cell's CDATA text is no merge, a `>` in a quoted attribute ends no tag. Expected
+    /// from the parts as written (make-fixtures.py): only A1:A2 merges, so the header is two
+    /// rows deep and C is 'Fuel Gallons', not 'Unit Gallons'; B3 holds the CDATA text.
+    func testMergesInCommentsOrCellTextAreNoMerges() throws {
+        let r = try records("merge-decoys.xlsx")
+        XCTAssertEqual(r.first?.record.fields, ["Date", "Unit", "Fuel Gallons"])
+        XCTAssertEqual(r.dropFirst().map(\.record.fields), [["2026-10-01", "<mergeCell ref=\"B1:C1\"/>", "12.5"]])
+        XCTAssertNil(XLSXMergeScan.mergeRef(Array("mergeCells count=\"1\"".utf8)).map { "\($0)" })
+        XCTAssertEqual(XLSXMergeScan.mergeRef(Array("x:mergeCell ref='B2:D9'/".utf8)).map { [$0.rows.lowerBound, $0.rows.upperBound, $0.columns.lowerBound, $0.columns.upperBound] }, [2, 9, 1, 3])
+        XCTAssertNil(XLSXMergeScan.mergeRef(Array("mergeCell ref=\"B9:A1\"/".utf8)).map { "\($0)" }, "an inverted range is none")
+    }
+
     func assertRefused(_ name: String, sheet: String? = nil, _ kind: XLSXError.Kind, _ words: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertThrowsError(try records(name, sheet: sheet), file: file, line: line) { error in
             guard let e = error as? XLSXError else { return XCTFail("\(error)", file: file, line: line) }

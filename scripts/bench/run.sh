@@ -5,7 +5,7 @@
 # $BENCH_WORK/BENCHMARKS-quick.md, so a quick run never replaces the full figures).
 #
 #   scripts/bench/run.sh [--quick] [--merge] [ROW...]
-#                             rows: gpx telematics obd receipts reports reimport receipt-accuracy verify
+#                             rows: gpx telematics obd receipts reports reimport receipt-accuracy verify spreadsheet
 #
 # --merge re-measures only the named rows and keeps the other rows of the previous results
 # (each row records when it was measured and the load average then, and the table says so),
@@ -23,16 +23,16 @@ for a in "$@"; do
     case $a in
         --quick) QUICK=1 ;;
         --merge) MERGE=1 ;;
-        gpx | telematics | obd | receipts | reports | reimport | receipt-accuracy | verify) ROWS+=("$a") ;;
-        *) echo "usage: run.sh [--quick] [--merge] [gpx telematics obd receipts reports reimport receipt-accuracy verify]" >&2; exit 64 ;;
+        gpx | telematics | obd | receipts | reports | reimport | receipt-accuracy | verify | spreadsheet) ROWS+=("$a") ;;
+        *) echo "usage: run.sh [--quick] [--merge] [gpx telematics obd receipts reports reimport receipt-accuracy verify spreadsheet]" >&2; exit 64 ;;
     esac
 done
-[ ${#ROWS[@]} -gt 0 ] || ROWS=(gpx telematics obd receipts reports reimport receipt-accuracy verify)
+[ ${#ROWS[@]} -gt 0 ] || ROWS=(gpx telematics obd receipts reports reimport receipt-accuracy verify spreadsheet)
 export QUICK
 source scripts/bench/common.sh
 export RESULTS=$WORK/results-$([ "$QUICK" = 1 ] && echo quick || echo full).jsonl
 # Row numbers of the row scripts, for --merge.
-declare -A ROW_NUMBER=([gpx]=1 [telematics]=2 [obd]=3 [receipts]=4 [reports]=5 [reimport]=6 [receipt-accuracy]=7 [verify]=8)
+declare -A ROW_NUMBER=([gpx]=1 [telematics]=2 [obd]=3 [receipts]=4 [reports]=5 [reimport]=6 [receipt-accuracy]=7 [verify]=8 [spreadsheet]=9)
 if [ "$MERGE" = 1 ] && [ -s "$RESULTS" ]; then
     keep=$(for r in "${ROWS[@]}"; do echo "${ROW_NUMBER[$r]}"; done | paste -sd, -)
     python3 - "$RESULTS" "$keep" <<'PYEOF'
@@ -57,10 +57,10 @@ fi
 
 if [ "$QUICK" = 1 ]; then
     SIZES_gpx="50000" SIZES_telematics="300 25 61 2026-09-01 9" SIZES_obd="50000"
-    SIZES_reports="25 61 2026-09-01 2026-10" SIZES_reimport="50000" SIZES_verify="25 61 2026-09-01 2000"
+    SIZES_reports="25 61 2026-09-01 2026-10" SIZES_reimport="50000" SIZES_verify="25 61 2026-09-01 2000" SIZES_spreadsheet="50000"
 else
     SIZES_gpx="1000000 10000000" SIZES_telematics="10000 1000 365 2026-01-01 10" SIZES_obd="1000000"
-    SIZES_reports="1000 365 2026-01-01 2026-10" SIZES_reimport="1000000" SIZES_verify="1000 365 2026-01-01 40000"
+    SIZES_reports="1000 365 2026-01-01 2026-10" SIZES_reimport="1000000" SIZES_verify="1000 365 2026-01-01 40000" SIZES_spreadsheet="1000000"
 fi
 failed=()
 run_row() {
@@ -80,13 +80,14 @@ for row in "${ROWS[@]}"; do
         reimport) run_row reimport $SIZES_reimport ;;
         receipt-accuracy) run_row receipt-accuracy ;;
         verify) run_row verify $SIZES_verify ;;
+        spreadsheet) run_row spreadsheet $SIZES_spreadsheet ;;
     esac
 done
 
 OUT=BENCHMARKS.md
 [ "$QUICK" = 1 ] && OUT=$WORK/BENCHMARKS-quick.md
 CMD="make bench$([ "$QUICK" = 1 ] && echo -quick || true)"
-[ ${#ROWS[@]} -lt 8 ] && [ "$MERGE" = 0 ] && CMD="scripts/bench/run.sh $*"
+[ ${#ROWS[@]} -lt 9 ] && [ "$MERGE" = 0 ] && CMD="scripts/bench/run.sh $*"
 python3 scripts/bench/render.py "$RESULTS" "$OUT" --command "$CMD" --started "$STARTED" \
     --load-before "$LOAD_BEFORE" --load-after "$(cut -d' ' -f1-3 /proc/loadavg)" --runs "$RUNS" \
     --quick "$QUICK" --notes scripts/bench/perf-notes.md \

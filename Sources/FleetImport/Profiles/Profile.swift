@@ -36,8 +36,9 @@ public struct Profile: Sendable {
     public var citation: String?
     /// Records before the header row (a report's title and filter lines), not read.
     public var preamble: Int = 0
-    /// Patterns (`*` any text, case aside) of a cell that makes its row no data: a totals or
-    /// footer row. Such rows are skipped and counted in a note, never rejected or loaded.
+    /// Patterns (`*` any text that does not split a word, case aside) of a cell that makes its
+    /// row no data: a totals or footer row. Such rows are skipped and counted in a note, never
+    /// rejected or loaded.
     public var skipRows: [String] = []
     /// The file it was read from, or `shipped:<name>` for the profiles FleetKit ships.
     public var path: String
@@ -64,18 +65,29 @@ public struct Profile: Sendable {
         }
     }
 
-    /// `*` matches any run of characters; the rest compares case-insensitively. Linear in the
-    /// text for each pattern (a table of positions, no backtracking), and cells are cut to 200
-    /// characters: no cell makes it slow.
+    /// `*` matches any run of characters that does not split a word; the rest compares case
+    /// aside. Beside a letter or digit of the pattern, `*` stands only for nothing or for text
+    /// that meets that letter at a word boundary: `Total*` matches `Total`, `Total:` and
+    /// `Total (USD) 1,359.05`, never `TotalEnergies`, `Totalfina 3` or `Totals`; `*total` matches
+    /// `Grand total`, never `Subtotal`. A data cell that merely starts with the word's letters is
+    /// no totals row. Linear in the text for each pattern (a table of positions, no
+    /// backtracking), and cells are cut to 200 characters: no cell makes it slow.
     static func glob(_ pattern: String, matches text: String) -> Bool {
         let p = Array(pattern.lowercased()), t = Array(text.lowercased().prefix(200))
+        func word(_ c: Character) -> Bool { c.isLetter || c.isNumber }
         var row = [Bool](repeating: false, count: t.count + 1)
         row[0] = true
-        for c in p {
+        for (k, c) in p.enumerated() {
             var next = [Bool](repeating: false, count: t.count + 1)
             if c == "*" {
+                // Text t[i..<j] taken by this `*` must not continue the word before it nor run
+                // into the word after it.
+                let after = k > 0 && word(p[k - 1]), before = k + 1 < p.count && word(p[k + 1])
                 var any = false
-                for j in 0...t.count { any = any || row[j]; next[j] = any }
+                for j in 0...t.count {
+                    next[j] = row[j] || (any && (!before || !word(t[j - 1])))
+                    if j < t.count, row[j], !after || !word(t[j]) { any = true }
+                }
             } else {
                 for j in 0..<t.count where row[j] && t[j] == c { next[j + 1] = true }
             }

@@ -279,9 +279,9 @@ public enum ProfileFile {
     }
 
     /// `skip:` — `preamble: N` records before the header, and `rows: [patterns]`: a row with a
-    /// cell that matches one (`*` any text) is a totals or footer row, skipped with a note.
+    /// cell that matches one (`Profile.glob`) is a totals or footer row, skipped with a note.
     static func skip(_ node: Node, line: Int, fail: (Int, String, String) -> ProfileError) throws -> (Int, [String]) {
-        guard let map = node.mapping else { throw fail(line, "'skip' must be a mapping", "write skip: {preamble: 3, rows: [\"Total*\"]}") }
+        guard let map = node.mapping else { throw fail(line, "'skip' must be a mapping", "write skip: {preamble: 3, rows: [\"Total\", \"Totals\"]}") }
         var preamble = 0, rows: [String] = []
         for (k, v) in map {
             let l = k.mark?.line ?? line
@@ -293,11 +293,11 @@ public enum ProfileFile {
                 preamble = n
             case "rows":
                 guard let items = v.sequence?.map({ $0.scalar?.string }), !items.isEmpty, items.allSatisfy({ $0 != nil }) else {
-                    throw fail(l, "'rows' must be a list of cell patterns", "write rows: [\"Total*\", \"Report generated*\"]")
+                    throw fail(l, "'rows' must be a list of cell patterns", "write rows: [\"Total\", \"Report generated *\"]")
                 }
                 for p in items.compactMap({ $0 }) {
                     guard p.contains(where: { $0 != "*" && !$0.isWhitespace }), p.count <= 100 else {
-                        throw fail(l, "skip pattern '\(QuotedText.cut(p, limit: 40))' would match every cell", "give the text the row's cell starts with, e.g. \"Total*\"")
+                        throw fail(l, "skip pattern '\(QuotedText.cut(p, limit: 40))' would match every cell", "give the row's label cell, e.g. \"Total\", or the words it starts with, e.g. \"Report generated *\"")
                     }
                     rows.append(p)
                 }

@@ -65,7 +65,7 @@ public enum ProfileSuggestion {
             "heading": ["heading", "course", "bearing", "direction"],
             "altitude": ["altitude", "alt", "elevation", "altitude_m", "alt_ft"],
         ],
-        // Only unambiguous names: a reading's file (a time and an odometer) stays meter readings.
+        // Only unambiguous names here; a file of both kinds of names is settled by `periodTotalsFields`.
         .periodTotals: [
             "date": ["day", "report_date"],
             "period_start": ["period_start", "start_date", "from_date"],
@@ -134,8 +134,14 @@ public enum ProfileSuggestion {
             let score = fields.count + required
             if best == nil || score > best!.score { best = (target, fields, score) }
         }
-        let target = best!.target
+        var target = best!.target
         var fields = best!.fields
+        var why = "\(best!.fields.count) of \(header.count) headers name \(target.rawValue) fields"
+        // Readings or totals: by the rule of `periodTotalsFields`, not by counting names.
+        if target == .meterReadings || target == .periodTotals, let period = periodTotalsFields(header: header, samples: samples) {
+            (target, fields) = (.periodTotals, period)
+            why = "one row per vehicle and period of days, with a measure summed over it (\(period.values.filter { ["distance", "idle_hours", "fuel_purchased"].contains($0) }.sorted().joined(separator: ", ")))"
+        }
         if fields.values.contains("datetime"), fields.values.contains("date") {
             fields = fields.filter { $0.value != "datetime" }
         }
@@ -149,7 +155,7 @@ public enum ProfileSuggestion {
         lines.append("# Suggested by fleetkit profile suggest from \((path as NSString).lastPathComponent): check every line marked GUESS, then `fleetkit profile test`.")
         lines.append("name: \(name)")
         lines.append("version: 1")
-        guess("target: \(target.rawValue)", "\(best!.fields.count) of \(header.count) headers name \(target.rawValue) fields")
+        guess("target: \(target.rawValue)", why)
         lines.append("citation: \"\"  # where this layout is documented, or who exports it")
 
         // Decimal mark from the numbers seen.
@@ -158,7 +164,7 @@ public enum ProfileSuggestion {
         if commaDecimal { guess("decimal: \",\"", "numbers such as '\(numbers.first { $0.contains(",") } ?? "")' have a decimal comma"); lines.append("grouping: \".\"") }
 
         // The date pattern the time column's values follow.
-        if let (i, field) = fields.first(where: { $0.value == "datetime" || $0.value == "date" }), let pattern = datePattern(column(i), withTime: field == "datetime") {
+        if let (i, field) = fields.first(where: { $0.value == "datetime" || $0.value == "date" }) ?? fields.first(where: { $0.value == "period_start" }), let pattern = datePattern(column(i), withTime: field == "datetime") {
             if pattern.ambiguous { guess("date_format: \"\(pattern.text)\"", "every day seen is 12 or less, so day and month cannot be told apart; check against a date you know") }
             else if pattern.text != "ISO" { guess("date_format: \"\(pattern.text)\"", "the values look like '\(column(i).first ?? "")'") }
         }

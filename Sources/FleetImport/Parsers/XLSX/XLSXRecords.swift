@@ -99,23 +99,9 @@ final class XLSXRecords: RecordSource {
     }
 
     /// The sheet's merged ranges (`<mergeCell ref="A1:B2"/>`), read in a pass of their own
-    /// because they follow the rows.
+    /// because they follow the rows (`XLSXMergeScan`: markup only, no cell decoded).
     private static func merges(_ workbook: XLSXWorkbook, _ sheet: XLSXWorkbook.Sheet) throws -> [(rows: ClosedRange<Int>, columns: ClosedRange<Int>)] {
-        let part = try XLSXPart(workbook.archive, sheet.part, limit: XLSXWorkbook.maxSheetPart)
-        var out: [(rows: ClosedRange<Int>, columns: ClosedRange<Int>)] = []
-        while true {
-            let e = try part.next()
-            if e == .eof { break }
-            guard e == .start else { continue }
-            if part.named("sheetData") { try part.skipElement(); continue }
-            guard part.named("mergeCell"), let ref = try part.attribute("ref") else { continue }
-            let ends = ref.split(separator: ":").map(String.init)
-            guard ends.count == 2, let c0 = XLSXSheetReader.column(of: ends[0]), let c1 = XLSXSheetReader.column(of: ends[1]),
-                  let r0 = Int(ends[0].drop(while: { $0.isLetter })), let r1 = Int(ends[1].drop(while: { $0.isLetter })),
-                  c0 <= c1, r0 <= r1, r1 <= XLSXSheetReader.maxRows else { continue }
-            if out.count < 10_000 { out.append((r0...r1, c0...c1)) }
-        }
-        return out
+        try XLSXMergeScan.ranges(workbook.archive, sheet.part, limit: XLSXWorkbook.maxSheetPart)
     }
 
     /// The fields as one CSV line (quoted where needed), at most 4096 characters.

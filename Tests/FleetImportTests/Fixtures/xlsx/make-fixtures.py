@@ -132,3 +132,12 @@ pack("header-error.xlsx", book(sheet(
     '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c><c r="D1" t="e"><f>Names!A4</f><v>#REF!</v></c></row>'
     '<row r="2"><c r="A2" s="1"><v>46296</v></c><c r="B2" t="s"><v>3</v></c><c r="C2" t="s"><v>4</v></c><c r="D2"><v>12.5</v></c></row>'),
     ["date", "unit_number", "category", "T-12", "tolls"]))
+# merge-decoys.xlsx: a two-row header made by one real merge (A1:A2), with a merge written in a
+# comment and another as a cell's CDATA text (B1:C1, which would name column C "Unit Gallons"),
+# and a '>' inside a quoted attribute before the real merges: only A1:A2 is a merge.
+pack("merge-decoys.xlsx", book(sheet(
+    '<!-- <mergeCell ref="B1:C1"/> --><row r="1"><c r="A1" t="inlineStr"><is><t>Date</t></is></c><c r="B1" t="inlineStr"><is><t>Unit</t></is></c><c r="C1" t="inlineStr"><is><t>Fuel</t></is></c></row>'
+    '<row r="2"><c r="C2" t="inlineStr"><is><t>Gallons</t></is></c></row>'
+    '<row r="3"><c r="A3" s="1"><v>46296</v></c><c r="B3" t="inlineStr"><is><t><![CDATA[<mergeCell ref="B1:C1"/>]]></t></is></c><c r="C3"><v>12.5</v></c></row>',
+    '<dataValidations count="1"><dataValidation type="decimal" operator="greaterThan" prompt="gallons > 0" sqref="C3"><formula1>0</formula1></dataValidation></dataValidations>'
+    '<mergeCells count="1"><mergeCell ref="A1:A2"/></mergeCells>')))
